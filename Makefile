@@ -1,0 +1,45 @@
+# tracetab: build, test, benchmark, fuzz.
+GO       ?= go
+BIN      := bin/tracetab
+CACHE    := .cache
+BENCH_GB := $(CACHE)/bench-1g.json
+FUZZTIME ?= 10s
+
+.PHONY: build test golden fuzz bench bench-go lint sample clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/tracetab
+
+# All tests, vet, and a short fuzz run of the parser.
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
+
+# Refresh golden files after a deliberate change; review the diff.
+golden:
+	$(GO) test ./... -update
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/parse
+
+# The sample trace the README's first command reads.
+sample:
+	$(GO) run ./cmd/tracegen -steps 4 -o testdata/sample.pt.trace.json
+
+# End-to-end speed and memory on a generated 1 GB trace (made once, cached).
+bench: build
+	@mkdir -p $(CACHE)
+	@test -f $(BENCH_GB) || $(GO) run ./cmd/tracegen -size 1GB -layers 8 -o $(BENCH_GB)
+	@sh scripts/bench.sh $(BIN) $(BENCH_GB)
+
+# Parser micro-benchmarks (go test -bench).
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+
+lint:
+	$(GO) vet ./...
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
+
+clean:
+	rm -rf bin $(CACHE)

@@ -1,0 +1,74 @@
+// Command tracegen writes a synthetic PyTorch profiler trace shaped like the
+// blog's matmul_add on a GPU, for tracetab's sample, tests and benchmarks.
+//
+//	tracegen -steps 4 -o testdata/sample.pt.trace.json
+//	tracegen -size 1GB -layers 8 -o .cache/bench-1g.json
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/gen"
+)
+
+func main() {
+	steps := flag.Int("steps", 4, "profiler steps")
+	layers := flag.Int("layers", 0, "extra linear layers per step (training-like body on two threads and two streams)")
+	size := flag.String("size", "", "keep adding steps until the file reaches this size (e.g. 200MB, 1GB)")
+	out := flag.String("o", "-", "output file (- for stdout)")
+	flag.Parse()
+	cfg := gen.Config{Steps: *steps, Layers: *layers}
+	if *size != "" {
+		n, err := parseSize(*size)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tracegen:", err)
+			os.Exit(2)
+		}
+		cfg.TargetBytes = n
+	}
+	w := os.Stdout
+	if *out != "-" {
+		f, err := os.Create(*out)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tracegen:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		w = f
+	}
+	bw := bufio.NewWriter(w)
+	facts, err := gen.Write(bw, cfg)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "tracegen: %d bytes, %d steps, %d kernels, %d launch calls\n", facts.Bytes, facts.Steps, facts.Kernels, facts.LaunchCalls)
+}
+
+func parseSize(s string) (int64, error) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, suf := range []struct {
+		s string
+		m int64
+	}{{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1e9}, {"M", 1e6}, {"K", 1e3}} {
+		if strings.HasSuffix(u, suf.s) {
+			mult = suf.m
+			u = strings.TrimSuffix(u, suf.s)
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(u, 64)
+	if err != nil || f <= 0 {
+		return 0, fmt.Errorf("bad -size %q: use e.g. 200MB or 1GB", s)
+	}
+	return int64(f * float64(mult)), nil
+}

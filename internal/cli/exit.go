@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/tracetab/tracetab/internal/parse"
+)
+
+// Exit codes, the same for every command.
+const (
+	ExitOK         = 0 // success
+	ExitCheck      = 1 // a check or threshold failed
+	ExitUsage      = 2 // bad flags, arguments or budget files
+	ExitUnreadable = 3 // an input trace cannot be read
+)
+
+// exitError carries an exit code with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf is a usage error (exit 2).
+func usageErrorf(format string, a ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// checkFailed is a failed check (exit 1); its details were printed already.
+func checkFailed(format string, a ...any) error {
+	return &exitError{code: ExitCheck, err: fmt.Errorf(format, a...)}
+}
+
+// exitCode is the one place that maps an error to the process exit code,
+// and prints it.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return ExitOK
+	}
+	code := ExitUsage // cobra's own errors are flag and argument errors
+	var ee *exitError
+	var pe *parse.Error
+	switch {
+	case errors.As(err, &ee):
+		code = ee.code
+	case errors.As(err, &pe):
+		code = ExitUnreadable
+	}
+	fmt.Fprintf(stderr, "tracetab: %v\n", err)
+	if pe != nil && pe.Truncated {
+		fmt.Fprintln(stderr, "tracetab: hint: --allow-truncated analyses the events read before the end")
+	}
+	if code == ExitUsage && ee == nil {
+		fmt.Fprintln(stderr, "Run 'tracetab --help' for usage.")
+	}
+	return code
+}

@@ -1,0 +1,86 @@
+// Package cli is tracetab's command line: one file per command, one place
+// (exit.go) that decides exit codes. Only this package writes to the
+// process's streams.
+package cli
+
+import (
+	"io"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Version is set at build time with -ldflags "-X .../cli.Version=...".
+var Version = "dev"
+
+// env is what commands need from the outside world.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	allowTruncated bool
+}
+
+// Main runs tracetab with args (without the program name) and returns the
+// process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Most of the heap is pointer-free event storage that lives to the
+	// end: a lower GC target costs little time and keeps the peak near the
+	// live size.
+	debug.SetGCPercent(40)
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRoot(e)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return exitCode(root.Execute(), stderr)
+}
+
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "tracetab",
+		Short: "Profiler-style tables from PyTorch profiler traces",
+		Long: `tracetab reads the Chrome trace that torch.profiler exports (.json or .json.gz,
+any era from 2021 on, kilobytes to gigabytes) and answers in tables: what takes
+the time, where the GPU waits, how a Python call became a kernel.
+
+Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
+		Example: `  tracetab info trace.json.gz
+  tracetab table trace.json.gz --sort self_cuda_time_total --limit 20
+  tracetab table trace.json --by kernel
+  cat trace.json | tracetab info -`,
+		Version:       Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.PersistentFlags().BoolVar(&e.allowTruncated, "allow-truncated", false,
+		"analyse a truncated trace up to its last complete event (with a warning)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%v", err)
+	})
+	root.AddCommand(newInfoCmd(e), newTableCmd(e))
+	return root
+}
+
+// load reads one trace and prints its warnings to stderr.
+func (e *env) load(path string) (*trace.Trace, error) {
+	t, err := parse.Open(path, parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin})
+	if err != nil {
+		return nil, err
+	}
+	printWarnings(e.stderr, t)
+	return t, nil
+}
+
+func printWarnings(w io.Writer, t *trace.Trace) {
+	for _, wa := range t.Warnings {
+		msg := wa.Msg
+		if wa.Count > 1 {
+			msg += " (" + itoa(wa.Count) + " times)"
+		}
+		io.WriteString(w, "tracetab: warning: "+t.File+": "+msg+"\n")
+	}
+}

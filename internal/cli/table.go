@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+type tableOptions struct {
+	path         string
+	by           string
+	sort         string
+	limit        int
+	groupShape   bool
+	groupStack   int
+	topLevel     bool
+	nameWidth    int
+	timeUnit     string
+	header       string
+	torch        string
+	match        string
+	exclude      string
+	steps        string
+	format       string
+	version      table.Version
+	matchRe      *regexp.Regexp
+	excludeRe    *regexp.Regexp
+	stepLo       int64
+	stepHi       int64
+	stepsEnabled bool
+}
+
+func newTableCmd(e *env) *cobra.Command {
+	o := &tableOptions{}
+	cmd := &cobra.Command{
+		Use:   "table TRACE",
+		Short: "torch's key_averages() table from the trace, plus kernel and step views",
+		Long: `table prints what prof.key_averages().table() printed inside the profiled
+process, from the exported trace: self and total CPU and CUDA time per op,
+calls, averages, memory, with torch's rules and layout for the version given
+by --torch (default: the newest, ` + table.Newest.String() + `).
+
+--by kernel lists GPU kernels (and memcpy/memset) by name with count, total,
+average, median, min, max and standard deviation; --by step lists profiler
+steps with CPU time, GPU busy time and kernel counts.
+
+Where the trace lacks what a column or grouping needs (no shapes, no stacks,
+no memory events), tracetab says so on stderr and leaves it out.`,
+		Example: `  tracetab table trace.json.gz
+  tracetab table trace.json.gz --sort self_cuda_time_total --limit 20
+  tracetab table trace.json --group-by-shape --sort cpu_time_total
+  tracetab table trace.json --torch 2.6.0 --top-level
+  tracetab table trace.json --by kernel --format csv > kernels.csv
+  tracetab table trace.json --by step`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.path = args[0]
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return runTable(e, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel or step")
+	f.StringVar(&o.sort, "sort", "", "torch's sort_by: cpu_time_total, self_cuda_time_total, count, ... or none (first occurrence)")
+	f.IntVar(&o.limit, "limit", 100, "row_limit: rows to print; negative prints all")
+	f.BoolVar(&o.groupShape, "group-by-shape", false, "group_by_input_shape: one row per (name, input shapes)")
+	f.IntVar(&o.groupStack, "group-by-stack", 0, "group_by_stack_n: one row per (name, top N stack frames)")
+	f.BoolVar(&o.topLevel, "top-level", false, "top_level_events_only: print only ops without a CPU parent")
+	f.IntVar(&o.nameWidth, "name-width", 55, "max_name_column_width; 0 for no limit")
+	f.StringVar(&o.timeUnit, "time-unit", "", "time_unit: s, ms or us for every time cell (torch >= 2.7)")
+	f.StringVar(&o.header, "header", "", "header: a line printed above the table")
+	f.StringVar(&o.torch, "torch", table.Newest.String(), "whose table() rules and layout to reproduce, e.g. 1.13.1, 2.6.0, 2.14.1")
+	f.StringVar(&o.match, "match", "", "keep only rows whose name matches this regular expression")
+	f.StringVar(&o.exclude, "exclude", "", "drop rows whose name matches this regular expression")
+	f.StringVar(&o.steps, "steps", "", "with --by step: only steps A-B (e.g. 3-5, or 4)")
+	f.StringVar(&o.format, "format", "text", "output format: text, md, csv or json")
+	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return table.SortKeys(), cobra.ShellCompDirectiveNoFileComp
+	})
+	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step"))
+	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
+	return cmd
+}
+
+func fixedCompletion(vals ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return vals, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+func (o *tableOptions) validate() error {
+	if err := checkFormat(o.format, "text", "md", "csv", "json"); err != nil {
+		return err
+	}
+	switch o.by {
+	case "op", "kernel", "step":
+	default:
+		return usageErrorf("unknown --by %q: use op, kernel or step", o.by)
+	}
+	if !table.ValidSort(o.sort) {
+		return usageErrorf("unknown --sort %q: use one of %s", o.sort, strings.Join(table.SortKeys(), ", "))
+	}
+	v, err := table.ParseVersion(o.torch)
+	if err != nil {
+		return usageErrorf("--torch: %v", err)
+	}
+	o.version = v
+	switch o.timeUnit {
+	case "", "s", "ms", "us":
+	default:
+		return usageErrorf("unknown --time-unit %q: use s, ms or us", o.timeUnit)
+	}
+	if o.timeUnit != "" && !v.HasTimeUnit() {
+		return usageErrorf("--time-unit: torch %s's table() has no time_unit (it came after 2.6); drop --time-unit or use --torch 2.7 or later", v)
+	}
+	if o.groupStack < 0 {
+		return usageErrorf("--group-by-stack must be >= 0")
+	}
+	if o.nameWidth < 0 {
+		return usageErrorf("--name-width must be >= 0")
+	}
+	if o.match != "" {
+		if o.matchRe, err = regexp.Compile(o.match); err != nil {
+			return usageErrorf("--match: %v", err)
+		}
+	}
+	if o.exclude != "" {
+		if o.excludeRe, err = regexp.Compile(o.exclude); err != nil {
+			return usageErrorf("--exclude: %v", err)
+		}
+	}
+	if o.steps != "" {
+		lo, hi, err := parseRange(o.steps)
+		if err != nil {
+			return usageErrorf("--steps: %v", err)
+		}
+		o.stepLo, o.stepHi, o.stepsEnabled = lo, hi, true
+	}
+	return nil
+}
+
+// parseRange reads "A-B" or "A".
+func parseRange(s string) (int64, int64, error) {
+	var lo, hi int64
+	if n, err := fmt.Sscanf(s, "%d-%d", &lo, &hi); err == nil && n == 2 && lo <= hi {
+		return lo, hi, nil
+	}
+	if n, err := fmt.Sscanf(s, "%d", &lo); err == nil && n == 1 && !strings.Contains(s, "-") {
+		return lo, lo, nil
+	}
+	return 0, 0, fmt.Errorf("%q is not a step range such as 3-5 or 4", s)
+}
+
+func runTable(e *env, o *tableOptions) error {
+	t, err := e.load(o.path)
+	if err != nil {
+		return err
+	}
+	switch o.by {
+	case "kernel":
+		return runKernelView(e, o, t)
+	case "step":
+		return runStepView(e, o, t)
+	}
+	if o.steps != "" {
+		return usageErrorf("--steps goes with --by step and --by kernel")
+	}
+	opts := table.Options{Torch: o.version, GroupByShape: o.groupShape, GroupByStack: o.groupStack,
+		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe}
+	notes := tableNotes(t, &opts)
+	if table.NeedsMemory(o.sort) && len(t.Mem) == 0 {
+		return usageErrorf("--sort %s needs [memory] events, and %s has none (profile_memory was off, or a legacy export)", o.sort, o.path)
+	}
+	res, err := table.Compute(t, opts)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	lay := render.DefaultTorchLayout()
+	lay.Limit, lay.TopLevel, lay.NameWidth, lay.TimeUnit, lay.Header = o.limit, o.topLevel, o.nameWidth, o.timeUnit, o.header
+	if err := render.OpTable(e.stdout, o.format, o.path, o.sort, res, lay); err != nil {
+		return err
+	}
+	for _, n := range append(notes, res.Notes...) {
+		note(e.stderr, n)
+	}
+	return nil
+}
+
+// tableNotes says what the trace cannot give, and turns off groupings it
+// cannot do.
+func tableNotes(t *trace.Trace, o *table.Options) []string {
+	var notes []string
+	if o.GroupByShape && !table.HasShapes(t) {
+		notes = append(notes, "--group-by-shape: the trace has no input shapes (record_shapes was off, or a legacy export); rows are not split by shape and the Input Shapes column is left out")
+		o.GroupByShape = false
+	}
+	if o.GroupByStack > 0 && !table.HasStacks(t) {
+		notes = append(notes, "--group-by-stack: the trace has no call stacks (\"Call stack\" args); rows are not split by stack and the Source Location column is left out")
+		o.GroupByStack = 0
+	}
+	if len(t.Mem) == 0 && (t.Meta["profile_memory"] == "1" || t.LegacyExport) {
+		notes = append(notes, "the trace has no [memory] events, so the memory columns are left out")
+	}
+	l := t.Links()
+	if n := l.DeviceOps - l.LinkedDeviceOps; n > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d device ops have no launch call in the trace (launched before the profiling window opened): they are rows of their own but count toward no op's CUDA time", n, l.DeviceOps))
+	}
+	return notes
+}
+
+func note(w io.Writer, msg string) {
+	io.WriteString(w, "tracetab: note: "+msg+"\n")
+}

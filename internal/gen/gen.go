@@ -1,0 +1,452 @@
+// Package gen writes realistic synthetic PyTorch profiler traces in the
+// Kineto 2.x form (relative ns timestamps with baseTimeNanoseconds): nested
+// annotations and aten ops, runtime calls with correlation ids, kernels,
+// memcpys and memsets on several streams, ac2g and fwdbwd flows, shapes.
+//
+// Its shape follows the blog's matmul_add on a GPU: ProfilerStep#N >
+// matmul_add > aten::matmul > aten::mm > cudaOccupancy... + cudaLaunchKernel
+// > GEMM kernel, then aten::add > cudaLaunchKernel > elementwise kernel, with
+// a cold first step (a dead window before aten::matmul and a late first
+// kernel), a profiler buffer request that stalls the GPU, and a long
+// cudaDeviceSynchronize at the end. Layers add a training-like body for
+// size: linear layers, a copy, a backward thread, an all-reduce on a second
+// stream.
+package gen
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// Config sizes the trace.
+type Config struct {
+	Steps       int   // profiler steps (ProfilerStep#2 ... #Steps+1)
+	Layers      int   // extra linear layers per step (0: the blog's matmul_add only)
+	TargetBytes int64 // when > 0, keep adding steps until this many bytes are written
+}
+
+// Facts are what the generator put in the trace, for tests to check against.
+type Facts struct {
+	Steps           int
+	Kernels         int
+	Memcpys         int
+	Memsets         int
+	LaunchCalls     int
+	CPUOps          int
+	Annotations     int
+	DeadWindowNs    int64 // first step: matmul_add start to aten::matmul start
+	SyncDurNs       int64 // the final cudaDeviceSynchronize
+	BufferRequestNs int64
+	FirstLaunchNs   int64 // first kernel's start minus its launch call's start
+	Bytes           int64
+	// GEMMDurNs is the duration of every GEMM kernel of the matmul_add body.
+	GEMMDurNs int64
+	AddDurNs  int64
+}
+
+const (
+	pid       = 4242
+	mainTid   = 4242
+	bwdTid    = 4250
+	base      = int64(1790857026000000000)
+	gemm      = "ampere_sgemm_32x32_sliced1x4_nn"
+	addKernel = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3>)"
+	gemmDur   = 11_328
+	addDur    = 2_592
+)
+
+type writer struct {
+	w     *bufio.Writer
+	cw    *countWriter
+	buf   []byte
+	first bool
+	ext   int64 // External id counter
+	corr  int64 // correlation counter
+	evIdx int64
+	f     Facts
+	// stream busy-until, per stream
+	free map[int]int64
+	// the GPU lane trails the CPU lane
+	lag int64
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Write writes one trace to w and returns what it contains.
+func Write(w io.Writer, cfg Config) (Facts, error) {
+	cw := &countWriter{w: w}
+	g := &writer{w: bufio.NewWriterSize(cw, 1<<20), cw: cw, first: true, ext: 1, corr: 1000, free: map[int]int64{}}
+	if cfg.Steps <= 0 {
+		cfg.Steps = 1
+	}
+	g.header()
+	t := int64(1_000_000) // 1 ms after the trace start
+	for s := 0; ; s++ {
+		t = g.step(s, t, cfg.Layers)
+		g.f.Steps++
+		if cfg.TargetBytes > 0 {
+			if g.cw.n+int64(g.w.Buffered()) >= cfg.TargetBytes {
+				break
+			}
+		} else if s+1 >= cfg.Steps {
+			break
+		}
+	}
+	t = g.finalSync(t)
+	g.footer(t)
+	if err := g.w.Flush(); err != nil {
+		return g.f, err
+	}
+	g.f.Bytes = cw.n
+	return g.f, nil
+}
+
+func (g *writer) header() {
+	g.w.WriteString(`{
+  "schemaVersion": 1,
+  "deviceProperties": [
+    {
+      "id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85031714816,
+      "computeMajor": 8, "computeMinor": 0,
+      "maxThreadsPerBlock": 1024, "maxThreadsPerMultiprocessor": 2048,
+      "regsPerBlock": 65536, "warpSize": 32,
+      "sharedMemPerBlock": 49152, "numSms": 108
+    }
+  ],
+  "cupti_version": 24,
+  "cuda_runtime_version": 12080,
+  "cuda_driver_version": 12080,
+  "record_shapes": 1,
+  "trace_id": "7A7B2C9D0E1F4A5B8C6D7E8F9A0B1C2D",
+  "displayTimeUnit": "ms",
+  "baseTimeNanoseconds": 1790857026000000000,
+  "traceEvents": [
+`)
+	for _, m := range []string{
+		`{"ph": "M", "name": "process_name", "ts": 0.000, "pid": 4242, "tid": 0, "args": {"name": "python3"}}`,
+		`{"ph": "M", "name": "process_labels", "ts": 0.000, "pid": 4242, "tid": 0, "args": {"labels": "CPU"}}`,
+		`{"ph": "M", "name": "thread_name", "ts": 0.000, "pid": 4242, "tid": 4242, "args": {"name": "thread 4242 (python3)"}}`,
+		`{"ph": "M", "name": "thread_name", "ts": 0.000, "pid": 4242, "tid": 4250, "args": {"name": "thread 4250 (pt_autograd_0)"}}`,
+		`{"ph": "M", "name": "process_name", "ts": 0.000, "pid": 0, "tid": 0, "args": {"name": "python3"}}`,
+		`{"ph": "M", "name": "process_labels", "ts": 0.000, "pid": 0, "tid": 0, "args": {"labels": "GPU 0"}}`,
+		`{"ph": "M", "name": "thread_name", "ts": 0.000, "pid": 0, "tid": 7, "args": {"name": "stream 7"}}`,
+		`{"ph": "M", "name": "thread_name", "ts": 0.000, "pid": 0, "tid": 20, "args": {"name": "stream 20"}}`,
+	} {
+		g.sep()
+		g.w.WriteString("  ")
+		g.w.WriteString(m)
+	}
+}
+
+func (g *writer) sep() {
+	if !g.first {
+		g.w.WriteString(",\n")
+	}
+	g.first = false
+}
+
+// ts formats ns as Kineto does: "{us}.{ns:03}".
+func appendTs(b []byte, ns int64) []byte {
+	if ns < 0 {
+		b = append(b, '-')
+		ns = -ns
+	}
+	b = strconv.AppendInt(b, ns/1000, 10)
+	b = append(b, '.')
+	r := ns % 1000
+	if r < 100 {
+		b = append(b, '0')
+	}
+	if r < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, r, 10)
+}
+
+// x writes one complete event; args is the inside of the args object.
+func (g *writer) x(cat, name string, pidTid [2]int, ts, dur int64, args string) {
+	g.sep()
+	b := g.buf[:0]
+	b = append(b, "  {\n    \"ph\": \"X\", \"cat\": \""...)
+	b = append(b, cat...)
+	b = append(b, "\", \"name\": \""...)
+	b = append(b, name...)
+	b = append(b, "\", \"pid\": "...)
+	b = strconv.AppendInt(b, int64(pidTid[0]), 10)
+	b = append(b, ", \"tid\": "...)
+	b = strconv.AppendInt(b, int64(pidTid[1]), 10)
+	b = append(b, ",\n    \"ts\": "...)
+	b = appendTs(b, ts)
+	b = append(b, ", \"dur\": "...)
+	b = appendTs(b, dur)
+	if args != "" {
+		b = append(b, ",\n    \"args\": {\n      "...)
+		b = append(b, args...)
+		b = append(b, "\n    }"...)
+	}
+	b = append(b, "\n  }"...)
+	g.w.Write(b)
+	g.buf = b
+}
+
+func (g *writer) span(cat, name, p, t string, ts, dur int64, args string) {
+	g.sep()
+	b := g.buf[:0]
+	b = append(b, "  {\"ph\": \"X\", \"cat\": \""...)
+	b = append(b, cat...)
+	b = append(b, "\", \"name\": \""...)
+	b = append(b, name...)
+	b = append(b, "\", \"pid\": "...)
+	b = append(b, p...)
+	b = append(b, ", \"tid\": "...)
+	b = append(b, t...)
+	b = append(b, ", \"ts\": "...)
+	b = appendTs(b, ts)
+	b = append(b, ", \"dur\": "...)
+	b = appendTs(b, dur)
+	b = append(b, ", \"args\": {"...)
+	b = append(b, args...)
+	b = append(b, "}}"...)
+	g.w.Write(b)
+	g.buf = b
+}
+
+func (g *writer) flow(cat string, ph byte, id int64, p, t int, ts int64) {
+	g.sep()
+	b := g.buf[:0]
+	b = append(b, "  {\"ph\": \""...)
+	b = append(b, ph)
+	b = append(b, "\", \"id\": "...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, ", \"pid\": "...)
+	b = strconv.AppendInt(b, int64(p), 10)
+	b = append(b, ", \"tid\": "...)
+	b = strconv.AppendInt(b, int64(t), 10)
+	b = append(b, ", \"ts\": "...)
+	b = appendTs(b, ts)
+	b = append(b, ", \"cat\": \""...)
+	b = append(b, cat...)
+	b = append(b, "\", \"name\": \""...)
+	b = append(b, cat...)
+	if ph == 'f' {
+		b = append(b, "\", \"bp\": \"e"...)
+	}
+	b = append(b, "\"}"...)
+	g.w.Write(b)
+	g.buf = b
+}
+
+func (g *writer) opArgs(ext int64, dims, types string) string {
+	g.evIdx++
+	a := "\"External id\": " + strconv.FormatInt(ext, 10) + ", \"Record function id\": 0"
+	if dims != "" {
+		a += ", \"Input Dims\": " + dims + ", \"Input type\": " + types
+	}
+	return a + ", \"Ev Idx\": " + strconv.FormatInt(g.evIdx, 10)
+}
+
+// op writes a cpu_op or user_annotation and returns its External id.
+func (g *writer) op(cat, name string, tid int, ts, dur int64, dims, types string) int64 {
+	ext := g.ext
+	g.ext++
+	g.x(cat, name, [2]int{pid, tid}, ts, dur, g.opArgs(ext, dims, types))
+	if cat == "cpu_op" {
+		g.f.CPUOps++
+	} else {
+		g.f.Annotations++
+	}
+	return ext
+}
+
+// device kinds for launch
+const (
+	devKernel = iota
+	devMemcpy
+	devMemset
+)
+
+// launch writes a runtime call at ts on tid, linked to op ext, and the
+// device op it starts on stream; it returns the device op's end.
+func (g *writer) launch(tid int, ext int64, call string, ts, dur int64, kind, stream int, name string, gpuDur int64) int64 {
+	corr := g.corr
+	g.corr++
+	cbid := "211"
+	if kind != devKernel {
+		cbid = "41"
+	}
+	g.x("cuda_runtime", call, [2]int{pid, tid}, ts, dur,
+		"\"External id\": "+strconv.FormatInt(ext, 10)+", \"cbid\": "+cbid+", \"correlation\": "+strconv.FormatInt(corr, 10))
+	g.f.LaunchCalls++
+	start := ts + g.lag + 4_100
+	if f := g.free[stream]; f > start {
+		start = f
+	}
+	end := start + gpuDur
+	g.free[stream] = end + 1_000
+	common := "\"External id\": " + strconv.FormatInt(ext, 10) + ", \"device\": 0, \"context\": 1, \"stream\": " +
+		strconv.Itoa(stream) + ", \"correlation\": " + strconv.FormatInt(corr, 10)
+	switch kind {
+	case devKernel:
+		g.x("kernel", name, [2]int{0, stream}, start, gpuDur, "\"queued\": 0, "+common+
+			", \"registers per thread\": 90, \"shared memory\": 16384, \"blocks per SM\": 0.148, \"warps per SM\": 1.185, \"grid\": [16, 1, 1], \"block\": [256, 1, 1], \"est. achieved occupancy %\": 3")
+		g.f.Kernels++
+	case devMemcpy:
+		g.x("gpu_memcpy", name, [2]int{0, stream}, start, gpuDur, common+", \"bytes\": 16384, \"memory bandwidth (GB/s)\": 8.19")
+		g.f.Memcpys++
+	case devMemset:
+		g.x("gpu_memset", name, [2]int{0, stream}, start, gpuDur, common+", \"bytes\": 16384, \"memory bandwidth (GB/s)\": 12.5")
+		g.f.Memsets++
+	}
+	g.flow("ac2g", 's', corr, pid, tid, ts)
+	g.flow("ac2g", 'f', corr, 0, stream, start)
+	if g.f.FirstLaunchNs == 0 {
+		g.f.FirstLaunchNs = start - ts
+	}
+	return end
+}
+
+const (
+	dims64   = "[[64, 64], [64, 64]]"
+	types2   = "[\"float\", \"float\"]"
+	dimsAdd  = "[[64, 64], [64, 64], []]"
+	typesAdd = "[\"float\", \"float\", \"Scalar\"]"
+)
+
+// step writes one ProfilerStep starting at t and returns where the next starts.
+func (g *writer) step(s int, t int64, layers int) int64 {
+	cold := s == 0
+	stepStart := t
+	// matmul_add body
+	ma := t + 21_000
+	dead := int64(9_000)
+	if cold {
+		dead = 228_000 // the blog's dead window: nothing runs before aten::matmul
+		g.lag = 2_500_000
+		g.f.DeadWindowNs = dead
+	} else {
+		g.lag = 0
+	}
+	mm := ma + dead
+	// aten::matmul > aten::mm > occupancy query + launch
+	mmIn := mm + 6_000
+	occ := mmIn + 8_000
+	launch1 := occ + 5_000
+	mmEnd := launch1 + 18_000 + 4_000
+	matmulEnd := mmEnd + 3_000
+	add := matmulEnd + 11_000
+	launch2 := add + 9_000
+	addEnd := launch2 + 16_000 + 6_000
+	maEnd := addEnd + 8_000
+
+	// the body of the step after matmul_add
+	cur := maEnd + 10_000
+	var ops []func()
+	_ = ops
+	stepNo := s + 2
+	// We must write the step annotation first (begin order), so compute its end
+	// by simulating the layers' CPU time: each layer is fixed-width.
+	const layerW = 60_000
+	bodyEnd := cur + int64(layers)*layerW
+	if layers > 0 {
+		bodyEnd += 90_000 // copy + all-reduce
+	}
+	stepEnd := bodyEnd + 15_000
+	if cold {
+		stepEnd += 40_000
+	}
+	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
+	if cold {
+		// the profiler's own buffer request, on CUPTI's pseudo-thread
+		g.x("overhead", "Activity Buffer Request", [2]int{-1, 0}, ma+60_000, 171_000, "")
+		g.f.BufferRequestNs = 171_000
+	}
+	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
+	eMatmul := g.op("cpu_op", "aten::matmul", mainTid, mm, matmulEnd-mm, dims64, types2)
+	_ = eMatmul
+	eMm := g.op("cpu_op", "aten::mm", mainTid, mmIn, mmEnd-mmIn, dims64, types2)
+	g.x("cuda_runtime", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", [2]int{pid, mainTid}, occ, 2_700,
+		"\"External id\": "+strconv.FormatInt(eMm, 10)+", \"cbid\": 183, \"correlation\": "+strconv.FormatInt(g.corr, 10))
+	g.corr++
+	g.f.LaunchCalls++
+	g.launch(mainTid, eMm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
+	g.f.GEMMDurNs = gemmDur
+	eAdd := g.op("cpu_op", "aten::add", mainTid, add, addEnd-add, dimsAdd, typesAdd)
+	g.launch(mainTid, eAdd, "cudaLaunchKernel", launch2, 16_000, devKernel, 7, addKernel, addDur)
+	g.f.AddDurNs = addDur
+
+	for l := 0; l < layers; l++ {
+		lt := cur + int64(l)*layerW
+		eLin := g.op("cpu_op", "aten::linear", mainTid, lt, 52_000, "[[64, 512], [512, 512], [512]]", "[\"float\", \"float\", \"float\"]")
+		_ = eLin
+		g.op("cpu_op", "aten::t", mainTid, lt+2_000, 7_000, "[[512, 512]]", "[\"float\"]")
+		g.op("cpu_op", "aten::transpose", mainTid, lt+3_500, 4_000, "[[512, 512], [], []]", "[\"float\", \"Scalar\", \"Scalar\"]")
+		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, lt+11_000, 38_000, "[[512], [64, 512], [512, 512], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
+		g.launch(mainTid, eAddmm, "cudaLaunchKernel", lt+26_000, 9_000, devKernel, 7,
+			"sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas", 19_000+int64(l%3)*2_000)
+		eRelu := g.op("cpu_op", "aten::relu", mainTid, lt+52_500, 6_500, "[[64, 512]]", "[\"float\"]")
+		g.launch(mainTid, eRelu, "cudaLaunchKernel", lt+54_000, 4_000, devKernel, 7,
+			"void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)", 3_200)
+		// backward on the autograd thread, linked by a fwdbwd flow
+		bt := lt + 5_000
+		g.flow("fwdbwd", 's', eAddmm, pid, mainTid, lt+11_000)
+		eEval := g.op("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", bwdTid, bt, 40_000, "", "")
+		g.flow("fwdbwd", 'f', eAddmm, pid, bwdTid, bt)
+		_ = eEval
+		eBwd := g.op("cpu_op", "AddmmBackward0", bwdTid, bt+2_000, 36_000, "", "")
+		_ = eBwd
+		eMmB := g.op("cpu_op", "aten::mm", bwdTid, bt+5_000, 20_000, "[[64, 512], [512, 512]]", "[\"float\", \"float\"]")
+		g.launch(bwdTid, eMmB, "cudaLaunchKernel", bt+10_000, 7_000, devKernel, 7, gemm, 21_000)
+		eSum := g.op("cpu_op", "aten::sum", bwdTid, bt+27_000, 9_000, "[[64, 512], [], [], []]", "[\"float\", \"ScalarList\", \"Scalar\", \"\"]")
+		g.launch(bwdTid, eSum, "cudaLaunchKernel", bt+30_000, 4_500, devKernel, 7, "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4>)", 6_400)
+	}
+	if layers > 0 {
+		ct := cur + int64(layers)*layerW
+		eCopy := g.op("cpu_op", "aten::copy_", mainTid, ct, 30_000, "[[64, 64], [64, 64], []]", "[\"float\", \"float\", \"Scalar\"]")
+		g.launch(mainTid, eCopy, "cudaMemcpyAsync", ct+6_000, 12_000, devMemcpy, 7, "Memcpy HtoD (Pinned -> Device)", 2_000)
+		eZero := g.op("cpu_op", "aten::zero_", mainTid, ct+32_000, 12_000, "[[512, 512]]", "[\"float\"]")
+		g.launch(mainTid, eZero, "cudaMemsetAsync", ct+35_000, 5_000, devMemset, 7, "Memset (Device)", 1_300)
+		eAR := g.op("cpu_op", "c10d::allreduce_", mainTid, ct+46_000, 40_000, "[[[512, 512]], [], [], [], []]", "[\"TensorList\", \"Object\", \"Object\", \"Object\", \"Int\"]")
+		eRec := g.op("cpu_op", "record_param_comms", mainTid, ct+50_000, 30_000, "", "")
+		_ = eAR
+		g.launch(mainTid, eRec, "cudaLaunchKernel", ct+60_000, 8_000, devKernel, 20,
+			"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 48_000)
+	}
+	return stepEnd + 2_000
+}
+
+// finalSync writes the cudaDeviceSynchronize that waits for the GPU.
+func (g *writer) finalSync(t int64) int64 {
+	dur := int64(1_780_000)
+	gpuEnd := g.free[7]
+	if g.free[20] > gpuEnd {
+		gpuEnd = g.free[20]
+	}
+	if gpuEnd+5_000 > t+dur {
+		dur = gpuEnd + 5_000 - t
+	}
+	g.x("cuda_runtime", "cudaDeviceSynchronize", [2]int{pid, mainTid}, t, dur,
+		"\"cbid\": 165, \"correlation\": "+strconv.FormatInt(g.corr, 10))
+	g.corr++
+	g.f.LaunchCalls++
+	g.f.SyncDurNs = dur
+	return t + dur + 3_000
+}
+
+func (g *writer) footer(t int64) {
+	g.span("Trace", "PyTorch Profiler (0)", "\"Spans\"", "\"PyTorch Profiler\"", 0, t, "\"Op count\": 0")
+	g.sep()
+	b := append(g.buf[:0], "  {\"ph\": \"i\", \"s\": \"g\", \"name\": \"Record Window End\", \"pid\": \"\", \"tid\": \"\", \"ts\": "...)
+	b = appendTs(b, t)
+	b = append(b, "}\n  ],\n  \"traceName\": \"tracetab-sample.pt.trace.json\"\n}\n"...)
+	g.w.Write(b)
+}

@@ -1,0 +1,351 @@
+package parse
+
+import (
+	"strconv"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// evState accumulates one event's fields until its closing brace.
+type evState struct {
+	ph       byte
+	cat      trace.StrID
+	hasCat   bool
+	name     trace.StrID
+	pid, tid trace.ID
+	hasPid   bool
+	hasTid   bool
+	ts, dur  int64
+	hasTs    bool
+	hasDur   bool
+	tsStr    bool
+	frac     bool
+	id       int64
+	hasID    bool
+	bp       byte
+
+	extID, corr       int64
+	flags             uint8
+	dims, types, stk  trace.StrID
+	aux               trace.Aux
+	hasAux            bool
+	argName           string // M events: args.name
+	memBytes, memTot  int64
+	memDevType        int64
+	memDevID          int64
+	hasMemBytes       bool
+	evIdx             bool
+	sortIndexOrLabels bool
+}
+
+func (e *evState) reset() {
+	aux := e.aux
+	*e = evState{memDevType: -1, memDevID: -1}
+	if aux != trace.NewAux() {
+		aux = trace.NewAux()
+	}
+	e.aux = aux
+}
+
+// event parses one event object at the current position into p.ev.
+func (p *parser) event() {
+	s := &p.sc
+	e := &p.ev
+	e.reset()
+	if s.peek() != '{' {
+		s.fail("expected an event object, found " + s.describe() + p.notTraceHint())
+	}
+	s.pos++
+	if s.peek() == '}' {
+		s.pos++
+		return
+	}
+	for {
+		key, esc := s.str()
+		if esc {
+			key = s.unescape(key)
+		}
+		s.expect(':')
+		switch string(key) {
+		case "ph":
+			raw, _ := p.strOrWord()
+			if len(raw) > 0 {
+				e.ph = raw[0]
+			}
+		case "cat":
+			e.cat = p.internValue()
+			e.hasCat = true
+		case "name":
+			e.name = p.internValue()
+		case "pid":
+			e.pid = p.idValue()
+			e.hasPid = true
+		case "tid":
+			e.tid = p.idValue()
+			e.hasTid = true
+		case "ts":
+			e.ts, e.hasTs = p.nsValue()
+		case "dur":
+			e.dur, e.hasDur = p.nsValue()
+		case "id":
+			id := p.idValue()
+			if id.IsStr {
+				e.id = -int64(id.Str) - 1
+			} else {
+				e.id = id.Int
+			}
+			e.hasID = true
+		case "args":
+			p.args()
+		default:
+			s.skipValue()
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return
+		default:
+			s.fail("expected ',' or '}' in event, found " + s.describe())
+		}
+	}
+}
+
+// args parses an event's args object, keeping the fields tracetab uses.
+func (p *parser) args() {
+	s := &p.sc
+	e := &p.ev
+	if s.peek() != '{' {
+		s.skipValue()
+		return
+	}
+	s.pos++
+	if s.peek() == '}' {
+		s.pos++
+		return
+	}
+	for {
+		key, esc := s.str()
+		if esc {
+			key = s.unescape(key)
+		}
+		s.expect(':')
+		switch string(key) {
+		case "External id":
+			if v, ok := p.intValue(); ok {
+				e.extID = v
+				e.flags |= trace.FlagExtID
+			}
+		case "external id":
+			if v, ok := p.intValue(); ok {
+				e.extID = v
+				e.flags |= trace.FlagExtID | trace.FlagLowerExtID
+			}
+		case "correlation":
+			if v, ok := p.intValue(); ok {
+				e.corr = v
+				e.flags |= trace.FlagCorr
+			}
+		case "Input Dims", "Input dims":
+			p.tmp = s.compactValue(p.tmp[:0])
+			e.dims = p.intern(p.tmp)
+		case "Input type":
+			p.tmp = s.compactValue(p.tmp[:0])
+			e.types = p.intern(p.tmp)
+		case "Call stack":
+			e.stk = p.internValue()
+		case "Ev Idx", "Profiler Event Index":
+			e.evIdx = true
+			s.skipValue()
+		case "finished":
+			raw, _ := p.strOrWord()
+			if string(raw) == "false" {
+				e.flags |= trace.FlagUnfinished
+			}
+		case "grid":
+			e.aux.Grid = p.triple()
+			e.aux.HasLaunch = true
+			e.hasAux = true
+		case "block":
+			e.aux.Block = p.triple()
+			e.aux.HasLaunch = true
+			e.hasAux = true
+		case "registers per thread":
+			if v, ok := p.intValue(); ok {
+				e.aux.Regs = int32(v)
+				e.hasAux = true
+			}
+		case "shared memory":
+			if v, ok := p.intValue(); ok {
+				e.aux.SharedMem = v
+				e.hasAux = true
+			}
+		case "bytes":
+			if v, ok := p.intValue(); ok {
+				e.aux.Bytes = v
+				e.hasAux = true
+			}
+		case "Python id":
+			if v, ok := p.intValue(); ok {
+				e.aux.PyID = v
+				e.hasAux = true
+			}
+		case "Python parent id":
+			if v, ok := p.intValue(); ok {
+				e.aux.PyParent = v
+				e.hasAux = true
+			}
+		case "Bytes":
+			e.memBytes, e.hasMemBytes = p.intValue()
+		case "Total Allocated":
+			e.memTot, _ = p.intValue()
+		case "Device Type":
+			if v, ok := p.intValue(); ok {
+				e.memDevType = v
+			}
+		case "Device Id":
+			if v, ok := p.intValue(); ok {
+				e.memDevID = v
+			}
+		case "name":
+			if s.peek() == '"' {
+				raw, esc := s.str()
+				if esc {
+					raw = s.unescape(raw)
+				}
+				e.argName = string(raw)
+			} else {
+				s.skipValue()
+			}
+		default:
+			s.skipValue()
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return
+		default:
+			s.fail("expected ',' or '}' in args, found " + s.describe())
+		}
+	}
+}
+
+// strOrWord returns the raw text of a string or bare value.
+func (p *parser) strOrWord() ([]byte, bool) {
+	s := &p.sc
+	switch s.peek() {
+	case '"':
+		raw, _ := s.str()
+		return raw, true
+	case '{', '[':
+		s.skipValue()
+		return nil, false
+	}
+	return s.word(), false
+}
+
+func (p *parser) internValue() trace.StrID {
+	s := &p.sc
+	if s.peek() != '"' {
+		w, _ := p.strOrWord()
+		return p.intern(w)
+	}
+	raw, esc := s.str()
+	if esc {
+		raw = s.unescape(raw)
+	}
+	return p.intern(raw)
+}
+
+// intValue reads an integer, also from a string ("12"). Words, fractions
+// and numbers beyond int64 give ok=false.
+func (p *parser) intValue() (int64, bool) {
+	raw, _ := p.strOrWord()
+	return parseInt(raw)
+}
+
+// idValue reads a pid, tid or flow id: an integer or a string.
+func (p *parser) idValue() trace.ID {
+	s := &p.sc
+	if s.peek() == '"' {
+		raw, esc := s.str()
+		if esc {
+			raw = s.unescape(raw)
+		}
+		return trace.ID{IsStr: true, Str: p.intern(raw)}
+	}
+	w, _ := p.strOrWord()
+	if v, ok := parseInt(w); ok {
+		return trace.ID{Int: v}
+	}
+	return trace.ID{IsStr: true, Str: p.intern(w)}
+}
+
+// nsValue reads ts or dur (a number, or a number in a string) as ns.
+func (p *parser) nsValue() (int64, bool) {
+	raw, quoted := p.strOrWord()
+	v, frac, ok := parseNs(raw)
+	if !ok {
+		return 0, false
+	}
+	if frac {
+		p.ev.frac = true
+	}
+	if quoted {
+		p.ev.tsStr = true
+	}
+	return v, true
+}
+
+func (p *parser) triple() (t [3]int32) {
+	s := &p.sc
+	if s.peek() != '[' {
+		s.skipValue()
+		return
+	}
+	s.pos++
+	for i := 0; ; i++ {
+		if s.peek() == ']' {
+			s.pos++
+			return
+		}
+		v, ok := p.intValue()
+		if ok && i < 3 {
+			t[i] = int32(v)
+		}
+		if s.peek() == ',' {
+			s.pos++
+		}
+	}
+}
+
+// intern returns the id of b in the string table, adding it when new.
+func (p *parser) intern(b []byte) trace.StrID {
+	if id, ok := p.strIDs[string(b)]; ok {
+		return id
+	}
+	str := string(b)
+	for i := 0; i < len(b); i++ {
+		if b[i] < 0x20 {
+			if p.sc.ctrlChars == 0 {
+				p.sc.firstCtrl = p.sc.offset()
+			}
+			p.sc.ctrlChars++
+			break
+		}
+	}
+	id := trace.StrID(len(p.t.Strings))
+	p.t.Strings = append(p.t.Strings, str)
+	p.strIDs[str] = id
+	return id
+}
+
+func (p *parser) idString(id trace.ID) string {
+	if id.IsStr {
+		return p.t.Strings[id.Str]
+	}
+	return strconv.FormatInt(id.Int, 10)
+}

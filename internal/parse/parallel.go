@@ -1,0 +1,290 @@
+package parse
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Parallel reading of traceEvents.
+//
+// A large uncompressed file is cut into segments at candidate event starts
+// (a '{' after a ',' and before a '"'), found by looking at a small window
+// at each nominal cut. Each segment is parsed by its own parser from its
+// candidate to the next one. A candidate is only trusted when the parser of
+// the segment before it stops exactly there, at an event boundary; a wrong
+// guess (a cut inside a string or a nested object) is noticed because the
+// previous parser runs past it, and that parser simply goes on, so the
+// result is always the one sequential reading gives. Segments are merged in
+// file order, which keeps ties in time ordered as the file has them.
+
+const (
+	parallelMin = 48 << 20 // below this, one goroutine is as fast
+	segmentSize = 48 << 20
+)
+
+// segment tells a worker where the later candidates are.
+type segment struct {
+	cands []int64
+	next  int // index of the next candidate to meet
+	stop  int // index of the candidate the worker stopped at, or len(cands)
+}
+
+// atBoundary reports whether an event starting at off is the start of a
+// later segment, i.e. where this worker stops.
+func (g *segment) atBoundary(off int64) bool {
+	for g.next < len(g.cands) && off > g.cands[g.next] {
+		g.next++
+	}
+	if g.next < len(g.cands) && off == g.cands[g.next] {
+		g.stop = g.next
+		return true
+	}
+	return false
+}
+
+type segResult struct {
+	p   *parser
+	err error
+}
+
+// parallelEvents reads the event array (after its '[') with one worker per
+// core, then resumes the main parser after the array's ']'.
+func (p *parser) parallelEvents() error {
+	s := &p.sc
+	var first byte
+	if err := s.unit(func() { first = s.peek() }); err != nil {
+		return p.wrap(err)
+	}
+	start := s.offset()
+	if first != '{' || p.size-start < parallelMin {
+		return p.eventLoop(true)
+	}
+	cands := []int64{start}
+	for off := start + segmentSize; off < p.size-segmentSize/4; off += segmentSize {
+		if c, ok := findCandidate(p.ra, off, p.size); ok && c > cands[len(cands)-1] {
+			cands = append(cands, c)
+		}
+	}
+	if len(cands) < 2 {
+		return p.eventLoop(true)
+	}
+
+	results := make([]chan segResult, len(cands))
+	for i := range results {
+		results[i] = make(chan segResult, 1)
+	}
+	work := make(chan int, len(cands))
+	for i := range cands {
+		work <- i
+	}
+	close(work)
+	quit := make(chan struct{})
+	defer close(quit)
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		go func() {
+			for i := range work {
+				select {
+				case <-quit:
+					return
+				default:
+				}
+				results[i] <- p.runSegment(cands, i)
+			}
+		}()
+	}
+
+	k := 0
+	var last *parser
+	for {
+		r := <-results[k]
+		if r.err != nil {
+			return r.err
+		}
+		p.merge(r.p)
+		last = r.p
+		if r.p.t.Truncated || r.p.endedArray || r.p.seg.stop >= len(cands) {
+			break
+		}
+		k = r.p.seg.stop
+		// later results not needed by the chain are dropped as they come
+		runtime.GC()
+	}
+	if last.t.Truncated {
+		p.t.Truncated = true
+		p.truncAt = last.truncAt
+		return nil
+	}
+	if !last.endedArray {
+		return p.errAt(last.sc.offset(), "unexpected end of input: the trace is truncated")
+	}
+	// Resume the main parser after the ']'.
+	end := last.sc.offset()
+	p.sc = scanner{src: io.NewSectionReader(p.ra, end, p.size-end), buf: p.sc.buf[:cap(p.sc.buf)], maxBuf: p.sc.maxBuf, off: end,
+		ctrlChars: p.sc.ctrlChars, firstCtrl: p.sc.firstCtrl, bareWords: p.sc.bareWords, firstBare: p.sc.firstBare}
+	p.sc.pos, p.sc.end = 0, 0
+	return p.sc.fill()
+}
+
+// runSegment parses the segment that starts at cands[i].
+func (p *parser) runSegment(cands []int64, i int) segResult {
+	off := cands[i]
+	w := newParser(io.NewSectionReader(p.ra, off, p.size-off), p.name, p.opts)
+	w.sc.off = off
+	w.seg = &segment{cands: cands, next: i + 1, stop: len(cands)}
+	if err := w.sc.fill(); err != nil {
+		return segResult{err: w.wrap(err)}
+	}
+	err := w.eventLoop(true)
+	return segResult{p: w, err: err}
+}
+
+// findCandidate looks near off for the start of an event: '{' preceded by
+// ',' and followed by '"' (white space aside).
+func findCandidate(ra io.ReaderAt, off, size int64) (int64, bool) {
+	buf := make([]byte, 64<<10)
+	n, _ := ra.ReadAt(buf, off)
+	buf = buf[:n]
+	for i := 0; i < len(buf); {
+		j := bytes.IndexByte(buf[i:], '{')
+		if j < 0 {
+			return 0, false
+		}
+		i += j
+		b := i - 1
+		for b >= 0 && buf[b] <= ' ' {
+			b--
+		}
+		a := i + 1
+		for a < len(buf) && buf[a] <= ' ' {
+			a++
+		}
+		if b >= 0 && buf[b] == ',' && a < len(buf) && buf[a] == '"' {
+			return off + int64(i), true
+		}
+		i++
+	}
+	return 0, false
+}
+
+// merge appends a worker's events and tables to the main trace, mapping its
+// string and track ids to the main ones.
+func (p *parser) merge(w *parser) {
+	t, wt := p.t, w.t
+	strMap := make([]trace.StrID, len(wt.Strings))
+	for i, str := range wt.Strings {
+		strMap[i] = p.intern([]byte(str))
+	}
+	mapID := func(id trace.ID) trace.ID {
+		if id.IsStr {
+			id.Str = strMap[id.Str]
+		}
+		return id
+	}
+	trackMap := make([]int32, len(wt.Tracks))
+	for i, tr := range wt.Tracks {
+		trackMap[i] = p.track(mapID(tr.Pid), mapID(tr.Tid))
+	}
+	auxBase := int32(t.Aux.Len())
+	for _, c := range wt.Aux.Chunks() {
+		for i := range c {
+			t.Aux.Append(c[i])
+		}
+	}
+	extraBase := int32(t.Extras.Len())
+	for _, c := range wt.Extras.Chunks() {
+		for i := range c {
+			x := c[i]
+			x.InputDims, x.InputTypes, x.Stack = strMap[x.InputDims], strMap[x.InputTypes], strMap[x.Stack]
+			if x.Aux >= 0 {
+				x.Aux += auxBase
+			}
+			t.Extras.Append(x)
+		}
+	}
+	chunks := wt.Events.Chunks()
+	for ci, c := range chunks {
+		for i := range c {
+			e := c[i]
+			e.Name = strMap[e.Name]
+			e.Track = trackMap[e.Track]
+			if e.Extra >= 0 {
+				e.Extra += extraBase
+			}
+			t.Events.Append(e)
+		}
+		chunks[ci] = nil
+	}
+	for _, f := range wt.Flows {
+		f.Track = trackMap[f.Track]
+		t.Flows = append(t.Flows, f)
+	}
+	for _, m := range wt.Mem {
+		m.Track = trackMap[m.Track]
+		t.Mem = append(t.Mem, m)
+	}
+	t.LaunchFlows += wt.LaunchFlows
+	t.Instants += wt.Instants
+	t.Counters += wt.Counters
+	t.MetaEvents += wt.MetaEvents
+	t.OtherPhases += wt.OtherPhases
+	t.FractionalTs = t.FractionalTs || wt.FractionalTs
+	t.LegacyExport = t.LegacyExport || wt.LegacyExport
+	t.LowerExtID = t.LowerExtID || wt.LowerExtID
+	t.EvIdx = t.EvIdx || wt.EvIdx
+	if wt.HasTraceSpan && !t.HasTraceSpan {
+		t.TraceStart, t.HasTraceSpan = wt.TraceStart, true
+	}
+	if wt.HasWindowEnd {
+		t.WindowEnd, t.HasWindowEnd = wt.WindowEnd, true
+	}
+	for pid, name := range wt.ProcessNames {
+		if _, ok := t.ProcessNames[pid]; !ok {
+			t.ProcessNames[pid] = name
+		}
+	}
+	for k, name := range w.threadName {
+		k2 := trackKey{mapID(k.pid), mapID(k.tid)}
+		if _, ok := p.threadName[k2]; !ok {
+			p.threadName[k2] = name
+		}
+	}
+	for id, n := range w.catCounts {
+		p.catCounts[strMap[id]] += n
+	}
+	for _, wa := range wt.Warnings {
+		found := false
+		for i := range t.Warnings {
+			if t.Warnings[i].Key == wa.Key {
+				t.Warnings[i].Count += wa.Count
+				found = true
+			}
+		}
+		if !found {
+			t.Warnings = append(t.Warnings, wa)
+		}
+	}
+	if w.anyEvent {
+		if !p.anyEvent || w.minStart < p.minStart {
+			p.minStart = w.minStart
+		}
+		if !p.anyEvent || w.maxEnd > p.maxEnd {
+			p.maxEnd = w.maxEnd
+		}
+		p.anyEvent = true
+	}
+	p.elements += w.elements
+	p.sawPh = p.sawPh || w.sawPh
+	p.noTs += w.noTs
+	if w.sc.ctrlChars > 0 && p.sc.ctrlChars == 0 {
+		p.sc.firstCtrl = w.sc.firstCtrl
+	}
+	p.sc.ctrlChars += w.sc.ctrlChars
+	if w.sc.bareWords > 0 && p.sc.bareWords == 0 {
+		p.sc.firstBare = w.sc.firstBare
+	}
+	p.sc.bareWords += w.sc.bareWords
+}

@@ -1,0 +1,784 @@
+// Package parse reads a PyTorch profiler Chrome trace (.json or .json.gz,
+// any era) into a *trace.Trace, streaming: the file's text is never held
+// whole and no generic map is built per event.
+package parse
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Options control how a trace is read.
+type Options struct {
+	// AllowTruncated keeps the events read before the input ended early
+	// (a process killed while exporting) instead of failing.
+	AllowTruncated bool
+	// Stdin is read for the path "-" (os.Stdin when nil).
+	Stdin io.Reader
+	// Sequential turns off the parallel reading of large files.
+	Sequential bool
+}
+
+// Error is an input that cannot be read as a trace. It names the file and
+// the byte offset (in the decompressed text for gzip input) where reading
+// failed.
+type Error struct {
+	File      string
+	Offset    int64
+	Msg       string
+	Gzip      bool
+	Truncated bool // the input ended early
+	NotTrace  bool // valid JSON, but not a Chrome trace
+}
+
+func (e *Error) Error() string {
+	if e.Offset < 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	where := fmt.Sprintf("byte %d", e.Offset)
+	if e.Gzip {
+		where += " of the decompressed text"
+	}
+	return fmt.Sprintf("%s: %s: %s", e.File, where, e.Msg)
+}
+
+// Open reads the trace at path ("-" for standard input).
+func Open(path string, opts Options) (*trace.Trace, error) {
+	var r io.Reader
+	if path == "-" {
+		r = opts.Stdin
+		if r == nil {
+			r = os.Stdin
+		}
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, &Error{File: path, Offset: -1, Msg: "cannot open: " + errText(err)}
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err == nil && st.IsDir() {
+			return nil, &Error{File: path, Offset: -1, Msg: "is a directory, not a trace file"}
+		}
+		if err == nil && st.Mode().IsRegular() && st.Size() >= parallelMin && !opts.Sequential {
+			var magic [2]byte
+			if n, _ := f.ReadAt(magic[:], 0); n == 2 && !(magic[0] == 0x1f && magic[1] == 0x8b) {
+				p := newParser(f, path, opts)
+				p.ra, p.size = f, st.Size()
+				return p.run()
+			}
+		}
+		r = f
+	}
+	return Read(r, path, opts)
+}
+
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Read reads a trace from r; name is used in messages. Gzip input is
+// detected by its magic bytes.
+func Read(r io.Reader, name string, opts Options) (*trace.Trace, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, _ := br.Peek(2)
+	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+	var src io.Reader = br
+	if gz {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error(), Gzip: true}
+		}
+		defer zr.Close()
+		src = zr
+	}
+	p := newParser(src, name, opts)
+	p.gz = gz
+	t, err := p.run()
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+type parser struct {
+	sc     scanner
+	t      *trace.Trace
+	name   string
+	opts   Options
+	gz     bool
+	ev     evState
+	tmp    []byte
+	strIDs map[string]trace.StrID
+
+	tracks     map[trackKey]int32
+	lastKey    trackKey
+	lastTrack  int32
+	catKind    []trace.Kind // by StrID of the category, filled lazily
+	catKnown   []bool
+	catCounts  map[trace.StrID]int
+	threadName map[trackKey]string
+	sawPh      bool
+	elements   int
+	topKeys    []string
+	minStart   int64
+	maxEnd     int64
+	anyEvent   bool
+	truncAt    int64
+	endedArray bool
+	ra         io.ReaderAt // set when the events may be read in parallel
+	size       int64
+	seg        *segment
+	noTs       int
+	negDur     int
+	eventUnit  func()
+}
+
+type trackKey struct {
+	pid, tid trace.ID
+}
+
+func newParser(src io.Reader, name string, opts Options) *parser {
+	p := &parser{
+		name:       name,
+		opts:       opts,
+		strIDs:     map[string]trace.StrID{"": 0},
+		tracks:     map[trackKey]int32{},
+		lastTrack:  -1,
+		catCounts:  map[trace.StrID]int{},
+		threadName: map[trackKey]string{},
+	}
+	p.sc = scanner{src: src, buf: make([]byte, 1<<20), maxBuf: 1 << 30}
+	p.t = &trace.Trace{
+		File:         name,
+		Strings:      []string{""},
+		Meta:         map[string]string{},
+		ProcessNames: map[int64]string{},
+		CatCounts:    map[string]int{},
+	}
+	p.eventUnit = p.eventAndStore
+	return p
+}
+
+func (p *parser) errAt(off int64, msg string) *Error {
+	return &Error{File: p.name, Offset: off, Msg: msg, Gzip: p.gz}
+}
+
+func (p *parser) wrap(err error) error {
+	var se *syntaxError
+	switch {
+	case errors.As(err, &se):
+		return p.errAt(se.off, se.msg)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		e := p.errAt(p.sc.off+int64(p.sc.end), "unexpected end of input: the trace is truncated")
+		e.Truncated = true
+		return e
+	case err != nil:
+		msg := err.Error()
+		if p.gz {
+			msg = "corrupt gzip data: " + msg
+		}
+		return p.errAt(p.sc.off+int64(p.sc.end), msg)
+	}
+	return nil
+}
+
+func (p *parser) run() (*trace.Trace, error) {
+	s := &p.sc
+	if err := s.fill(); err != nil {
+		return nil, p.wrap(err)
+	}
+	var first byte
+	err := s.unit(func() { first = s.peek() })
+	if err == io.ErrUnexpectedEOF {
+		if s.end == 0 {
+			return nil, p.errAt(0, "empty file: expected a Chrome trace (a JSON object with traceEvents, or an array of events)")
+		}
+		return nil, p.errAt(s.offset(), "only white space: expected a Chrome trace")
+	}
+	if err != nil {
+		return nil, p.wrap(err)
+	}
+	switch first {
+	case '{':
+		p.t.Container = "object"
+		err = p.object()
+	case '[':
+		p.t.Container = "array"
+		err = p.eventArray()
+	default:
+		return nil, p.errAt(s.offset(), "not JSON: expected a Chrome trace (a JSON object with traceEvents, or an array of events), found "+s.describe())
+	}
+	if err != nil {
+		return nil, err
+	}
+	if p.t.Truncated {
+		p.t.Warn("truncated", p.truncAt, fmt.Sprintf("the trace is truncated at byte %d: kept the %d complete events read before it", p.truncAt, p.t.NumEvents()))
+	} else if err := p.trailing(); err != nil {
+		return nil, err
+	}
+	if p.elements > 0 && !p.sawPh {
+		e := p.errAt(0, "not a Chrome trace: none of its "+fmt.Sprint(p.elements)+" events has a \"ph\" field")
+		e.NotTrace = true
+		return nil, e
+	}
+	p.finish()
+	return p.t, nil
+}
+
+// trailing checks that only white space follows the top-level value.
+func (p *parser) trailing() error {
+	s := &p.sc
+	err := s.unit(func() { s.peek() })
+	if err == io.ErrUnexpectedEOF {
+		return nil
+	}
+	if err != nil {
+		return p.wrap(err)
+	}
+	return p.errAt(s.offset(), "unexpected "+s.describe()+" after the end of the trace")
+}
+
+func (p *parser) object() error {
+	s := &p.sc
+	var key string
+	err := s.unit(func() {
+		s.expect('{')
+	})
+	if err != nil {
+		return p.wrap(err)
+	}
+	seenEvents := false
+	for i := 0; ; i++ {
+		done := false
+		err := s.unit(func() {
+			c := s.peek()
+			if c == '}' {
+				s.pos++
+				done = true
+				return
+			}
+			if i > 0 {
+				if c != ',' {
+					s.fail("expected ',' or '}' between top-level keys, found " + s.describe())
+				}
+				s.pos++
+			}
+			raw, esc := s.str()
+			if esc {
+				raw = s.unescape(raw)
+			}
+			key = string(raw)
+			s.expect(':')
+		})
+		if err != nil {
+			return p.wrap(err)
+		}
+		if done {
+			break
+		}
+		if len(p.topKeys) < 12 {
+			p.topKeys = append(p.topKeys, key)
+		}
+		if key == "traceEvents" {
+			seenEvents = true
+			if err := p.eventArray(); err != nil {
+				return err
+			}
+			if p.t.Truncated {
+				return nil
+			}
+			continue
+		}
+		if err := s.unit(func() { p.topValue(key) }); err != nil {
+			return p.wrap(err)
+		}
+	}
+	if !seenEvents {
+		e := p.errAt(s.offset(), "not a Chrome trace: the JSON object has no \"traceEvents\" key (keys: "+strings.Join(p.topKeys, ", ")+")"+hintForKeys(p.topKeys))
+		e.NotTrace = true
+		return e
+	}
+	return nil
+}
+
+func hintForKeys(keys []string) string {
+	for _, k := range keys {
+		if k == "nodes" {
+			return "; this looks like a PyTorch execution trace, not a profiler trace"
+		}
+	}
+	return ""
+}
+
+func (p *parser) notTraceHint() string {
+	if p.t.NumEvents() == 0 && p.t.Container == "array" {
+		return "; this is not a Chrome trace (a memory timeline is an array of arrays)"
+	}
+	return ""
+}
+
+// topValue reads one top-level value other than traceEvents.
+func (p *parser) topValue(key string) {
+	s := &p.sc
+	switch key {
+	case "baseTimeNanoseconds":
+		if v, ok := p.intValue(); ok {
+			p.t.Base = v
+			p.t.HasBase = true
+		}
+		return
+	case "deviceProperties":
+		p.deviceProps()
+		return
+	case "distributedInfo":
+		p.distInfo()
+		return
+	}
+	switch s.peek() {
+	case '{':
+		s.skipValue()
+		p.t.Meta[key] = "{…}"
+	case '[':
+		s.skipValue()
+		p.t.Meta[key] = "[…]"
+	case '"':
+		raw, esc := s.str()
+		if esc {
+			raw = s.unescape(raw)
+		}
+		p.t.Meta[key] = string(raw)
+	default:
+		p.t.Meta[key] = string(s.word())
+	}
+}
+
+func (p *parser) deviceProps() {
+	s := &p.sc
+	if s.peek() != '[' {
+		s.skipValue()
+		return
+	}
+	s.pos++
+	for {
+		c := s.peek()
+		if c == ']' {
+			s.pos++
+			return
+		}
+		if c == ',' {
+			s.pos++
+			continue
+		}
+		if c != '{' {
+			s.skipValue()
+			continue
+		}
+		s.pos++
+		d := trace.DeviceProp{ID: -1}
+		for s.peek() != '}' {
+			if s.peek() == ',' {
+				s.pos++
+				continue
+			}
+			raw, _ := s.str()
+			k := string(raw)
+			s.expect(':')
+			switch k {
+			case "id":
+				v, _ := p.intValue()
+				d.ID = int(v)
+			case "name":
+				raw, _ := p.strOrWord()
+				d.Name = string(raw)
+			case "totalGlobalMem":
+				d.TotalMem, _ = p.intValue()
+			case "numSms":
+				v, _ := p.intValue()
+				d.NumSMs = int(v)
+			case "computeMajor":
+				v, _ := p.intValue()
+				d.ComputeMajor = int(v)
+			case "computeMinor":
+				v, _ := p.intValue()
+				d.ComputeMinor = int(v)
+			default:
+				s.skipValue()
+			}
+		}
+		s.pos++
+		p.t.Devices = append(p.t.Devices, d)
+	}
+}
+
+func (p *parser) distInfo() {
+	s := &p.sc
+	if s.peek() != '{' {
+		s.skipValue()
+		return
+	}
+	s.pos++
+	p.t.Dist.Present = true
+	p.t.Dist.Rank = -1
+	p.t.Dist.WorldSize = -1
+	for s.peek() != '}' {
+		if s.peek() == ',' {
+			s.pos++
+			continue
+		}
+		raw, _ := s.str()
+		k := string(raw)
+		s.expect(':')
+		switch k {
+		case "backend":
+			raw, _ := p.strOrWord()
+			p.t.Dist.Backend = string(raw)
+		case "rank":
+			p.t.Dist.Rank, _ = p.intValue()
+		case "world_size":
+			p.t.Dist.WorldSize, _ = p.intValue()
+		default:
+			s.skipValue()
+		}
+	}
+	s.pos++
+}
+
+// eventArray reads the array of events, one unit per event.
+func (p *parser) eventArray() error {
+	s := &p.sc
+	if err := s.unit(func() { s.expect('[') }); err != nil {
+		return p.wrap(err)
+	}
+	if p.ra != nil {
+		return p.parallelEvents()
+	}
+	return p.eventLoop(true)
+}
+
+// eventLoop reads events up to the closing ']'. A segment worker (p.seg set)
+// also stops at the first candidate boundary it reaches exactly.
+func (p *parser) eventLoop(first bool) error {
+	s := &p.sc
+	for {
+		done := false
+		err := s.unit(func() {
+			c := s.peek()
+			if c == ']' {
+				s.pos++
+				done = true
+				p.endedArray = true
+				return
+			}
+			if !first {
+				if c != ',' {
+					s.fail("expected ',' or ']' between events, found " + s.describe())
+				}
+				s.pos++
+				if s.peek() == ']' { // trailing comma: lenient
+					s.pos++
+					done = true
+					p.endedArray = true
+					return
+				}
+			}
+			if p.seg != nil && p.seg.atBoundary(s.offset()) {
+				done = true
+				return
+			}
+			p.eventUnit()
+		})
+		if err == io.ErrUnexpectedEOF && p.opts.AllowTruncated {
+			p.t.Truncated = true
+			p.truncAt = s.off + int64(s.end)
+			return nil
+		}
+		if err != nil {
+			return p.wrap(err)
+		}
+		if done {
+			return nil
+		}
+		first = false
+	}
+}
+
+func (p *parser) eventAndStore() {
+	p.event()
+	p.store()
+}
+
+var legacyPid = []byte("CPU functions")
+
+// store turns the parsed fields of p.ev into model entries.
+func (p *parser) store() {
+	e := &p.ev
+	t := p.t
+	p.elements++
+	if e.ph != 0 {
+		p.sawPh = true
+	}
+	switch e.ph {
+	case 'X':
+	case 'i', 'I', 'n':
+		p.instant()
+		return
+	case 's', 'f', 't':
+		p.flow()
+		return
+	case 'M':
+		p.metadata()
+		return
+	case 'C':
+		t.Counters++
+		return
+	default:
+		t.OtherPhases++
+		return
+	}
+	if !e.hasTs {
+		p.noTs++
+		if p.noTs == 1 {
+			t.Warn("no-ts", p.sc.offset(), "an X event without a usable \"ts\" was skipped")
+		} else {
+			t.Warn("no-ts", 0, "")
+		}
+		return
+	}
+	if e.tsStr {
+		t.Warn("ts-string", p.sc.offset(), "\"ts\" or \"dur\" written as a JSON string; read as a number")
+	}
+	if e.frac {
+		t.FractionalTs = true
+	}
+	if e.dur < 0 {
+		t.Warn("neg-dur", p.sc.offset(), "an event with a negative \"dur\" was clamped to 0")
+		e.dur = 0
+	}
+	if e.evIdx {
+		t.EvIdx = true
+	}
+	kind := p.kindOf(e)
+	p.catCounts[e.cat]++
+	tr := p.track(e.pid, e.tid)
+	ev := trace.Event{
+		Start: e.ts, Dur: e.dur, ExtID: e.extID, Corr: e.corr,
+		Name: e.name, Track: tr, Extra: -1, Kind: kind, Flags: e.flags,
+	}
+	if e.tsStr {
+		ev.Flags |= trace.FlagTsString
+	}
+	if e.flags&trace.FlagLowerExtID != 0 {
+		t.LowerExtID = true
+	}
+	if e.dims != 0 || e.types != 0 || e.stk != 0 || e.hasAux {
+		x := trace.Extra{InputDims: e.dims, InputTypes: e.types, Stack: e.stk, Aux: -1}
+		if e.hasAux {
+			x.Aux = int32(t.Aux.Append(e.aux))
+		}
+		ev.Extra = int32(t.Extras.Append(x))
+	}
+	if kind == trace.KindTraceSpan && !t.HasTraceSpan {
+		t.TraceStart = e.ts
+		t.HasTraceSpan = true
+	}
+	if !p.anyEvent || e.ts < p.minStart {
+		p.minStart = e.ts
+	}
+	if !p.anyEvent || ev.End() > p.maxEnd {
+		p.maxEnd = ev.End()
+	}
+	p.anyEvent = true
+	t.Events.Append(ev)
+}
+
+func (p *parser) kindOf(e *evState) trace.Kind {
+	if !e.hasCat {
+		if e.pid.IsStr && p.t.Strings[e.pid.Str] == string(legacyPid) {
+			p.t.LegacyExport = true
+			return trace.KindCPUOp
+		}
+		return trace.KindOther
+	}
+	c := int(e.cat)
+	for len(p.catKind) <= c {
+		p.catKind = append(p.catKind, 0)
+		p.catKnown = append(p.catKnown, false)
+	}
+	if !p.catKnown[c] {
+		p.catKind[c] = trace.KindOf(p.t.Strings[c])
+		p.catKnown[c] = true
+	}
+	return p.catKind[c]
+}
+
+func (p *parser) track(pid, tid trace.ID) int32 {
+	k := trackKey{pid, tid}
+	if p.lastTrack >= 0 && k == p.lastKey {
+		return p.lastTrack
+	}
+	id, ok := p.tracks[k]
+	if !ok {
+		id = int32(len(p.t.Tracks))
+		p.t.Tracks = append(p.t.Tracks, trace.Track{Pid: pid, Tid: tid, Kind: trace.TrackOther})
+		p.tracks[k] = id
+	}
+	p.lastKey, p.lastTrack = k, id
+	return id
+}
+
+func (p *parser) instant() {
+	e := &p.ev
+	t := p.t
+	name := t.Strings[e.name]
+	switch name {
+	case "[memory]", "[OutOfMemory]":
+		if !e.hasTs {
+			return
+		}
+		t.Mem = append(t.Mem, trace.MemEvent{
+			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, Track: p.track(e.pid, e.tid),
+			DevType: int8(e.memDevType), DevID: int8(e.memDevID), OOM: name == "[OutOfMemory]",
+		})
+	case "Record Window End":
+		if e.hasTs {
+			t.WindowEnd = e.ts
+			t.HasWindowEnd = true
+		}
+	default:
+		t.Instants++
+	}
+}
+
+func (p *parser) flow() {
+	e := &p.ev
+	if !e.hasTs || !e.hasID {
+		return
+	}
+	k := trace.FlowOther
+	switch p.t.Strings[e.cat] {
+	case "ac2g", "async_gpu", "async_cpu_to_gpu", "async":
+		// Device ops carry the same id as "correlation"; counting is enough.
+		p.t.LaunchFlows++
+		return
+	case "fwdbwd", "fwd_bwd", "forward_backward":
+		k = trace.FlowFwdBwd
+	}
+	p.t.Flows = append(p.t.Flows, trace.Flow{ID: e.id, Ts: e.ts, Track: p.track(e.pid, e.tid), Kind: k, Phase: e.ph})
+}
+
+func (p *parser) metadata() {
+	e := &p.ev
+	t := p.t
+	t.MetaEvents++
+	switch t.Strings[e.name] {
+	case "process_name":
+		if !e.pid.IsStr {
+			if old, dup := t.ProcessNames[e.pid.Int]; dup && old != e.argName {
+				t.Warn("dup-meta", p.sc.offset(), fmt.Sprintf("process %d is named twice (%q, then %q); kept the first", e.pid.Int, old, e.argName))
+				return
+			}
+			t.ProcessNames[e.pid.Int] = e.argName
+		}
+	case "thread_name":
+		k := trackKey{e.pid, e.tid}
+		if old, dup := p.threadName[k]; dup && old != e.argName {
+			t.Warn("dup-meta", p.sc.offset(), fmt.Sprintf("thread %s is named twice (%q, then %q); kept the first", p.idString(e.tid), old, e.argName))
+			return
+		}
+		p.threadName[k] = e.argName
+	}
+}
+
+// finish derives track kinds, names and trace-level facts after the last event.
+func (p *parser) finish() {
+	t := p.t
+	s := &p.sc
+	t.BytesRead = s.off + int64(s.pos)
+	if s.ctrlChars > 0 {
+		t.Warnings = append(t.Warnings, trace.Warning{Key: "control-char", Offset: s.firstCtrl, Count: s.ctrlChars,
+			Msg: fmt.Sprintf("raw control characters inside JSON strings (first at byte %d); kept as they are", s.firstCtrl)})
+	}
+	if s.bareWords > 0 {
+		t.Warnings = append(t.Warnings, trace.Warning{Key: "bare-word", Offset: s.firstBare, Count: s.bareWords,
+			Msg: fmt.Sprintf("unquoted non-JSON values such as N/A (first at byte %d); read as absent", s.firstBare)})
+	}
+	for id, n := range p.catCounts {
+		t.CatCounts[t.Strings[id]] += n
+	}
+	for _, c := range t.Events.Chunks() {
+		for i := range c {
+			e := &c[i]
+			tr := &t.Tracks[e.Track]
+			switch {
+			case e.Kind.IsDevice():
+				tr.Kind = trace.TrackDevice
+			case e.Kind.IsCPU() && tr.Kind != trace.TrackDevice:
+				tr.Kind = trace.TrackCPU
+			}
+		}
+	}
+	for i := range t.Tracks {
+		tr := &t.Tracks[i]
+		tr.Name = p.threadName[trackKey{tr.Pid, tr.Tid}]
+		if tr.Kind == trace.TrackDevice {
+			if !tr.Pid.IsStr {
+				tr.Device = int(tr.Pid.Int)
+			}
+			tr.Stream = streamOf(tr.Tid, t)
+		}
+	}
+	if !t.HasTraceSpan {
+		t.TraceStart = p.minStart
+	}
+	if t.HasWindowEnd && p.anyEvent {
+		const hour = int64(3600) * 1e9
+		if t.WindowEnd > p.maxEnd+hour || t.WindowEnd < p.minStart {
+			t.Warn("window-end", 0, fmt.Sprintf("\"Record Window End\" lies %s outside the events; ignored",
+				fmtGap(t.WindowEnd, p.minStart, p.maxEnd)))
+			t.HasWindowEnd = false
+		}
+	}
+	if t.NumEvents() == 0 && !p.sawPh && p.t.Container == "array" && (t.MetaEvents == 0) {
+		t.Warn("empty", 0, "the trace holds no events")
+	}
+	if p.t.Container == "object" && t.NumEvents() == 0 {
+		t.Warn("empty", 0, "traceEvents holds no complete (\"ph\":\"X\") events")
+	}
+}
+
+func fmtGap(w, lo, hi int64) string {
+	d := w - hi
+	if w < lo {
+		d = lo - w
+	}
+	return fmt.Sprintf("%.1f h", float64(d)/3.6e12)
+}
+
+// streamOf reads a stream id from a GPU tid: 7, "7" or "stream 7 ...".
+func streamOf(tid trace.ID, t *trace.Trace) int64 {
+	if !tid.IsStr {
+		return tid.Int
+	}
+	s := t.Strings[tid.Str]
+	s = strings.TrimPrefix(s, "stream ")
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		s = s[:i]
+	}
+	if v, ok := parseInt([]byte(s)); ok {
+		return v
+	}
+	return -1
+}

@@ -1,0 +1,260 @@
+package render
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tracetab/tracetab/internal/table"
+)
+
+// TorchLayout holds the table(...) arguments of torch's EventList.table.
+type TorchLayout struct {
+	Limit       int // row_limit; negative prints all
+	TopLevel    bool
+	NameWidth   int // max_name_column_width; 0 means none
+	ShapesWidth int // max_shapes_column_width
+	SrcWidth    int // max_src_column_width
+	TimeUnit    string
+	Header      string
+}
+
+// DefaultTorchLayout is table()'s defaults.
+func DefaultTorchLayout() TorchLayout {
+	return TorchLayout{Limit: 100, NameWidth: 55, ShapesWidth: 80, SrcWidth: 75}
+}
+
+// TorchText writes the table exactly as torch's _build_table prints it for
+// the version in res.Torch.
+func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
+	rows := res.Rows
+	if len(rows) == 0 {
+		return nil
+	}
+	v := res.Torch
+	hasShapes, hasStack := false, false
+	nameW, shapesW, srcW := 0, 0, 0
+	for i := range rows {
+		nameW = max(nameW, runes(rows[i].Name)+4)
+		if len(rows[i].Shapes) > 0 {
+			hasShapes = true
+		}
+		shapesW = max(shapesW, runes(rows[i].Shapes)+4)
+		for _, fr := range rows[i].Stack {
+			hasStack = true
+			srcW = max(srcW, runes(fr)+4)
+		}
+	}
+	if lay.NameWidth > 0 {
+		nameW = min(nameW, lay.NameWidth)
+	}
+	if lay.ShapesWidth > 0 {
+		shapesW = min(shapesW, lay.ShapesWidth)
+	}
+	if lay.SrcWidth > 0 {
+		srcW = min(srcW, lay.SrcWidth)
+	}
+	dev := "CUDA"
+	if v.AtLeast(2, 4) && res.UseDevice != "" {
+		dev = strings.ToUpper(res.UseDevice)
+	}
+	headers := []string{"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"}
+	if res.HasDeviceTime {
+		headers = append(headers, "Self "+dev, "Self "+dev+" %", dev+" total", dev+" time avg")
+	}
+	if res.ProfileMemory {
+		headers = append(headers, "CPU Mem", "Self CPU Mem")
+		if res.UseDevice != "" && res.HasDeviceMem {
+			headers = append(headers, dev+" Mem", "Self "+dev+" Mem")
+		}
+	}
+	headers = append(headers, "# of Calls")
+	widths := []int{nameW}
+	for range headers[1:] {
+		widths = append(widths, 12)
+	}
+	left := make([]bool, len(headers))
+	if hasShapes {
+		headers = append(headers, "Input Shapes")
+		widths = append(widths, shapesW)
+		left = append(left, false)
+	}
+	if hasStack {
+		headers = append(headers, "Source Location")
+		widths = append(widths, srcW)
+		left = append(left, true)
+	}
+	lineLen := -2
+	var sep strings.Builder
+	for _, wd := range widths {
+		sep.WriteString(strings.Repeat("-", wd))
+		sep.WriteString("  ")
+		lineLen += wd + 2
+	}
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
+	row := func(vals []string) {
+		for i, s := range vals {
+			pad := widths[i] - runes(s)
+			if left[i] {
+				b.WriteString(s)
+			}
+			if pad > 0 {
+				b.WriteString(strings.Repeat(" ", pad))
+			}
+			if !left[i] {
+				b.WriteString(s)
+			}
+			b.WriteString("  ")
+		}
+		b.WriteByte('\n')
+	}
+	if lay.Header != "" {
+		line(strings.Repeat("=", lineLen))
+		line(lay.Header)
+	}
+	if lay.TopLevel {
+		line(strings.Repeat("=", lineLen))
+		line("This report only display top-level ops statistics")
+	}
+	line(sep.String())
+	row(headers)
+	line(sep.String())
+	tf := func(us float64) string { return torchTime(us, lay.TimeUnit) }
+	mem := func(n int64) string { return torchMemory(n, v.AtLeast(2, 7)) }
+	maxFrames := 1 << 30
+	if v.Less(table.Version{Major: 2, Minor: 0}) {
+		maxFrames = 5
+	}
+	printed := 0
+	for i := range rows {
+		r := &rows[i]
+		if printed == lay.Limit {
+			break
+		}
+		if lay.TopLevel && !r.TopLevel {
+			continue
+		}
+		printed++
+		name := r.Name
+		if lay.NameWidth > 0 && runes(name) >= lay.NameWidth-3 {
+			name = string([]rune(name)[:lay.NameWidth-3]) + "..."
+		}
+		vals := []string{name,
+			share(r.SelfCPU, res.SumSelfCPU), tf(r.SelfCPU),
+			share(r.CPUTotal, res.SumSelfCPU), tf(r.CPUTotal), tf(r.CPUAvg())}
+		if res.HasDeviceTime {
+			vals = append(vals, tf(r.SelfDev), share(r.SelfDev, res.SumSelfDev), tf(r.DevTotal), tf(r.DevAvg()))
+		}
+		if res.ProfileMemory {
+			vals = append(vals, mem(r.CPUMem), mem(r.SelfCPUMem))
+			if res.UseDevice != "" && res.HasDeviceMem {
+				vals = append(vals, mem(r.DevMem), mem(r.SelfDevMem))
+			}
+		}
+		vals = append(vals, strconv.FormatInt(r.Count, 10))
+		if hasShapes {
+			vals = append(vals, string(truncRunes(r.Shapes, shapesW)))
+		}
+		if hasStack {
+			src := ""
+			if len(r.Stack) > 0 {
+				src = trimPath(r.Stack[0], srcW)
+			}
+			vals = append(vals, src)
+		}
+		row(vals)
+		if hasStack {
+			empty := make([]string, len(headers))
+			for k, fr := range r.Stack[1:] {
+				if k+1 >= maxFrames-1 {
+					break
+				}
+				empty[len(empty)-1] = trimPath(fr, srcW)
+				row(empty)
+			}
+			empty[len(empty)-1] = ""
+			row(empty)
+		}
+	}
+	line(sep.String())
+	line("Self CPU time total: " + tf(res.SumSelfCPU))
+	if res.HasDeviceTime {
+		line("Self " + dev + " time total: " + tf(res.SumSelfDev))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func runes(s string) int { return utf8.RuneCountInString(s) }
+
+func truncRunes(s string, n int) []rune {
+	r := []rune(s)
+	if len(r) > n {
+		r = r[:n]
+	}
+	return r
+}
+
+func trimPath(p string, w int) string {
+	r := []rune(p)
+	if len(r) > w {
+		r = r[len(r)-w:]
+		if len(r) > 3 {
+			r = append([]rune("..."), r[3:]...)
+		}
+	}
+	return string(r)
+}
+
+// torchTime is _format_time, or override_time_unit when unit is set.
+func torchTime(us float64, unit string) string {
+	switch unit {
+	case "s":
+		return f3(us/1e6) + "s"
+	case "ms":
+		return f3(us/1e3) + "ms"
+	case "us":
+		return f3(us) + "us"
+	}
+	switch {
+	case us >= 1e6:
+		return f3(us/1e6) + "s"
+	case us >= 1e3:
+		return f3(us/1e3) + "ms"
+	}
+	return f3(us) + "us"
+}
+
+func f3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+
+// share is _format_time_share.
+func share(t, total float64) string {
+	if total == 0 {
+		return "NaN"
+	}
+	return strconv.FormatFloat(t*100.0/total, 'f', 2, 64) + "%"
+}
+
+// torchMemory is _format_memory ("Kb" up to 2.6, "KB" after).
+func torchMemory(n int64, upper bool) string {
+	const kb, mb, gb = 1024, 1024 * 1024, 1024 * 1024 * 1024
+	a := n
+	if a < 0 {
+		a = -a
+	}
+	u := [4]string{" Gb", " Mb", " Kb", " b"}
+	if upper {
+		u = [4]string{" GB", " MB", " KB", " B"}
+	}
+	switch {
+	case a >= gb:
+		return strconv.FormatFloat(float64(n)*1.0/gb, 'f', 2, 64) + u[0]
+	case a >= mb:
+		return strconv.FormatFloat(float64(n)*1.0/mb, 'f', 2, 64) + u[1]
+	case a >= kb:
+		return strconv.FormatFloat(float64(n)*1.0/kb, 'f', 2, 64) + u[2]
+	}
+	return strconv.FormatInt(n, 10) + u[3]
+}

@@ -1,0 +1,263 @@
+package table
+
+import (
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Row is one line of key_averages(): all events sharing a key. Times are
+// float64 microseconds summed in torch's order; memory is bytes.
+type Row struct {
+	Name        string
+	Device      bool // a device op row (kernel, memcpy, memset, GPU annotation span)
+	UserAnn     bool
+	Count       int64
+	CPUTotal    float64 // cpu_time_total
+	SelfCPU     float64 // self_cpu_time_total
+	DevTotal    float64 // device_time_total (CUDA total)
+	SelfDev     float64 // self_device_time_total (Self CUDA)
+	CPUMem      int64
+	SelfCPUMem  int64
+	DevMem      int64
+	SelfDevMem  int64
+	Shapes      string   // Python repr of input shapes, when grouping by shape
+	Stack       []string // top frames, when grouping by stack
+	TopLevel    bool     // the first event of the row has no CPU parent
+	firstSeen   int
+	hasShapeArg bool
+}
+
+// CPUAvg is "CPU time avg".
+func (r *Row) CPUAvg() float64 { return avg(r.CPUTotal, r.Count) }
+
+// DevAvg is "CUDA time avg".
+func (r *Row) DevAvg() float64 { return avg(r.DevTotal, r.Count) }
+
+func avg(total float64, n int64) float64 {
+	if n == 0 {
+		return 0
+	}
+	return 1.0 * total / float64(n)
+}
+
+type rowKey struct {
+	key    int32
+	device bool
+	ann    bool
+	shapes string
+	stack  string
+}
+
+// average groups the events into rows in first-occurrence order.
+func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) []Row {
+	m := f.n()
+	// device_time_total bottom-up: children come after their parent in
+	// list order, so a reverse pass sees every child first.
+	devTotal := make([]float64, m)
+	childDev := make([]float64, m)
+	if useDevice {
+		for i := m - 1; i >= 0; i-- {
+			if f.deleted[i] {
+				continue
+			}
+			if f.device[i] {
+				devTotal[i] = f.end[i] - f.start[i]
+				continue
+			}
+			var k, c float64
+			for j := f.firstKern[i]; j >= 0; j = f.nextKern[j] {
+				k += f.kernDur[j]
+			}
+			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
+				c += devTotal[ch]
+			}
+			devTotal[i] = k + c
+			childDev[i] = c
+		}
+	}
+	rows := []Row{}
+	index := map[rowKey]int{}
+	var shapeCache map[trace.StrID]string
+	for i := 0; i < m; i++ {
+		if f.deleted[i] {
+			continue
+		}
+		if f.kind[i] == trace.KindPython && v.skipsPythonFunctions() {
+			continue
+		}
+		k := rowKey{key: f.key[i], device: f.device[i]}
+		if v.keyHasUserAnnotation() {
+			k.ann = f.ann[i]
+		}
+		var stack []string
+		if byShape || stackN > 0 {
+			if f.ev[i] >= 0 {
+				if x := t.ExtraOf(int(f.ev[i])); x != nil {
+					if byShape {
+						if shapeCache == nil {
+							shapeCache = map[trace.StrID]string{}
+						}
+						s, ok := shapeCache[x.InputDims]
+						if !ok {
+							s = pyShapes(t.Str(x.InputDims), t.Str(x.InputTypes))
+							shapeCache[x.InputDims] = s
+						}
+						k.shapes = s
+					}
+					if stackN > 0 && x.Stack != 0 {
+						stack = splitStack(t.Str(x.Stack))
+						if len(stack) > stackN {
+							stack = stack[:stackN]
+						}
+						k.stack = strings.Join(stack, "\x00")
+					}
+				}
+			}
+			if byShape && k.shapes == "" {
+				k.shapes = "[]"
+			}
+		}
+		ri, ok := index[k]
+		if !ok {
+			ri = len(rows)
+			index[k] = ri
+			rows = append(rows, Row{
+				Name: f.keys[f.key[i]], Device: f.device[i], UserAnn: f.ann[i],
+				Shapes: k.shapes, Stack: stack, TopLevel: f.parent[i] < 0, firstSeen: i,
+			})
+		}
+		r := &rows[ri]
+		var cpuTotal, selfCPU, selfDev float64
+		var selfCPUMem, selfDevMem int64
+		if !f.device[i] {
+			cpuTotal = f.end[i] - f.start[i]
+			var c float64
+			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
+				c += f.end[ch] - f.start[ch]
+				selfCPUMem -= f.cpuMem[ch]
+				selfDevMem -= f.devMem[ch]
+			}
+			selfCPU = cpuTotal - c
+			selfDev = devTotal[i] - childDev[i]
+			selfCPUMem += f.cpuMem[i]
+			selfDevMem += f.devMem[i]
+		} else {
+			selfDev = devTotal[i]
+		}
+		r.CPUTotal += cpuTotal
+		r.DevTotal += devTotal[i]
+		r.SelfCPU += selfCPU
+		r.SelfDev += selfDev
+		r.CPUMem += f.cpuMem[i]
+		r.DevMem += f.devMem[i]
+		r.SelfCPUMem += selfCPUMem
+		r.SelfDevMem += selfDevMem
+		r.Count++
+	}
+	return rows
+}
+
+// pyShapes renders "Input Dims" JSON as Python's str() of torch's
+// input_shapes: each element a flat int list, anything else (TensorList,
+// nested lists, scalars) as [].
+func pyShapes(dims, types string) string {
+	elems := splitTop(dims)
+	typ := splitTop(types)
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, e := range elems {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i < len(typ) && typ[i] == `"TensorList"` {
+			b.WriteString("[]")
+			continue
+		}
+		b.WriteString(flatIntList(e))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// splitTop splits a compact JSON array into its top-level elements.
+func splitTop(s string) []string {
+	if len(s) < 2 || s[0] != '[' {
+		return nil
+	}
+	var out []string
+	depth, start, inStr := 0, 1, false
+	for i := 1; i < len(s)-1; i++ {
+		c := s[i]
+		switch {
+		case inStr:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	if start < len(s)-1 {
+		out = append(out, s[start:len(s)-1])
+	}
+	return out
+}
+
+func flatIntList(e string) string {
+	if len(e) < 2 || e[0] != '[' || e[len(e)-1] != ']' {
+		return "[]"
+	}
+	inner := e[1 : len(e)-1]
+	if inner == "" {
+		return "[]"
+	}
+	parts := strings.Split(inner, ",")
+	for _, p := range parts {
+		for j := 0; j < len(p); j++ {
+			if (p[j] < '0' || p[j] > '9') && !(j == 0 && p[j] == '-') {
+				return "[]"
+			}
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// splitStack splits a "Call stack" argument into frames, dropping the
+// frames torch filters (_filter_stack_entry).
+func splitStack(s string) []string {
+	var out []string
+	for _, fr := range strings.Split(s, ";") {
+		fr = strings.TrimSpace(fr)
+		if fr == "" || filteredFrame(fr) {
+			continue
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
+func filteredFrame(e string) bool {
+	for _, f := range [][2]string{
+		{"autograd/__init__", "_make_grads"},
+		{"autograd/__init__", "backward"},
+		{"torch/tensor", "backward"},
+		{"_internal/common_utils", "prof_callable"},
+		{"_internal/common_utils", "prof_func_call"},
+		{"_internal/common_utils", "prof_meth_call"},
+	} {
+		if strings.Contains(e, f[0]) && strings.Contains(e, f[1]) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,169 @@
+package table
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Options mirror key_averages(...) and table(...).
+type Options struct {
+	Torch        Version
+	GroupByShape bool   // group_by_input_shape
+	GroupByStack int    // group_by_stack_n
+	SortBy       string // sort_by; "" or "none" keeps first-occurrence order
+	Match        *regexp.Regexp
+	Exclude      *regexp.Regexp
+}
+
+// Result is key_averages() of one trace, sorted.
+type Result struct {
+	Torch     Version
+	Rows      []Row
+	UseDevice string // "cuda" when the trace has device activity, else ""
+	// HasDeviceTime: some row has self device time (torch's has_device_time).
+	HasDeviceTime bool
+	// ProfileMemory: the trace has [memory] events (profile_memory=True).
+	ProfileMemory bool
+	HasDeviceMem  bool
+	// SumSelfCPU and SumSelfDev are the footer totals and % denominators,
+	// summed over all rows (before any --match/--exclude), in sorted order.
+	SumSelfCPU float64
+	SumSelfDev float64
+	// Notes are facts a reader should know (on stderr).
+	Notes []string
+}
+
+// sortKeys maps torch's sort_by names to row values.
+var sortKeys = map[string]func(r *Row) float64{
+	"cpu_time":               func(r *Row) float64 { return r.CPUAvg() },
+	"device_time":            func(r *Row) float64 { return r.DevAvg() },
+	"cpu_time_total":         func(r *Row) float64 { return r.CPUTotal },
+	"device_time_total":      func(r *Row) float64 { return r.DevTotal },
+	"self_cpu_time_total":    func(r *Row) float64 { return r.SelfCPU },
+	"self_device_time_total": func(r *Row) float64 { return r.SelfDev },
+	"cpu_memory_usage":       func(r *Row) float64 { return float64(r.CPUMem) },
+	"self_cpu_memory_usage":  func(r *Row) float64 { return float64(r.SelfCPUMem) },
+	"device_memory_usage":    func(r *Row) float64 { return float64(r.DevMem) },
+	"self_device_memory_usage": func(r *Row) float64 {
+		return float64(r.SelfDevMem)
+	},
+	"count": func(r *Row) float64 { return float64(r.Count) },
+}
+
+// SortKeys lists the accepted --sort names.
+func SortKeys() []string {
+	keys := []string{"none"}
+	for k := range sortKeys {
+		keys = append(keys, k)
+		if strings.Contains(k, "device") {
+			keys = append(keys, strings.Replace(k, "device", "cuda", 1))
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// canonicalSort rewrites cuda/xpu/privateuse1 to device, as torch 2.4+ does.
+func canonicalSort(s string) string {
+	for _, d := range []string{"cuda", "xpu", "privateuse1"} {
+		s = strings.Replace(s, d, "device", 1)
+	}
+	return s
+}
+
+// ValidSort reports whether s is an accepted --sort name.
+func ValidSort(s string) bool {
+	if s == "" || s == "none" {
+		return true
+	}
+	_, ok := sortKeys[canonicalSort(s)]
+	return ok
+}
+
+// NeedsMemory reports whether sorting by s needs [memory] events.
+func NeedsMemory(s string) bool { return strings.Contains(s, "memory") }
+
+// Compute runs the key_averages pipeline on t.
+func Compute(t *trace.Trace, o Options) (*Result, error) {
+	if !ValidSort(o.SortBy) {
+		return nil, fmt.Errorf("unknown sort key %q", o.SortBy)
+	}
+	v := o.Torch
+	if v == (Version{}) {
+		v = Newest
+	}
+	res := &Result{Torch: v, ProfileMemory: len(t.Mem) > 0}
+	if hasDevice(t) {
+		res.UseDevice = "cuda"
+	}
+	f := build(t, v)
+	res.Rows = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.SelfDev > 0 {
+			res.HasDeviceTime = true
+		}
+		if r.SelfDevMem > 0 {
+			res.HasDeviceMem = true
+		}
+	}
+	if s := o.SortBy; s != "" && s != "none" {
+		get := sortKeys[canonicalSort(s)]
+		slices.SortStableFunc(res.Rows, func(a, b Row) int {
+			va, vb := get(&a), get(&b)
+			switch {
+			case va > vb:
+				return -1
+			case va < vb:
+				return 1
+			}
+			return 0
+		})
+	}
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		res.SumSelfCPU += r.SelfCPU
+		if r.Device && (!v.deviceTotalSkipsAnnotations() || !r.UserAnn) {
+			res.SumSelfDev += r.SelfDev
+		}
+	}
+	if o.Match != nil || o.Exclude != nil {
+		res.Rows = slices.DeleteFunc(res.Rows, func(r Row) bool {
+			return (o.Match != nil && !o.Match.MatchString(r.Name)) || (o.Exclude != nil && o.Exclude.MatchString(r.Name))
+		})
+	}
+	return res, nil
+}
+
+func hasDevice(t *trace.Trace) bool {
+	for _, tr := range t.Tracks {
+		if tr.Kind == trace.TrackDevice {
+			return true
+		}
+	}
+	return false
+}
+
+// HasShapes reports whether any event of t carries input shapes.
+func HasShapes(t *trace.Trace) bool {
+	for i := 0; i < t.Extras.Len(); i++ {
+		if t.Extras.At(i).InputDims != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// HasStacks reports whether any event of t carries a call stack.
+func HasStacks(t *trace.Trace) bool {
+	for i := 0; i < t.Extras.Len(); i++ {
+		if t.Extras.At(i).Stack != 0 {
+			return true
+		}
+	}
+	return false
+}

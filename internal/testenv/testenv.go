@@ -1,0 +1,32 @@
+// Package testenv locates the shared reference data (../shared next to the
+// repository: real traces and torch's own tables) for tests, which skip
+// with a message when it is absent.
+package testenv
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Shared returns the shared folder, or skips the test.
+func Shared(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("TRACETAB_SHARED"); d != "" {
+		return d
+	}
+	_, file, _, _ := runtime.Caller(0)
+	// internal/testenv/testenv.go -> repo root -> ../shared
+	d := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
+	if st, err := os.Stat(filepath.Join(d, "oracle")); err != nil || !st.IsDir() {
+		t.Skipf("shared reference data not found at %s (set TRACETAB_SHARED): skipping", d)
+	}
+	return d
+}
+
+// Root returns the repository root.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}

@@ -1,0 +1,46 @@
+// Package units formats numbers for people: durations, bytes, percentages.
+package units
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Micros formats a duration in microseconds with a unit that fits.
+func Micros(us float64) string {
+	a := us
+	if a < 0 {
+		a = -a
+	}
+	switch {
+	case a >= 1e6:
+		return strconv.FormatFloat(us/1e6, 'f', 3, 64) + " s"
+	case a >= 1e3:
+		return strconv.FormatFloat(us/1e3, 'f', 3, 64) + " ms"
+	}
+	return strconv.FormatFloat(us, 'f', 3, 64) + " us"
+}
+
+// Nanos formats a duration in nanoseconds.
+func Nanos(ns int64) string { return Micros(float64(ns) / 1e3) }
+
+// Bytes formats a byte count with a binary unit.
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Percent formats part/total as a percentage with two decimals.
+func Percent(part, total float64) string {
+	if total == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(part*100/total, 'f', 2, 64) + "%"
+}
