@@ -12,17 +12,17 @@ import (
 // event in list order (sorted by start, then longest first, ties in file
 // order), after the tree is built and duplicate nodes removed.
 type fevents struct {
-	ev     []int32   // trace event index, -1 for a synthetic [memory] event
-	key    []int32   // index into keys: the name after ProfilerStep#N -> ProfilerStep*
+	ev     []int32 // trace event index, -1 for a synthetic [memory] event
+	key    []int32 // index into keys: the name after ProfilerStep#N -> ProfilerStep*
 	keys   []string
 	start  []float64 // us from the trace start
 	end    []float64
 	kind   []trace.Kind
-	device []bool  // device_type is not CPU
-	ann    []bool  // is_user_annotation
-	thread []int32 // thread group (a track index, or -1 for torch's thread "0")
-	id     []int64 // FunctionEvent.id: External id for ops, correlation for runtime calls
-	link   []int64 // linked op's id (0 = not linked)
+	device []bool     // device_type is not CPU
+	ann    []bool     // is_user_annotation
+	thread []int32    // thread group (a track index, or -1 for torch's thread "0")
+	id     []int64    // FunctionEvent.id: External id for ops, correlation for runtime calls
+	link   []int64    // linked op's id (0 = not linked)
 	absNs  [][2]int64 // absolute start and end in ns, for memory records
 
 	parent     []int32

@@ -235,16 +235,16 @@ type Trace struct {
 	Base      int64  // baseTimeNanoseconds, 0 when absent
 	HasBase   bool
 
-	Strings []string // interned strings; Strings[0] == ""
-	Events  Store[Event] // X events in file order
-	Extras  Store[Extra]
-	Aux     Store[Aux]
-	Tracks  []Track
-	Flows   []Flow // fwdbwd and other flows; launch (ac2g) flows are only counted
+	Strings     []string     // interned strings; Strings[0] == ""
+	Events      Store[Event] // X events in file order
+	Extras      Store[Extra]
+	Aux         Store[Aux]
+	Tracks      []Track
+	Flows       []Flow // fwdbwd and other flows; launch (ac2g) flows are only counted
 	LaunchFlows int
-	Mem     []MemEvent
-	Devices []DeviceProp
-	Dist    DistInfo
+	Mem         []MemEvent
+	Devices     []DeviceProp
+	Dist        DistInfo
 
 	// Meta holds top-level scalar keys (schemaVersion, displayTimeUnit,
 	// cupti_version, record_shapes, trace_id, ...) as their JSON text.
@@ -252,24 +252,24 @@ type Trace struct {
 
 	// TraceStart is the ts of the "PyTorch Profiler (N)" span (torch's
 	// trace_start) when present; else the smallest event start.
-	TraceStart    int64
-	HasTraceSpan  bool
-	WindowEnd     int64 // ts of "Record Window End", when present and plausible
-	HasWindowEnd  bool
-	FractionalTs  bool // some ts or dur had decimals (ns era)
-	LegacyExport  bool // bare array with pid "CPU functions" (torch's non-Kineto exporter)
-	LowerExtID    bool // some event had lower-case "external id" (2021 eras)
-	EvIdx         bool // some op had "Ev Idx" or "Profiler Event Index" (torch >= 1.13)
-	ProcessNames  map[int64]string
-	Instants      int // other instant events (ph i/I/n)
-	Counters      int // ph C
-	MetaEvents    int // ph M
-	OtherPhases   int // anything else
-	Truncated     bool
-	BytesRead     int64
-	CatCounts     map[string]int // X events per "cat" as written ("" when absent)
-	Warnings      []Warning
-	linkCache     *Links
+	TraceStart   int64
+	HasTraceSpan bool
+	WindowEnd    int64 // ts of "Record Window End", when present and plausible
+	HasWindowEnd bool
+	FractionalTs bool // some ts or dur had decimals (ns era)
+	LegacyExport bool // bare array with pid "CPU functions" (torch's non-Kineto exporter)
+	LowerExtID   bool // some event had lower-case "external id" (2021 eras)
+	EvIdx        bool // some op had "Ev Idx" or "Profiler Event Index" (torch >= 1.13)
+	ProcessNames map[int64]string
+	Instants     int // other instant events (ph i/I/n)
+	Counters     int // ph C
+	MetaEvents   int // ph M
+	OtherPhases  int // anything else
+	Truncated    bool
+	BytesRead    int64
+	CatCounts    map[string]int // X events per "cat" as written ("" when absent)
+	Warnings     []Warning
+	linkCache    *Links
 }
 
 // Str returns the interned string with id s.
