@@ -1,13 +1,65 @@
 package cli
 
 import (
+	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
+// stepFilter keeps device ops launched inside profiler steps lo..hi.
+func stepFilter(t *trace.Trace, lo, hi int64) func(i int) bool {
+	var wins [][2]int64
+	for _, r := range table.StepView(t) {
+		if r.Step >= lo && r.Step <= hi {
+			wins = append(wins, [2]int64{r.StartNs + t.TraceStart, r.StartNs + t.TraceStart + r.CPUNs})
+		}
+	}
+	l := t.Links()
+	return func(i int) bool {
+		at := t.Ev(i).Start
+		if r := l.Launch[i]; r >= 0 {
+			at = t.Ev(int(r)).Start
+		}
+		for _, w := range wins {
+			if at >= w[0] && at < w[1] {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
-	return usageErrorf("--by kernel: not implemented yet")
+	var keep func(int) bool
+	if o.stepsEnabled {
+		keep = stepFilter(t, o.stepLo, o.stepHi)
+	}
+	rows, total := table.KernelView(t, keep)
+	if len(rows) == 0 {
+		note(e.stderr, "the trace has no GPU kernels, memcpys or memsets")
+	}
+	filtered := rows[:0]
+	for _, r := range rows {
+		if (o.matchRe == nil || o.matchRe.MatchString(r.Name)) && (o.excludeRe == nil || !o.excludeRe.MatchString(r.Name)) {
+			filtered = append(filtered, r)
+		}
+	}
+	return render.Kernels(e.stdout, o.format, o.path, filtered, total, o.limit, o.nameWidth*2)
 }
 
 func runStepView(e *env, o *tableOptions, t *trace.Trace) error {
-	return usageErrorf("--by step: not implemented yet")
+	rows := table.StepView(t)
+	if len(rows) == 0 {
+		note(e.stderr, "the trace has no ProfilerStep#N annotations (no profiler schedule, or prof.step() was not called)")
+	}
+	if o.stepsEnabled {
+		kept := rows[:0]
+		for _, r := range rows {
+			if r.Step >= o.stepLo && r.Step <= o.stepHi {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	return render.Steps(e.stdout, o.format, o.path, rows)
 }

@@ -4,7 +4,6 @@ package info
 import (
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -165,7 +164,7 @@ func Summarize(t *trace.Trace) *Info {
 			}
 			th.Events++
 			if e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp {
-				if n, ok := StepNumber(t.Str(e.Name)); ok {
+				if n, ok := trace.StepNumber(t.Str(e.Name)); ok {
 					in.Steps = append(in.Steps, Step{N: n, DurUs: float64(e.Dur) / 1e3})
 				}
 			}
@@ -211,7 +210,7 @@ func Summarize(t *trace.Trace) *Info {
 	in.Unlinked = l.DeviceOps - l.LinkedDeviceOps
 	in.LaunchCalls = l.LaunchCalls
 	for r, n := range l.Launched {
-		if n > 1 && IsGraphLaunch(t.NameOf(r)) {
+		if n > 1 && trace.IsGraphLaunch(t.NameOf(r)) {
 			in.GraphLaunch++
 		}
 	}
@@ -225,17 +224,3 @@ func Summarize(t *trace.Trace) *Info {
 	return in
 }
 
-// StepNumber parses "ProfilerStep#N".
-func StepNumber(name string) (int64, bool) {
-	rest, ok := strings.CutPrefix(name, "ProfilerStep#")
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(rest, 10, 64)
-	return n, err == nil
-}
-
-// IsGraphLaunch reports whether a runtime call name launches a CUDA or HIP graph.
-func IsGraphLaunch(name string) bool {
-	return strings.HasPrefix(name, "cudaGraphLaunch") || strings.HasPrefix(name, "hipGraphLaunch")
-}

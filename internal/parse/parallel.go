@@ -20,9 +20,10 @@ import (
 // result is always the one sequential reading gives. Segments are merged in
 // file order, which keeps ties in time ordered as the file has them.
 
-const (
-	parallelMin = 48 << 20 // below this, one goroutine is as fast
-	segmentSize = 48 << 20
+// Sizes of the parallel reading; variables so tests can cut small files.
+var (
+	parallelMin int64 = 48 << 20 // below this, one goroutine is as fast
+	segmentSize int64 = 48 << 20
 )
 
 // segment tells a worker where the later candidates are.
