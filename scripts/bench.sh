@@ -1,19 +1,24 @@
 #!/bin/sh
 # bench.sh BIN TRACE: runs each command 3 times on TRACE and prints the
-# median wall time, throughput and peak RSS (from /usr/bin/time or the
-# kernel's rusage via Go's own measurement when GNU time is absent).
+# median wall time, throughput and the largest peak RSS (GNU time).
 set -eu
 bin=$1
 trace=$2
+if [ ! -x /usr/bin/time ]; then
+  echo "bench: needs GNU time (apt-get install time)" >&2
+  exit 2
+fi
 size=$(wc -c < "$trace")
-for cmd in "info" "table" "table --by kernel" "gaps"; do
-  if ! $bin $cmd --help >/dev/null 2>&1; then continue; fi
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+for cmd in "info" "table" "table --by kernel" "table --by step" "gaps"; do
+  sub=${cmd%% *}
+  $bin "$sub" --help >/dev/null 2>&1 || continue
   times=""
   rss=0
   for i in 1 2 3; do
-    out=$( { /usr/bin/env time -f "%e %M" $bin $cmd "$trace" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
-    t=${out% *}
-    r=${out#* }
+    /usr/bin/time -o "$tmp" -f "%e %M" $bin $cmd "$trace" >/dev/null 2>&1
+    read -r t r < "$tmp"
     times="$times $t"
     [ "$r" -gt "$rss" ] && rss=$r
   done

@@ -223,4 +223,3 @@ func Summarize(t *trace.Trace) *Info {
 	}
 	return in
 }
-

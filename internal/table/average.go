@@ -76,9 +76,11 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 			childDev[i] = c
 		}
 	}
+	mem := f.cpuMem != nil
 	rows := []Row{}
 	index := map[rowKey]int{}
 	var shapeCache map[trace.StrID]string
+	var fast []int32
 	for i := 0; i < m; i++ {
 		if f.deleted[i] {
 			continue
@@ -118,7 +120,21 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 				k.shapes = "[]"
 			}
 		}
-		ri, ok := index[k]
+		var ri int
+		var ok bool
+		if byShape || stackN > 0 {
+			ri, ok = index[k]
+		} else {
+			slot := int(k.key)*4 + b2i(k.device)*2 + b2i(k.ann)
+			for len(fast) <= slot {
+				fast = append(fast, -1)
+			}
+			ri = int(fast[slot])
+			ok = ri >= 0
+			if !ok {
+				fast[slot] = int32(len(rows))
+			}
+		}
 		if !ok {
 			ri = len(rows)
 			index[k] = ri
@@ -135,13 +151,17 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 			var c float64
 			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
 				c += f.end[ch] - f.start[ch]
-				selfCPUMem -= f.cpuMem[ch]
-				selfDevMem -= f.devMem[ch]
+				if mem {
+					selfCPUMem -= f.cpuMem[ch]
+					selfDevMem -= f.devMem[ch]
+				}
 			}
 			selfCPU = cpuTotal - c
 			selfDev = devTotal[i] - childDev[i]
-			selfCPUMem += f.cpuMem[i]
-			selfDevMem += f.devMem[i]
+			if mem {
+				selfCPUMem += f.cpuMem[i]
+				selfDevMem += f.devMem[i]
+			}
 		} else {
 			selfDev = devTotal[i]
 		}
@@ -149,8 +169,10 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		r.DevTotal += devTotal[i]
 		r.SelfCPU += selfCPU
 		r.SelfDev += selfDev
-		r.CPUMem += f.cpuMem[i]
-		r.DevMem += f.devMem[i]
+		if mem {
+			r.CPUMem += f.cpuMem[i]
+			r.DevMem += f.devMem[i]
+		}
 		r.SelfCPUMem += selfCPUMem
 		r.SelfDevMem += selfDevMem
 		r.Count++
@@ -260,4 +282,11 @@ func filteredFrame(e string) bool {
 		}
 	}
 	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

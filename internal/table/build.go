@@ -8,26 +8,108 @@ import (
 )
 
 // build turns the trace into torch's FunctionEvent list: which events
-// become rows, their times, threads, links to launching ops, the kernels
-// attached to each op, and the parent/child tree.
+// become rows, their times, threads, the device ops attached to each op,
+// and the parent/child tree. The list is built directly in torch's order
+// (start, then longest first, then file order) by merging the per-track
+// orders the trace already has.
 func build(t *trace.Trace, v Version) *fevents {
 	l := t.Links()
+	n := t.NumEvents()
 	f := &fevents{}
-	keyIDs := map[trace.StrID]int32{}
-	stepKey := int32(-1)
+
+	// Which events become FunctionEvents, and their (start, end) in ns.
+	filtered := make([]int8, len(t.Strings)) // 0 unknown, 1 kept, 2 filtered out
+	isFE := func(e *trace.Event) bool {
+		if !isFunctionEventKind(e.Kind) {
+			return false
+		}
+		st := filtered[e.Name]
+		if st == 0 {
+			st = 1
+			if isFiltered(t.Str(e.Name), v) {
+				st = 2
+			}
+			filtered[e.Name] = st
+		}
+		return st == 1
+	}
+	type item struct {
+		s, e int64 // ns as written (margin undone for GPU annotations)
+		idx  int32 // trace event index; >= n for synthetic [memory] events
+	}
+	var extra []item // GPU annotation spans, sorted on their own
+	hasGPUAnn := t.CatCounts["gpu_user_annotation"]+t.CatCounts["gpu_user_Annotation"]+t.CatCounts["User"] > 0
+	for i := 0; hasGPUAnn && i < n; i++ {
+		e := t.Ev(i)
+		if e.Kind == trace.KindGPUAnnotation && isFE(e) {
+			a, b := margin(t, l, i)
+			extra = append(extra, item{e.Start + a, e.Start + a + max(e.Dur-b, 0), int32(i)})
+		}
+	}
+	mem := f.unusedMemory(t, v, isFE)
+	for k, m := range mem {
+		ts := t.Mem[m].Ts
+		extra = append(extra, item{ts, ts, int32(n + k)})
+	}
+	less := func(a, b item) int {
+		if c := cmp.Compare(a.s, b.s); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.e, a.e); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.idx, b.idx)
+	}
+	slices.SortFunc(extra, less)
+
+	// k-way merge of the track orders and the extra stream; each head
+	// caches its next item.
+	type head struct {
+		ord []int32
+		x   []item
+		it  item
+		ok  bool
+	}
+	advance := func(h *head) {
+		for len(h.ord) > 0 {
+			i := h.ord[0]
+			h.ord = h.ord[1:]
+			e := t.Ev(int(i))
+			if e.Kind != trace.KindGPUAnnotation && isFE(e) {
+				h.it, h.ok = item{e.Start, e.End(), i}, true
+				return
+			}
+		}
+		if len(h.x) > 0 {
+			h.it, h.ok = h.x[0], true
+			h.x = h.x[1:]
+			return
+		}
+		h.ok = false
+	}
+	var heads []*head
+	for k := range t.Tracks {
+		if ord := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]; len(ord) > 0 {
+			heads = append(heads, &head{ord: ord})
+		}
+	}
+	heads = append(heads, &head{x: extra})
+	for _, h := range heads {
+		advance(h)
+	}
+	pos := make([]int32, n) // trace index -> list position, -1 if not a FunctionEvent
+	for i := range pos {
+		pos[i] = -1
+	}
+	f.alloc(n + len(mem))
+	keyIDs := fill32(len(t.Strings), -1)
 	keyOf := func(name trace.StrID) int32 {
-		if k, ok := keyIDs[name]; ok {
+		if k := keyIDs[name]; k >= 0 {
 			return k
 		}
 		s := rewriteName(t.Str(name))
-		var k int32
-		if s == "ProfilerStep*" {
-			if stepKey < 0 {
-				stepKey = int32(len(f.keys))
-				f.keys = append(f.keys, s)
-			}
-			k = stepKey
-		} else {
+		k := int32(slices.Index(f.keys, s))
+		if k < 0 {
 			k = int32(len(f.keys))
 			f.keys = append(f.keys, s)
 		}
@@ -36,70 +118,50 @@ func build(t *trace.Trace, v Version) *fevents {
 	}
 	main := mainThread(t)
 	start0 := t.TraceStart
-	opExt := func(o int32) int64 {
-		if o < 0 {
-			return 0
-		}
-		e := t.Ev(int(o))
-		if e.Kind != trace.KindCPUOp || !e.Has(trace.FlagExtID) {
-			return 0
-		}
-		return e.ExtID
-	}
-	linkOf := func(i int) int64 {
-		e := t.Ev(i)
-		if e.Has(trace.FlagLowerExtID) {
-			return e.ExtID
-		}
-		switch {
-		case e.Kind.IsLaunch():
-			return opExt(l.Launch[i])
-		case e.Kind.IsDevice() && e.Kind != trace.KindGPUAnnotation:
-			if r := l.Launch[i]; r >= 0 {
-				re := t.Ev(int(r))
-				if re.Has(trace.FlagLowerExtID) {
-					return re.ExtID
-				}
-				return opExt(l.Launch[r])
+	for {
+		var bh *head
+		for _, h := range heads {
+			if h.ok && (bh == nil || less(h.it, bh.it) < 0) {
+				bh = h
 			}
 		}
-		return 0
-	}
-
-	n := t.NumEvents()
-	for i := 0; i < n; i++ {
-		e := t.Ev(i)
-		if !isFunctionEventKind(e.Kind) || isFiltered(t.Str(e.Name), v) {
+		if bh == nil {
+			break
+		}
+		bi := bh.it
+		advance(bh)
+		p := int32(len(f.ev))
+		f.start = append(f.start, float64(bi.s-start0)/1000)
+		f.end = append(f.end, float64(bi.e-start0)/1000)
+		if int(bi.idx) >= n { // a [memory] record no op claimed
+			r := &t.Mem[mem[int(bi.idx)-n]]
+			f.ev = append(f.ev, -1)
+			name := "[memory]"
+			if r.OOM {
+				name = "[OutOfMemory]"
+			}
+			k := int32(slices.Index(f.keys, name))
+			if k < 0 {
+				k = int32(len(f.keys))
+				f.keys = append(f.keys, name)
+			}
+			f.key = append(f.key, k)
+			f.kind = append(f.kind, trace.KindCPUOp)
+			f.device = append(f.device, false)
+			f.ann = append(f.ann, false)
+			f.thread = append(f.thread, r.Track)
+			f.cpuMem[p], f.devMem[p] = memBytes(r, v)
 			continue
 		}
-		ts, dur := e.Start, e.Dur
-		if e.Kind == trace.KindGPUAnnotation {
-			a, b := margin(t, l, i)
-			ts, dur = ts+a, max(dur-b, 0)
-		}
-		rel := ts - start0
-		f.ev = append(f.ev, int32(i))
+		e := t.Ev(int(bi.idx))
+		pos[bi.idx] = p
+		f.ev = append(f.ev, bi.idx)
 		f.key = append(f.key, keyOf(e.Name))
-		f.start = append(f.start, float64(rel)/1000)
-		f.end = append(f.end, float64(rel+dur)/1000)
-		f.absNs = append(f.absNs, [2]int64{t.Base + ts, t.Base + ts + dur})
 		f.kind = append(f.kind, e.Kind)
 		f.device = append(f.device, e.Kind.IsDevice())
 		f.ann = append(f.ann, e.Kind == trace.KindAnnotation || e.Kind == trace.KindGPUAnnotation)
-		var id int64
-		switch {
-		case e.Kind == trace.KindCPUOp || e.Kind == trace.KindAnnotation:
-			if e.Has(trace.FlagExtID) {
-				id = e.ExtID
-			}
-		case e.Kind.IsLaunch() && v.runtimeIDIsCorrelation() && e.Has(trace.FlagCorr):
-			id = e.Corr
-		}
-		f.id = append(f.id, id)
-		link := linkOf(i)
-		f.link = append(f.link, link)
 		th := e.Track
-		if (e.Kind.IsLaunch() && link == 0) || e.Kind == trace.KindOverhead {
+		if (e.Kind.IsLaunch() && linkOf(t, l, int(bi.idx)) == 0) || e.Kind == trace.KindOverhead {
 			th = main
 			if !v.AtLeast(1, 13) {
 				th = -1
@@ -107,17 +169,62 @@ func build(t *trace.Trace, v Version) *fevents {
 		}
 		f.thread = append(f.thread, th)
 	}
-	m := f.n()
-	f.firstKern = fill32(m, -1)
-	f.lastKern = fill32(m, -1)
-	f.nextKern = fill32(m, -1)
-	f.kernDur = make([]float64, 0, 16)
-	f.attach(v)
-	f.attachMemory(t, v)
-	f.sortList()
+	f.attach(t, l, v, pos)
+	f.attachMemory()
 	f.buildTree()
 	f.removeDupNodes()
 	return f
+}
+
+func (f *fevents) alloc(n int) {
+	f.ev = make([]int32, 0, n)
+	f.key = make([]int32, 0, n)
+	f.start = make([]float64, 0, n)
+	f.end = make([]float64, 0, n)
+	f.kind = make([]trace.Kind, 0, n)
+	f.device = make([]bool, 0, n)
+	f.ann = make([]bool, 0, n)
+	f.thread = make([]int32, 0, n)
+	f.firstKern = fill32(n, -1)
+	f.lastKern = fill32(n, -1)
+	if f.evCPUMem != nil {
+		f.cpuMem = make([]int64, n)
+		f.devMem = make([]int64, n)
+	}
+}
+
+// opExtID is the External id of event o when it is a cpu_op, else 0.
+func opExtID(t *trace.Trace, o int32) int64 {
+	if o < 0 {
+		return 0
+	}
+	e := t.Ev(int(o))
+	if e.Kind != trace.KindCPUOp || !e.Has(trace.FlagExtID) {
+		return 0
+	}
+	return e.ExtID
+}
+
+// linkOf is torch's linked_correlation_id: the External id of the op that
+// launched a runtime call or device op, 0 when not linked.
+func linkOf(t *trace.Trace, l *trace.Links, i int) int64 {
+	e := t.Ev(i)
+	if e.Has(trace.FlagLowerExtID) {
+		return e.ExtID
+	}
+	switch {
+	case e.Kind.IsLaunch():
+		return opExtID(t, l.Launch[i])
+	case e.Kind.IsDevice() && e.Kind != trace.KindGPUAnnotation:
+		if r := l.Launch[i]; r >= 0 {
+			re := t.Ev(int(r))
+			if re.Has(trace.FlagLowerExtID) {
+				return re.ExtID
+			}
+			return opExtID(t, l.Launch[r])
+		}
+	}
+	return 0
 }
 
 func fill32(n int, v int32) []int32 {
@@ -128,38 +235,54 @@ func fill32(n int, v int32) []int32 {
 	return s
 }
 
-// attach gives each op the device ops linked to it (torch's
-// device_corr_map), in file order, and moves linked runtime calls to their
-// op's thread.
-func (f *fevents) attach(v Version) {
-	m := f.n()
-	byLink := map[int64][]int32{}
-	for i := 0; i < m; i++ {
-		if f.link[i] > 0 {
-			byLink[f.link[i]] = append(byLink[f.link[i]], int32(i))
+// attach is torch's device_corr_map step: every event linked to op id L
+// (device ops and runtime calls) is handed to the candidate events whose id
+// is L; device ops become kernels of the candidate, runtime calls take its
+// thread. Candidates are ops by External id, and, where the version has
+// the collision bug, runtime calls by correlation id.
+func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32) {
+	// collide reports whether runtime call r is a candidate by its
+	// correlation id under this version's rules.
+	collide := func(r int32) bool {
+		if r < 0 || pos[r] < 0 || !v.runtimeIDIsCorrelation() || v.skipsUnlinkedRuntime() {
+			return false
 		}
+		return !v.frontendOnlyAttach() || linkOf(t, l, int(r)) == 0
 	}
-	if len(byLink) == 0 {
-		return
-	}
-	var kernIdx []int32 // kernel list entries point back to device events
-	_ = kernIdx
-	for i := 0; i < m; i++ {
-		if f.device[i] || f.id[i] == 0 {
+	n := t.NumEvents()
+	f.kernDur = f.kernDur[:0]
+	for i := 0; i < n; i++ {
+		p := pos[i]
+		if p < 0 {
 			continue
 		}
-		if v.frontendOnlyAttach() && f.link[i] != 0 {
+		e := t.Ev(i)
+		isDev := e.Kind.IsDevice() && e.Kind != trace.KindGPUAnnotation
+		if !isDev && !e.Kind.IsLaunch() {
 			continue
 		}
-		if v.skipsUnlinkedRuntime() && (f.kind[i] == trace.KindOverhead || f.kind[i].IsLaunch()) {
+		L := linkOf(t, l, i)
+		if L <= 0 {
 			continue
 		}
-		for _, d := range byLink[f.id[i]] {
-			if f.device[d] {
-				f.appendKernel(int32(i), f.end[d]-f.start[d])
-			} else {
-				f.thread[d] = f.thread[i]
+		var cands [2]int32
+		cands[0] = l.OpByExtID(L)
+		cands[1] = -1
+		if r := l.LaunchByCorr(L); collide(r) {
+			cands[1] = r
+		}
+		last := int32(-1)
+		for _, c := range cands {
+			if c < 0 || pos[c] < 0 {
+				continue
 			}
+			if isDev {
+				f.appendKernel(pos[c], f.end[p]-f.start[p])
+			}
+			last = max(last, c)
+		}
+		if !isDev && last >= 0 {
+			f.thread[p] = f.thread[pos[last]]
 		}
 	}
 }
@@ -176,52 +299,6 @@ func (f *fevents) appendKernel(i int32, dur float64) {
 	f.lastKern[i] = k
 }
 
-// sortList puts the list in torch's order: stable by (start, -end).
-func (f *fevents) sortList() {
-	m := f.n()
-	perm := make([]int32, m)
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	slices.SortFunc(perm, func(a, b int32) int {
-		if c := cmp.Compare(f.start[a], f.start[b]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(f.end[b], f.end[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	f.permute(perm)
-}
-
-// permute reorders every per-event column by perm (new i = old perm[i]).
-func (f *fevents) permute(perm []int32) {
-	f.ev = permuted(f.ev, perm)
-	f.key = permuted(f.key, perm)
-	f.start = permuted(f.start, perm)
-	f.end = permuted(f.end, perm)
-	f.absNs = permuted(f.absNs, perm)
-	f.kind = permuted(f.kind, perm)
-	f.device = permuted(f.device, perm)
-	f.ann = permuted(f.ann, perm)
-	f.thread = permuted(f.thread, perm)
-	f.id = permuted(f.id, perm)
-	f.link = permuted(f.link, perm)
-	f.firstKern = permuted(f.firstKern, perm)
-	f.lastKern = permuted(f.lastKern, perm)
-	f.cpuMem = permuted(f.cpuMem, perm)
-	f.devMem = permuted(f.devMem, perm)
-}
-
-func permuted[T any](s []T, perm []int32) []T {
-	out := make([]T, len(s))
-	for i, p := range perm {
-		out[i] = s[p]
-	}
-	return out
-}
-
 // buildTree is torch's _populate_cpu_children: per thread, a stack over
 // events sorted by (start, -end); an event is the child of the innermost
 // open event that contains it, half-open.
@@ -233,23 +310,32 @@ func (f *fevents) buildTree() {
 	f.nextSib = fill32(m, -1)
 	f.nChildren = make([]int32, m)
 	f.deleted = make([]bool, m)
-	stacks := map[int32][]int32{}
+	stacks := map[int32]*[]int32{}
+	lastTh := int32(-2)
+	var st *[]int32
 	for i := 0; i < m; i++ {
 		if f.device[i] {
 			continue
 		}
-		th := f.thread[i]
-		st := stacks[th]
-		for len(st) > 0 {
-			p := st[len(st)-1]
+		if th := f.thread[i]; th != lastTh {
+			st = stacks[th]
+			if st == nil {
+				st = new([]int32)
+				stacks[th] = st
+			}
+			lastTh = th
+		}
+		s := *st
+		for len(s) > 0 {
+			p := s[len(s)-1]
 			if f.start[i] >= f.end[p] || f.end[i] > f.end[p] {
-				st = st[:len(st)-1]
+				s = s[:len(s)-1]
 				continue
 			}
 			f.addChild(p, int32(i))
 			break
 		}
-		stacks[th] = append(st, int32(i))
+		*st = append(s, int32(i))
 	}
 }
 

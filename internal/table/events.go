@@ -36,7 +36,9 @@ type fevents struct {
 	nextKern   []int32
 	deleted    []bool
 
-	cpuMem, devMem []int64
+	cpuMem, devMem []int64 // nil when the trace has no [memory] events
+
+	evCPUMem, evDevMem []int64 // usage per trace event, while building
 }
 
 func (f *fevents) n() int { return len(f.key) }

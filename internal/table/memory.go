@@ -13,16 +13,24 @@ func devMemType(dt int8, v Version) bool {
 	return dt == 1 || dt == 6 || dt == 20 || (dt == 12 && v.skipsPythonFunctions())
 }
 
-// attachMemory is torch's memory attribution (semantics §2.7): every CPU
-// event adds the bytes of every [memory] record whose time lies in its
-// interval, both ends included, on any thread; records no event claimed
-// become zero-length "[memory]" events of their own.
-func (f *fevents) attachMemory(t *trace.Trace, v Version) {
-	m := f.n()
-	f.cpuMem = make([]int64, m)
-	f.devMem = make([]int64, m)
+func memBytes(r *trace.MemEvent, v Version) (cpu, dev int64) {
+	if cpuMemType(r.DevType) {
+		cpu = r.Bytes
+	}
+	if devMemType(r.DevType, v) {
+		dev = r.Bytes
+	}
+	return
+}
+
+// unusedMemory is the first half of torch's memory attribution (semantics
+// §2.7): every CPU event adds the bytes of every [memory] record whose time
+// lies in its interval, both ends included, on any thread. It stores the
+// usage per trace event and returns the records no event claimed (and the
+// [OutOfMemory] ones), which become "[memory]" events of their own.
+func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(*trace.Event) bool) []int {
 	if len(t.Mem) == 0 {
-		return
+		return nil
 	}
 	type rec struct {
 		ns  int64
@@ -41,15 +49,19 @@ func (f *fevents) attachMemory(t *trace.Trace, v Version) {
 		}
 		return a.idx - b.idx
 	})
+	n := t.NumEvents()
+	f.evCPUMem = make([]int64, n)
+	f.evDevMem = make([]int64, n)
 	used := make([]bool, len(t.Mem))
-	for i := 0; i < m; i++ {
-		if f.device[i] {
+	for i := 0; i < n; i++ {
+		e := t.Ev(i)
+		if e.Kind.IsDevice() || !isFE(e) {
 			continue
 		}
 		// torch compares the integer record times with start_ns/1000*1000
 		// in floating point; reproduce the rounding.
-		lo := int64(math.Ceil(float64(f.absNs[i][0]) / 1000 * 1000))
-		hi := int64(math.Floor(float64(f.absNs[i][1]) / 1000 * 1000))
+		lo := int64(math.Ceil(float64(t.Base+e.Start) / 1000 * 1000))
+		hi := int64(math.Floor(float64(t.Base+e.End()) / 1000 * 1000))
 		j, _ := slices.BinarySearchFunc(recs, lo, func(r rec, x int64) int {
 			if r.ns < x {
 				return -1
@@ -61,49 +73,30 @@ func (f *fevents) attachMemory(t *trace.Trace, v Version) {
 			if r.OOM {
 				continue
 			}
-			if cpuMemType(r.DevType) {
-				f.cpuMem[i] += r.Bytes
-			}
-			if devMemType(r.DevType, v) {
-				f.devMem[i] += r.Bytes
-			}
+			c, d := memBytes(r, v)
+			f.evCPUMem[i] += c
+			f.evDevMem[i] += d
 			used[recs[j].idx] = true
 		}
 	}
-	memKey := int32(len(f.keys))
-	f.keys = append(f.keys, "[memory]")
+	var out []int
 	for _, rc := range recs {
-		r := &t.Mem[rc.idx]
-		if used[rc.idx] && !r.OOM {
-			continue
+		if !used[rc.idx] || t.Mem[rc.idx].OOM {
+			out = append(out, rc.idx)
 		}
-		key := memKey
-		if r.OOM {
-			key = int32(len(f.keys))
-			f.keys = append(f.keys, "[OutOfMemory]")
-		}
-		rel := float64(r.Ts-t.TraceStart) / 1000
-		f.ev = append(f.ev, -1)
-		f.key = append(f.key, key)
-		f.start = append(f.start, rel)
-		f.end = append(f.end, rel)
-		f.absNs = append(f.absNs, [2]int64{rc.ns, rc.ns})
-		f.kind = append(f.kind, trace.KindCPUOp)
-		f.device = append(f.device, false)
-		f.ann = append(f.ann, false)
-		f.thread = append(f.thread, r.Track)
-		f.id = append(f.id, 0)
-		f.link = append(f.link, 0)
-		f.firstKern = append(f.firstKern, -1)
-		f.lastKern = append(f.lastKern, -1)
-		var c, d int64
-		if cpuMemType(r.DevType) {
-			c = r.Bytes
-		}
-		if devMemType(r.DevType, v) {
-			d = r.Bytes
-		}
-		f.cpuMem = append(f.cpuMem, c)
-		f.devMem = append(f.devMem, d)
 	}
+	return out
+}
+
+// attachMemory copies the per-event usage to list positions.
+func (f *fevents) attachMemory() {
+	if f.evCPUMem == nil {
+		return
+	}
+	for p, i := range f.ev {
+		if i >= 0 {
+			f.cpuMem[p], f.devMem[p] = f.evCPUMem[i], f.evDevMem[i]
+		}
+	}
+	f.evCPUMem, f.evDevMem = nil, nil
 }

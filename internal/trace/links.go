@@ -28,6 +28,9 @@ type Links struct {
 	// launched (0 for other events). A graph launch has many.
 	Launched []int32
 
+	opByExt *idIndex // External id -> cpu_op
+	corr    *idIndex // correlation id -> launch call
+
 	DeviceOps        int // kernels, memcpys, memsets, syncs on GPU lanes
 	LinkedDeviceOps  int // device ops whose launch call is in the trace
 	LaunchesWithOp   int // launch calls that lie inside a cpu_op
@@ -132,6 +135,7 @@ func buildLinks(t *Trace) *Links {
 		}
 	}
 	l.DuplicateCorrIDs = corr.dup
+	l.opByExt, l.corr = opByExt, corr
 
 	// Nesting per CPU track, and the innermost enclosing cpu_op of each
 	// launch call.
@@ -211,6 +215,22 @@ func launchOp(e *Event, opByExt *idIndex, opStack []int32) int32 {
 	}
 	if len(opStack) > 0 {
 		return opStack[len(opStack)-1]
+	}
+	return -1
+}
+
+// OpByExtID returns the cpu_op with this External id, or -1.
+func (l *Links) OpByExtID(id int64) int32 {
+	if i, ok := l.opByExt.get(id); ok {
+		return i
+	}
+	return -1
+}
+
+// LaunchByCorr returns the runtime or driver call with this correlation id, or -1.
+func (l *Links) LaunchByCorr(id int64) int32 {
+	if i, ok := l.corr.get(id); ok {
+		return i
 	}
 	return -1
 }
