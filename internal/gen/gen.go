@@ -365,11 +365,6 @@ func (g *writer) step(s int, t int64, layers int) int64 {
 		stepEnd += 40_000
 	}
 	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
-	if cold {
-		// the profiler's own buffer request, on CUPTI's pseudo-thread
-		g.x("overhead", "Activity Buffer Request", [2]int{-1, 0}, ma+60_000, 171_000, "")
-		g.f.BufferRequestNs = 171_000
-	}
 	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
 	eMatmul := g.op("cpu_op", "aten::matmul", mainTid, mm, matmulEnd-mm, dims64, types2)
 	_ = eMatmul
@@ -378,8 +373,15 @@ func (g *writer) step(s int, t int64, layers int) int64 {
 		"\"External id\": "+strconv.FormatInt(eMm, 10)+", \"cbid\": 183, \"correlation\": "+strconv.FormatInt(g.corr, 10))
 	g.corr++
 	g.f.LaunchCalls++
-	g.launch(mainTid, eMm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
+	gemmEnd := g.launch(mainTid, eMm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
 	g.f.GEMMDurNs = gemmDur
+	if cold {
+		// the profiler's own buffer request (CUPTI's pseudo-thread) stalls
+		// the GPU between the first GEMM and the first add
+		g.x("overhead", "Activity Buffer Request", [2]int{-1, 0}, gemmEnd-2_000, 171_000, "")
+		g.f.BufferRequestNs = 171_000
+		g.free[7] = gemmEnd - 2_000 + 171_000
+	}
 	eAdd := g.op("cpu_op", "aten::add", mainTid, add, addEnd-add, dimsAdd, typesAdd)
 	g.launch(mainTid, eAdd, "cudaLaunchKernel", launch2, 16_000, devKernel, 7, addKernel, addDur)
 	g.f.AddDurNs = addDur

@@ -1,0 +1,527 @@
+package gaps
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+type stepWin struct {
+	n          int64
+	start, end int64
+}
+
+func stepWindows(t *trace.Trace) []stepWin {
+	var w []stepWin
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if e.Kind != trace.KindAnnotation && e.Kind != trace.KindCPUOp {
+			continue
+		}
+		if n, ok := trace.StepNumber(t.NameOf(i)); ok {
+			w = append(w, stepWin{n, e.Start, e.End()})
+		}
+	}
+	slices.SortFunc(w, func(a, b stepWin) int { return cmp.Compare(a.start, b.start) })
+	return w
+}
+
+func stepAt(w []stepWin, ts int64) int {
+	k, _ := slices.BinarySearchFunc(w, ts, func(s stepWin, x int64) int { return cmp.Compare(s.start, x+1) })
+	for j := k - 1; j >= 0 && j >= k-2; j-- {
+		if w[j].start <= ts && ts < w[j].end {
+			return j
+		}
+	}
+	return -1
+}
+
+// Analyze computes the report for t.
+func Analyze(t *trace.Trace, o Options) *Report {
+	l := t.Links()
+	r := &Report{IdleByCause: map[Cause]int64{}, GapsByCause: map[Cause]int{}}
+	steps := stepWindows(t)
+	if o.HasStep {
+		steps = slices.DeleteFunc(steps, func(s stepWin) bool { return s.n < o.StepLo || s.n > o.StepHi })
+	}
+	launchAt := func(i int) int64 {
+		if rr := l.Launch[i]; rr >= 0 {
+			return t.Ev(int(rr)).Start
+		}
+		return t.Ev(i).Start
+	}
+
+	// Device work, per device and per stream.
+	byTrack := make([][]iv, len(t.Tracks))
+	var lat []int64
+	latBy := map[trace.StrID][]int64{}
+	firstLaunch := int64(0)
+	for _, i32 := range l.Order {
+		i := int(i32)
+		e := t.Ev(i)
+		if !e.Kind.IsDeviceWork() {
+			continue
+		}
+		tr := &t.Tracks[e.Track]
+		if (o.Device >= 0 && tr.Device != o.Device) || (o.Stream >= 0 && tr.Stream != o.Stream) {
+			continue
+		}
+		if o.HasStep && stepAt(steps, launchAt(i)) < 0 {
+			continue
+		}
+		if o.LinkedOnly && l.Launch[i] < 0 {
+			continue
+		}
+		byTrack[e.Track] = append(byTrack[e.Track], iv{e.Start, e.End(), int32(i)})
+		if rr := l.Launch[i]; rr >= 0 {
+			ls := t.Ev(int(rr)).Start
+			d := e.Start - ls
+			lat = append(lat, d)
+			latBy[e.Name] = append(latBy[e.Name], d)
+			if !r.HasLaneOffset || ls < firstLaunch {
+				firstLaunch, r.LaneOffsetNs, r.HasLaneOffset = ls, d, true
+			}
+		} else {
+			r.UnlinkedOps++
+		}
+	}
+	byDev := map[int][]iv{}
+	byStream := map[[2]int64][]iv{}
+	for k, ops := range byTrack {
+		if len(ops) == 0 {
+			continue
+		}
+		tr := &t.Tracks[k]
+		byDev[tr.Device] = append(byDev[tr.Device], ops...)
+		sk := [2]int64{int64(tr.Device), tr.Stream}
+		byStream[sk] = append(byStream[sk], ops...)
+	}
+	byTrack = nil
+	if len(byDev) == 0 {
+		r.NoGPU = true
+		r.Verdict = Verdict{Bound: "no GPU lane", Reason: "the trace has no kernels, memcpys or memsets"}
+		r.Dead = deadWindows(t, l, steps, o.Top)
+		return r
+	}
+	if len(lat) > 0 {
+		r.Latency = stats("all device ops", lat)
+		for name, d := range latBy {
+			r.LatencyByName = append(r.LatencyByName, stats(t.Str(name), d))
+		}
+		slices.SortFunc(r.LatencyByName, func(a, b LatencyStats) int {
+			if a.Count != b.Count {
+				return cmp.Compare(b.Count, a.Count)
+			}
+			return cmp.Compare(a.Name, b.Name)
+		})
+	}
+	for k, ops := range byStream {
+		r.Streams = append(r.Streams, lane(t, int(k[0]), k[1], ops))
+	}
+	slices.SortFunc(r.Streams, func(a, b Lane) int {
+		if a.Device != b.Device {
+			return cmp.Compare(a.Device, b.Device)
+		}
+		return cmp.Compare(a.Stream, b.Stream)
+	})
+
+	syncs, prof := cpuBlockers(t)
+	var allGaps []Gap
+	for dev, ops := range byDev {
+		r.Devices = append(r.Devices, lane(t, dev, -1, ops))
+		allGaps = append(allGaps, deviceGaps(t, l, dev, ops, syncs, prof, steps)...)
+	}
+	slices.SortFunc(r.Devices, func(a, b Lane) int { return cmp.Compare(a.Device, b.Device) })
+	var starved, idle int64
+	causes := []Cause{CauseProfiler, CauseSync, CauseStarved, CauseQueue}
+	var idleBy [4]int64
+	var countBy [4]int
+	for _, g := range allGaps {
+		k := slices.Index(causes, g.Cause)
+		idleBy[k] += g.LenNs
+		countBy[k]++
+		idle += g.LenNs
+	}
+	for k, c := range causes {
+		r.IdleByCause[c], r.GapsByCause[c] = idleBy[k], countBy[k]
+	}
+	starved = r.IdleByCause[CauseStarved]
+	listed := &topN[Gap]{n: o.Top, cmp: func(a, b Gap) int {
+		if a.LenNs != b.LenNs {
+			return cmp.Compare(b.LenNs, a.LenNs)
+		}
+		if a.StartNs != b.StartNs {
+			return cmp.Compare(a.StartNs, b.StartNs)
+		}
+		return cmp.Compare(a.Device, b.Device)
+	}}
+	for _, g := range allGaps {
+		if g.LenNs >= o.MinGap {
+			listed.add(g)
+		}
+	}
+	for _, g := range listed.result() {
+		if g.Detail == "" && g.launch >= 0 {
+			// what the launching thread was doing when the GPU went idle
+			g.Detail = innermostAt(t, l, t.Ev(int(g.launch)).Track, g.StartNs+t.TraceStart)
+		}
+		r.Gaps = append(r.Gaps, g)
+	}
+	r.Dead = deadWindows(t, l, steps, o.Top)
+	r.Steps = stepLanes(t, steps, byDev, launchAt)
+	r.Syncs = syncReport(t, syncs, byDev, o.Top)
+	r.Verdict = verdict(t, l, r, steps, idle, starved)
+	return r
+}
+
+func lane(t *trace.Trace, dev int, stream int64, ops []iv) Lane {
+	ln := Lane{Device: dev, Stream: stream, Ops: len(ops)}
+	pairs := make([][2]int64, len(ops))
+	for k, x := range ops {
+		pairs[k] = [2]int64{x.s, x.e}
+		switch t.Ev(int(x.i)).Kind {
+		case trace.KindKernel:
+			ln.KernelNs += x.e - x.s
+		case trace.KindMemcpy:
+			ln.MemcpyNs += x.e - x.s
+		case trace.KindMemset:
+			ln.MemsetNs += x.e - x.s
+		}
+	}
+	busy, lo, hi := union(pairs)
+	ln.StartNs, ln.EndNs = lo-t.TraceStart, hi-t.TraceStart
+	ln.WindowNs, ln.BusyNs = hi-lo, busy
+	ln.IdleNs = ln.WindowNs - busy
+	return ln
+}
+
+// union returns the length of the union of intervals and their bounds.
+func union(ivs [][2]int64) (total, lo, hi int64) {
+	if len(ivs) == 0 {
+		return 0, 0, 0
+	}
+	by := func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) }
+	if !slices.IsSortedFunc(ivs, by) {
+		slices.SortFunc(ivs, by)
+	}
+	lo, hi = ivs[0][0], ivs[0][1]
+	cs, ce := ivs[0][0], ivs[0][1]
+	for _, x := range ivs[1:] {
+		if x[0] > ce {
+			total += ce - cs
+			cs, ce = x[0], x[1]
+		} else if x[1] > ce {
+			ce = x[1]
+		}
+		hi = max(hi, x[1])
+	}
+	return total + ce - cs, lo, hi
+}
+
+type span struct {
+	s, e int64
+	i    int32
+}
+
+// cpuBlockers lists blocking sync calls and profiler overhead, by start.
+func cpuBlockers(t *trace.Trace) (syncs, prof []span) {
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		switch {
+		case e.Kind.IsLaunch() && isSyncCall(t.NameOf(i)):
+			syncs = append(syncs, span{e.Start, e.End(), int32(i)})
+		case e.Kind == trace.KindOverhead:
+			prof = append(prof, span{e.Start, e.End(), int32(i)})
+		}
+	}
+	by := func(a, b span) int { return cmp.Compare(a.s, b.s) }
+	slices.SortFunc(syncs, by)
+	slices.SortFunc(prof, by)
+	return
+}
+
+// overlapping returns the first span overlapping [s, e).
+func overlapping(sp []span, s, e int64) (span, bool) {
+	k, _ := slices.BinarySearchFunc(sp, e, func(x span, v int64) int { return cmp.Compare(x.s, v) })
+	for j := k - 1; j >= 0 && j >= k-64; j-- {
+		if sp[j].s < e && sp[j].e > s {
+			return sp[j], true
+		}
+	}
+	return span{}, false
+}
+
+func deviceGaps(t *trace.Trace, l *trace.Links, dev int, ops []iv, syncs, prof []span, steps []stepWin) []Gap {
+	by := func(a, b iv) int {
+		if a.s != b.s {
+			return cmp.Compare(a.s, b.s)
+		}
+		return cmp.Compare(a.e, b.e)
+	}
+	if !slices.IsSortedFunc(ops, by) {
+		slices.SortFunc(ops, by)
+	}
+	var out []Gap
+	endOp := ops[0]
+	for _, x := range ops[1:] {
+		if x.s <= endOp.e {
+			if x.e > endOp.e {
+				endOp = x
+			}
+			continue
+		}
+		g := Gap{Device: dev, StartNs: endOp.e - t.TraceStart, LenNs: x.s - endOp.e, Step: -1,
+			Before: t.NameOf(int(endOp.i)), After: t.NameOf(int(x.i)), launch: -1}
+		if k := stepAt(steps, endOp.e); k >= 0 {
+			g.Step, g.StepOffNs = steps[k].n, endOp.e-steps[k].start
+		}
+		gs, ge := endOp.e, x.s
+		launch := l.Launch[x.i]
+		switch {
+		case hasSpan(prof, gs, ge):
+			s, _ := overlapping(prof, gs, ge)
+			g.Cause, g.Detail = CauseProfiler, t.NameOf(int(s.i))
+		case hasSpan(syncs, gs, ge):
+			s, _ := overlapping(syncs, gs, ge)
+			g.Cause, g.Detail = CauseSync, t.NameOf(int(s.i))
+		case launch >= 0 && t.Ev(int(launch)).Start > gs:
+			g.Cause = CauseStarved
+			g.LaunchLagNs = t.Ev(int(launch)).Start - gs
+			g.launch = launch
+		default:
+			g.Cause = CauseQueue
+			g.launch = launch
+			if launch < 0 {
+				g.Detail = "next op has no launch call in the trace"
+			}
+		}
+		out = append(out, g)
+		endOp = x
+	}
+	return out
+}
+
+func hasSpan(sp []span, s, e int64) bool {
+	_, ok := overlapping(sp, s, e)
+	return ok
+}
+
+// innermostAt names what a CPU thread was doing at ts.
+func innermostAt(t *trace.Trace, l *trace.Links, track int32, ts int64) string {
+	ord := l.Order[l.TrackStart[track]:l.TrackStart[track+1]]
+	k, _ := slices.BinarySearchFunc(ord, ts, func(i int32, v int64) int { return cmp.Compare(t.Ev(int(i)).Start, v+1) })
+	// The innermost event holding ts is the last one starting at or before
+	// ts, or one of its ancestors.
+	if k > 0 {
+		for p := ord[k-1]; p >= 0; p = l.Parent[p] {
+			e := t.Ev(int(p))
+			if e.Start <= ts && ts < e.End() {
+				return t.NameOf(int(p))
+			}
+		}
+	}
+	return "idle (no op running)"
+}
+
+func deadWindows(t *trace.Trace, l *trace.Links, steps []stepWin, top int) []DeadWindow {
+	// Candidates stay small until the longest are chosen.
+	type cand struct {
+		len, start int64
+		inside     int32 // the op holding the window, or -1
+		after      int32 // the top-level op before the window, or -1
+		track      int32
+	}
+	best := &topN[cand]{n: top, cmp: func(a, b cand) int {
+		if a.len != b.len {
+			return cmp.Compare(b.len, a.len)
+		}
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
+		}
+		return cmp.Compare(a.track, b.track)
+	}}
+	seen := make([]bool, t.NumEvents())
+	for k, tr := range t.Tracks {
+		if tr.Kind != trace.TrackCPU {
+			continue
+		}
+		var prevTop int32 = -1
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i))
+			if e.Kind != trace.KindCPUOp && e.Kind != trace.KindAnnotation && !e.Kind.IsLaunch() {
+				continue
+			}
+			if p := l.Parent[i]; p >= 0 {
+				if !seen[p] {
+					seen[p] = true
+					pe := t.Ev(int(p))
+					if d := e.Start - pe.Start; d > 0 && (pe.Kind == trace.KindCPUOp || pe.Kind == trace.KindAnnotation) {
+						best.add(cand{d, pe.Start, p, -1, int32(k)})
+					}
+				}
+				continue
+			}
+			if prevTop >= 0 {
+				pe := t.Ev(int(prevTop))
+				if d := e.Start - pe.End(); d > 0 {
+					best.add(cand{d, pe.End(), -1, prevTop, int32(k)})
+				}
+			}
+			if prevTop < 0 || e.End() > t.Ev(int(prevTop)).End() {
+				prevTop = i
+			}
+		}
+	}
+	cands := best.result()
+	out := make([]DeadWindow, 0, len(cands))
+	for _, c := range cands {
+		tr := &t.Tracks[c.track]
+		name := tr.Name
+		if name == "" {
+			name = "tid " + idString(t, tr.Tid)
+		}
+		d := DeadWindow{Thread: name, StartNs: c.start - t.TraceStart, LenNs: c.len, Step: stepOf(steps, c.start)}
+		if c.inside >= 0 {
+			d.Inside = t.NameOf(int(c.inside))
+		} else {
+			d.After = t.NameOf(int(c.after))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func stepOf(steps []stepWin, ts int64) int64 {
+	if k := stepAt(steps, ts); k >= 0 {
+		return steps[k].n
+	}
+	return -1
+}
+
+func idString(t *trace.Trace, id trace.ID) string {
+	if id.IsStr {
+		return t.Str(id.Str)
+	}
+	return fmt.Sprint(id.Int)
+}
+
+func stepLanes(t *trace.Trace, steps []stepWin, byDev map[int][]iv, launchAt func(int) int64) []StepLane {
+	out := make([]StepLane, len(steps))
+	work := make([][][2]int64, len(steps))
+	for k, s := range steps {
+		out[k] = StepLane{Step: s.n, StartNs: s.start - t.TraceStart, CPUNs: s.end - s.start}
+	}
+	for _, ops := range byDev {
+		for _, x := range ops {
+			if k := stepAt(steps, launchAt(int(x.i))); k >= 0 {
+				work[k] = append(work[k], [2]int64{x.s, x.e})
+			}
+		}
+	}
+	var cpu []int64
+	for k := range out {
+		busy, lo, hi := union(work[k])
+		out[k].GPUBusyNs = busy
+		out[k].GPUIdleNs = hi - lo - busy
+		// largest gap inside the step's device work
+		w := work[k]
+		if len(w) > 1 {
+			end := w[0][1]
+			for _, x := range w[1:] {
+				if x[0] > end {
+					out[k].LargestGap = max(out[k].LargestGap, x[0]-end)
+				}
+				end = max(end, x[1])
+			}
+		}
+		cpu = append(cpu, out[k].CPUNs)
+	}
+	if len(out) >= 3 {
+		slices.Sort(cpu)
+		out[0].Cold = out[0].CPUNs > cpu[len(cpu)/2]*3/2
+	}
+	return out
+}
+
+// syncReport lists the longest blocking calls with the GPU work they covered.
+func syncReport(t *trace.Trace, syncs []span, byDev map[int][]iv, top int) []Sync {
+	var out []Sync
+	for _, s := range syncs {
+		var cover [][2]int64
+		for _, ops := range byDev {
+			for _, x := range ops {
+				if x.e > s.s && x.s < s.e {
+					cover = append(cover, [2]int64{max(x.s, s.s), min(x.e, s.e)})
+				}
+			}
+		}
+		busy, _, _ := union(cover)
+		out = append(out, Sync{Name: t.NameOf(int(s.i)), StartNs: s.s - t.TraceStart, DurNs: s.e - s.s, GPUBusyNs: busy})
+	}
+	slices.SortStableFunc(out, func(a, b Sync) int { return cmp.Compare(b.DurNs, a.DurNs) })
+	if top > 0 && len(out) > top {
+		out = out[:top]
+	}
+	return out
+}
+
+// verdict decides overhead-bound or compute-bound over the profiled span:
+// the profiler steps (or the whole trace without them) and the GPU window.
+func verdict(t *trace.Trace, l *trace.Links, r *Report, steps []stepWin, idle, starved int64) Verdict {
+	v := Verdict{}
+	lo, hi := int64(0), int64(0)
+	first := true
+	see := func(a, b int64) {
+		if first || a < lo {
+			lo = a
+		}
+		if first || b > hi {
+			hi = b
+		}
+		first = false
+	}
+	for _, d := range r.Devices {
+		v.GPUBusyNs += d.BusyNs
+		see(d.StartNs+t.TraceStart, d.EndNs+t.TraceStart)
+	}
+	for _, s := range steps {
+		see(s.start, s.end)
+	}
+	launchTracks := map[int32]bool{}
+	for i := 0; i < t.NumEvents(); i++ {
+		if l.Launched[i] > 0 {
+			launchTracks[t.Ev(i).Track] = true
+		}
+	}
+	var tops [][2]int64
+	for k := range launchTracks {
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i))
+			if l.Parent[i] < 0 && e.Kind != trace.KindPython {
+				tops = append(tops, [2]int64{e.Start, e.End()})
+			}
+		}
+	}
+	v.CPUActiveNs, _, _ = union(tops)
+	v.SpanNs = hi - lo
+	busy := min(v.GPUBusyNs, v.SpanNs*int64(max(len(r.Devices), 1)))
+	if v.SpanNs > 0 {
+		v.GPUIdlePct = 100 - float64(busy)*100/float64(v.SpanNs*int64(max(len(r.Devices), 1)))
+	}
+	if idle > 0 {
+		v.StarvedIdlePct = float64(starved) * 100 / float64(idle)
+	}
+	ms := func(ns int64) float64 { return float64(ns) / 1e6 }
+	if v.GPUIdlePct >= 50 {
+		v.Bound = "overhead-bound"
+		v.Reason = fmt.Sprintf("over the profiled span of %.3f ms the GPU is idle %.1f%%: %.3f ms of GPU work against %.3f ms of CPU activity on the launching threads",
+			ms(v.SpanNs), v.GPUIdlePct, ms(v.GPUBusyNs), ms(v.CPUActiveNs))
+	} else {
+		v.Bound = "compute-bound"
+		v.Reason = fmt.Sprintf("over the profiled span of %.3f ms the GPU is busy %.1f%% (%.3f ms of GPU work)",
+			ms(v.SpanNs), 100-v.GPUIdlePct, ms(v.GPUBusyNs))
+	}
+	return v
+}

@@ -1,0 +1,180 @@
+// Package gaps answers where the GPU waits and why: busy and idle time per
+// device and stream, the idle stretches between device ops with their
+// likely cause, the launch latency of every device op, and the dead windows
+// on the CPU lane. All times are int64 ns.
+package gaps
+
+import (
+	"slices"
+	"strings"
+)
+
+// Options select what to analyse.
+type Options struct {
+	Device  int   // -1: all devices
+	Stream  int64 // -1: all streams
+	MinGap  int64 // ns: shorter idle stretches are not listed (they still count as idle)
+	Top     int   // gaps and dead windows to list per device
+	StepLo  int64 // with HasSteps: only profiler steps StepLo..StepHi
+	StepHi  int64
+	HasStep bool
+	// LinkedOnly counts only device ops whose launch call is in the trace
+	// (TraceLens's timeline does this); by default all device work counts.
+	LinkedOnly bool
+}
+
+// Cause of an idle stretch on a GPU.
+type Cause string
+
+// The causes, in the order they are tested.
+const (
+	CauseProfiler Cause = "profiler"    // the profiler's own activity overlaps the gap
+	CauseSync     Cause = "sync"        // a blocking call on the CPU spans the gap
+	CauseStarved  Cause = "cpu-starved" // the next op was launched after the GPU went idle
+	CauseQueue    Cause = "other"       // the next op was launched before: waiting on something else
+	CauseTail     Cause = "none"        // no next op (end of the window)
+)
+
+// Lane is the busy/idle summary of one device or one stream.
+type Lane struct {
+	Device   int
+	Stream   int64 // -1 for the whole device
+	StartNs  int64 // first device op start (offset from the trace start)
+	EndNs    int64 // last device op end
+	WindowNs int64
+	BusyNs   int64 // union of kernel, memcpy and memset intervals
+	IdleNs   int64
+	KernelNs int64 // sums of durations per kind (they may overlap)
+	MemcpyNs int64
+	MemsetNs int64
+	Ops      int
+}
+
+// BusyPct is busy time as a share of the window.
+func (l *Lane) BusyPct() float64 {
+	if l.WindowNs == 0 {
+		return 0
+	}
+	return float64(l.BusyNs) * 100 / float64(l.WindowNs)
+}
+
+// Gap is one idle stretch on a device.
+type Gap struct {
+	Device      int
+	StartNs     int64 // offset from the trace start
+	LenNs       int64
+	Step        int64 // profiler step holding the gap start, -1 if none
+	StepOffNs   int64 // offset of the gap start within that step
+	Before      string
+	After       string
+	Cause       Cause
+	Detail      string // the sync call, profiler activity, or what the CPU was doing
+	LaunchLagNs int64  // next op's launch start minus gap start (CPU-starved: > 0)
+	launch      int32  // the next op's launch call, -1 if none
+}
+
+// LatencyStats summarise launch-to-start delays (ns).
+type LatencyStats struct {
+	Name   string
+	Count  int
+	MinNs  int64
+	MedNs  int64
+	P90Ns  int64
+	MaxNs  int64
+	MeanNs float64
+}
+
+// DeadWindow is time inside an op or annotation before its first child
+// starts, or between two top-level ops on a thread.
+type DeadWindow struct {
+	Thread  string
+	Inside  string // the op or annotation ("" for a gap between top-level ops)
+	After   string // the op before a gap between top-level ops
+	StartNs int64
+	LenNs   int64
+	Step    int64
+}
+
+// StepLane is one profiler step seen from both lanes.
+type StepLane struct {
+	Step       int64
+	StartNs    int64
+	CPUNs      int64
+	GPUBusyNs  int64
+	GPUIdleNs  int64
+	LargestGap int64
+	Cold       bool
+}
+
+// Verdict is overhead-bound or compute-bound, with the numbers.
+type Verdict struct {
+	Bound          string // "overhead-bound", "compute-bound" or "no GPU lane"
+	CPUActiveNs    int64  // union of top-level CPU ops on threads that launch device work
+	GPUBusyNs      int64
+	SpanNs         int64 // the profiled span: steps and GPU window together
+	GPUIdlePct     float64
+	StarvedIdlePct float64 // share of idle time in CPU-starved gaps
+	Reason         string
+}
+
+// Report is the whole analysis.
+type Report struct {
+	Devices       []Lane
+	Streams       []Lane
+	Gaps          []Gap
+	IdleByCause   map[Cause]int64
+	GapsByCause   map[Cause]int
+	Latency       LatencyStats
+	LatencyByName []LatencyStats
+	LaneOffsetNs  int64 // first device op start minus its launch call start
+	HasLaneOffset bool
+	Dead          []DeadWindow
+	Steps         []StepLane
+	Verdict       Verdict
+	UnlinkedOps   int
+	NoGPU         bool
+	Syncs         []Sync
+}
+
+// Sync is one blocking call on the CPU and the GPU work it waited for.
+type Sync struct {
+	Name      string
+	StartNs   int64
+	DurNs     int64
+	GPUBusyNs int64 // GPU work that ran during the call
+}
+
+func isSyncCall(name string) bool {
+	for _, s := range []string{"Synchronize", "cudaMemcpy", "hipMemcpy", "cudaStreamWaitEvent", "cuStreamSynchronize", "cuCtxSynchronize"} {
+		if strings.Contains(name, s) {
+			if strings.Contains(name, "Async") {
+				return false
+			}
+			return true
+		}
+	}
+	return false
+}
+
+type iv struct {
+	s, e int64
+	i    int32
+}
+
+func percentile(sorted []int64, p float64) int64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	k := int(p*float64(len(sorted)-1) + 0.5)
+	return sorted[min(k, len(sorted)-1)]
+}
+
+func stats(name string, d []int64) LatencyStats {
+	slices.Sort(d)
+	var sum int64
+	for _, x := range d {
+		sum += x
+	}
+	return LatencyStats{Name: name, Count: len(d), MinNs: d[0], MedNs: percentile(d, 0.5), P90Ns: percentile(d, 0.9),
+		MaxNs: d[len(d)-1], MeanNs: float64(sum) / float64(len(d))}
+}
