@@ -8,24 +8,10 @@ import (
 
 // stepFilter keeps device ops launched inside profiler steps lo..hi.
 func stepFilter(t *trace.Trace, lo, hi int64) func(i int) bool {
-	var wins [][2]int64
-	for _, r := range table.StepView(t) {
-		if r.Step >= lo && r.Step <= hi {
-			wins = append(wins, [2]int64{r.StartNs + t.TraceStart, r.StartNs + t.TraceStart + r.CPUNs})
-		}
-	}
-	l := t.Links()
+	steps := t.StepWindows()
 	return func(i int) bool {
-		at := t.Ev(i).Start
-		if r := l.Launch[i]; r >= 0 {
-			at = t.Ev(int(r)).Start
-		}
-		for _, w := range wins {
-			if at >= w[0] && at < w[1] {
-				return true
-			}
-		}
-		return false
+		k := trace.StepAt(steps, t.LaunchTime(i))
+		return k >= 0 && steps[k].N >= lo && steps[k].N <= hi
 	}
 }
 
@@ -55,11 +41,11 @@ func runStepView(e *env, o *tableOptions, t *trace.Trace) error {
 	if o.stepsEnabled {
 		kept := rows[:0]
 		for _, r := range rows {
-			if r.Step >= o.stepLo && r.Step <= o.stepHi {
+			if r.N >= o.stepLo && r.N <= o.stepHi {
 				kept = append(kept, r)
 			}
 		}
 		rows = kept
 	}
-	return render.Steps(e.stdout, o.format, o.path, rows)
+	return render.Steps(e.stdout, o.format, o.path, t.TraceStart, rows)
 }

@@ -8,50 +8,15 @@ import (
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
-type stepWin struct {
-	n          int64
-	start, end int64
-}
-
-func stepWindows(t *trace.Trace) []stepWin {
-	var w []stepWin
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
-		if e.Kind != trace.KindAnnotation && e.Kind != trace.KindCPUOp {
-			continue
-		}
-		if n, ok := trace.StepNumber(t.NameOf(i)); ok {
-			w = append(w, stepWin{n, e.Start, e.End()})
-		}
-	}
-	slices.SortFunc(w, func(a, b stepWin) int { return cmp.Compare(a.start, b.start) })
-	return w
-}
-
-func stepAt(w []stepWin, ts int64) int {
-	k, _ := slices.BinarySearchFunc(w, ts, func(s stepWin, x int64) int { return cmp.Compare(s.start, x+1) })
-	for j := k - 1; j >= 0 && j >= k-2; j-- {
-		if w[j].start <= ts && ts < w[j].end {
-			return j
-		}
-	}
-	return -1
-}
-
 // Analyze computes the report for t.
 func Analyze(t *trace.Trace, o Options) *Report {
 	l := t.Links()
 	r := &Report{IdleByCause: map[Cause]int64{}, GapsByCause: map[Cause]int{}}
-	steps := stepWindows(t)
+	steps := t.StepWindows()
 	if o.HasStep {
-		steps = slices.DeleteFunc(steps, func(s stepWin) bool { return s.n < o.StepLo || s.n > o.StepHi })
+		steps = slices.DeleteFunc(steps, func(s trace.Step) bool { return s.N < o.StepLo || s.N > o.StepHi })
 	}
-	launchAt := func(i int) int64 {
-		if rr := l.Launch[i]; rr >= 0 {
-			return t.Ev(int(rr)).Start
-		}
-		return t.Ev(i).Start
-	}
+	launchAt := t.LaunchTime
 
 	// Device work, per device and per stream.
 	byTrack := make([][]iv, len(t.Tracks))
@@ -68,7 +33,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		if (o.Device >= 0 && tr.Device != o.Device) || (o.Stream >= 0 && tr.Stream != o.Stream) {
 			continue
 		}
-		if o.HasStep && stepAt(steps, launchAt(i)) < 0 {
+		if o.HasStep && trace.StepAt(steps, launchAt(i)) < 0 {
 			continue
 		}
 		if o.LinkedOnly && l.Launch[i] < 0 {
@@ -170,7 +135,10 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		r.Gaps = append(r.Gaps, g)
 	}
 	r.Dead = deadWindows(t, l, steps, o.Top)
-	r.Steps = stepLanes(t, steps, byDev, launchAt)
+	r.Steps = stepLanes(t, o, func(i int) bool {
+		tr := &t.Tracks[t.Ev(i).Track]
+		return (o.Device < 0 || tr.Device == o.Device) && (o.Stream < 0 || tr.Stream == o.Stream) && (!o.LinkedOnly || l.Launch[i] >= 0)
+	})
 	r.Syncs = syncReport(t, syncs, byDev, o.Top)
 	r.Verdict = verdict(t, l, r, steps, idle, starved)
 	return r
@@ -190,34 +158,11 @@ func lane(t *trace.Trace, dev int, stream int64, ops []iv) Lane {
 			ln.MemsetNs += x.e - x.s
 		}
 	}
-	busy, lo, hi := union(pairs)
+	busy, lo, hi := trace.Union(pairs)
 	ln.StartNs, ln.EndNs = lo-t.TraceStart, hi-t.TraceStart
 	ln.WindowNs, ln.BusyNs = hi-lo, busy
 	ln.IdleNs = ln.WindowNs - busy
 	return ln
-}
-
-// union returns the length of the union of intervals and their bounds.
-func union(ivs [][2]int64) (total, lo, hi int64) {
-	if len(ivs) == 0 {
-		return 0, 0, 0
-	}
-	by := func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) }
-	if !slices.IsSortedFunc(ivs, by) {
-		slices.SortFunc(ivs, by)
-	}
-	lo, hi = ivs[0][0], ivs[0][1]
-	cs, ce := ivs[0][0], ivs[0][1]
-	for _, x := range ivs[1:] {
-		if x[0] > ce {
-			total += ce - cs
-			cs, ce = x[0], x[1]
-		} else if x[1] > ce {
-			ce = x[1]
-		}
-		hi = max(hi, x[1])
-	}
-	return total + ce - cs, lo, hi
 }
 
 type span struct {
@@ -253,7 +198,7 @@ func overlapping(sp []span, s, e int64) (span, bool) {
 	return span{}, false
 }
 
-func deviceGaps(t *trace.Trace, l *trace.Links, dev int, ops []iv, syncs, prof []span, steps []stepWin) []Gap {
+func deviceGaps(t *trace.Trace, l *trace.Links, dev int, ops []iv, syncs, prof []span, steps []trace.Step) []Gap {
 	by := func(a, b iv) int {
 		if a.s != b.s {
 			return cmp.Compare(a.s, b.s)
@@ -274,8 +219,8 @@ func deviceGaps(t *trace.Trace, l *trace.Links, dev int, ops []iv, syncs, prof [
 		}
 		g := Gap{Device: dev, StartNs: endOp.e - t.TraceStart, LenNs: x.s - endOp.e, Step: -1,
 			Before: t.NameOf(int(endOp.i)), After: t.NameOf(int(x.i)), launch: -1}
-		if k := stepAt(steps, endOp.e); k >= 0 {
-			g.Step, g.StepOffNs = steps[k].n, endOp.e-steps[k].start
+		if k := trace.StepAt(steps, endOp.e); k >= 0 {
+			g.Step, g.StepOffNs = steps[k].N, endOp.e-steps[k].Start
 		}
 		gs, ge := endOp.e, x.s
 		launch := l.Launch[x.i]
@@ -325,7 +270,7 @@ func innermostAt(t *trace.Trace, l *trace.Links, track int32, ts int64) string {
 	return "idle (no op running)"
 }
 
-func deadWindows(t *trace.Trace, l *trace.Links, steps []stepWin, top int) []DeadWindow {
+func deadWindows(t *trace.Trace, l *trace.Links, steps []trace.Step, top int) []DeadWindow {
 	// Candidates stay small until the longest are chosen.
 	type cand struct {
 		len, start int64
@@ -393,9 +338,9 @@ func deadWindows(t *trace.Trace, l *trace.Links, steps []stepWin, top int) []Dea
 	return out
 }
 
-func stepOf(steps []stepWin, ts int64) int64 {
-	if k := stepAt(steps, ts); k >= 0 {
-		return steps[k].n
+func stepOf(steps []trace.Step, ts int64) int64 {
+	if k := trace.StepAt(steps, ts); k >= 0 {
+		return steps[k].N
 	}
 	return -1
 }
@@ -407,40 +352,14 @@ func idString(t *trace.Trace, id trace.ID) string {
 	return fmt.Sprint(id.Int)
 }
 
-func stepLanes(t *trace.Trace, steps []stepWin, byDev map[int][]iv, launchAt func(int) int64) []StepLane {
-	out := make([]StepLane, len(steps))
-	work := make([][][2]int64, len(steps))
-	for k, s := range steps {
-		out[k] = StepLane{Step: s.n, StartNs: s.start - t.TraceStart, CPUNs: s.end - s.start}
-	}
-	for _, ops := range byDev {
-		for _, x := range ops {
-			if k := stepAt(steps, launchAt(int(x.i))); k >= 0 {
-				work[k] = append(work[k], [2]int64{x.s, x.e})
-			}
+func stepLanes(t *trace.Trace, o Options, inWindow func(i int) bool) []StepLane {
+	var out []StepLane
+	for _, s := range t.Steps(inWindow) {
+		if o.HasStep && (s.N < o.StepLo || s.N > o.StepHi) {
+			continue
 		}
-	}
-	var cpu []int64
-	for k := range out {
-		busy, lo, hi := union(work[k])
-		out[k].GPUBusyNs = busy
-		out[k].GPUIdleNs = hi - lo - busy
-		// largest gap inside the step's device work
-		w := work[k]
-		if len(w) > 1 {
-			end := w[0][1]
-			for _, x := range w[1:] {
-				if x[0] > end {
-					out[k].LargestGap = max(out[k].LargestGap, x[0]-end)
-				}
-				end = max(end, x[1])
-			}
-		}
-		cpu = append(cpu, out[k].CPUNs)
-	}
-	if len(out) >= 3 {
-		slices.Sort(cpu)
-		out[0].Cold = out[0].CPUNs > cpu[len(cpu)/2]*3/2
+		out = append(out, StepLane{Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start, GPUBusyNs: s.GPUBusyNs,
+			GPUIdleNs: s.GPUSpanNs - s.GPUBusyNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
 	}
 	return out
 }
@@ -457,7 +376,7 @@ func syncReport(t *trace.Trace, syncs []span, byDev map[int][]iv, top int) []Syn
 				}
 			}
 		}
-		busy, _, _ := union(cover)
+		busy, _, _ := trace.Union(cover)
 		out = append(out, Sync{Name: t.NameOf(int(s.i)), StartNs: s.s - t.TraceStart, DurNs: s.e - s.s, GPUBusyNs: busy})
 	}
 	slices.SortStableFunc(out, func(a, b Sync) int { return cmp.Compare(b.DurNs, a.DurNs) })
@@ -469,7 +388,7 @@ func syncReport(t *trace.Trace, syncs []span, byDev map[int][]iv, top int) []Syn
 
 // verdict decides overhead-bound or compute-bound over the profiled span:
 // the profiler steps (or the whole trace without them) and the GPU window.
-func verdict(t *trace.Trace, l *trace.Links, r *Report, steps []stepWin, idle, starved int64) Verdict {
+func verdict(t *trace.Trace, l *trace.Links, r *Report, steps []trace.Step, idle, starved int64) Verdict {
 	v := Verdict{}
 	lo, hi := int64(0), int64(0)
 	first := true
@@ -487,7 +406,7 @@ func verdict(t *trace.Trace, l *trace.Links, r *Report, steps []stepWin, idle, s
 		see(d.StartNs+t.TraceStart, d.EndNs+t.TraceStart)
 	}
 	for _, s := range steps {
-		see(s.start, s.end)
+		see(s.Start, s.End)
 	}
 	launchTracks := map[int32]bool{}
 	for i := 0; i < t.NumEvents(); i++ {
@@ -504,7 +423,7 @@ func verdict(t *trace.Trace, l *trace.Links, r *Report, steps []stepWin, idle, s
 			}
 		}
 	}
-	v.CPUActiveNs, _, _ = union(tops)
+	v.CPUActiveNs, _, _ = trace.Union(tops)
 	v.SpanNs = hi - lo
 	busy := min(v.GPUBusyNs, v.SpanNs*int64(max(len(r.Devices), 1)))
 	if v.SpanNs > 0 {

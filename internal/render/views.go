@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // KernelSchema versions the JSON form of the kernel view.
@@ -95,7 +96,7 @@ type stepJSON struct {
 }
 
 // Steps writes the step view.
-func Steps(w io.Writer, format, file string, rows []table.StepRow) error {
+func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step) error {
 	if format == "json" {
 		out := struct {
 			Schema string     `json:"schema"`
@@ -103,7 +104,7 @@ func Steps(w io.Writer, format, file string, rows []table.StepRow) error {
 			Steps  []stepJSON `json:"steps"`
 		}{StepSchema, file, []stepJSON{}}
 		for _, r := range rows {
-			out.Steps = append(out.Steps, stepJSON{r.Step, float64(r.StartNs) / 1e3, float64(r.CPUNs) / 1e3,
+			out.Steps = append(out.Steps, stepJSON{r.N, float64(r.Start-t0) / 1e3, float64(r.End-r.Start) / 1e3,
 				float64(r.GPUBusyNs) / 1e3, float64(r.GPUSpanNs) / 1e3, r.Kernels, r.DeviceOps, r.Cold})
 		}
 		return JSON(w, out)
@@ -121,10 +122,10 @@ func Steps(w io.Writer, format, file string, rows []table.StepRow) error {
 			n = "cold: much longer than the median step"
 		}
 		busy := "-"
-		if r.CPUNs > 0 {
-			busy = strconv.FormatFloat(float64(r.GPUBusyNs)*100/float64(r.CPUNs), 'f', 2, 64)
+		if cpu := r.End - r.Start; cpu > 0 {
+			busy = strconv.FormatFloat(float64(r.GPUBusyNs)*100/float64(cpu), 'f', 2, 64)
 		}
-		g.Rows = append(g.Rows, []string{strconv.FormatInt(r.Step, 10), t(r.StartNs), t(r.CPUNs), t(r.GPUBusyNs), busy,
+		g.Rows = append(g.Rows, []string{strconv.FormatInt(r.N, 10), t(r.Start - t0), t(r.End - r.Start), t(r.GPUBusyNs), busy,
 			strconv.Itoa(r.Kernels), strconv.Itoa(r.DeviceOps), n})
 	}
 	return g.Write(w, format)
