@@ -5,7 +5,9 @@ package cli
 
 import (
 	"io"
+	"os"
 	"runtime/debug"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +23,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	allowTruncated bool
+	cpuProfile     string
+	stopProfile    func()
 }
 
 // Main runs tracetab with args (without the program name) and returns the
@@ -36,7 +40,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	return exitCode(root.Execute(), stderr)
+	err := root.Execute()
+	if e.stopProfile != nil {
+		e.stopProfile()
+	}
+	return exitCode(err, stderr)
 }
 
 func newRoot(e *env) *cobra.Command {
@@ -58,6 +66,19 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 	}
 	root.PersistentFlags().BoolVar(&e.allowTruncated, "allow-truncated", false,
 		"analyse a truncated trace up to its last complete event (with a warning)")
+	root.PersistentFlags().StringVar(&e.cpuProfile, "cpuprofile", "", "write a Go CPU profile of tracetab itself to this file")
+	root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if e.cpuProfile == "" {
+			return nil
+		}
+		f, err := os.Create(e.cpuProfile)
+		if err != nil {
+			return usageErrorf("--cpuprofile: %v", err)
+		}
+		e.stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		return pprof.StartCPUProfile(f)
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})

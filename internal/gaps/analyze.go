@@ -39,6 +39,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		if o.LinkedOnly && l.Launch[i] < 0 {
 			continue
 		}
+		if byTrack[e.Track] == nil {
+			byTrack[e.Track] = make([]iv, 0, l.TrackStart[e.Track+1]-l.TrackStart[e.Track])
+		}
 		byTrack[e.Track] = append(byTrack[e.Track], iv{e.Start, e.End(), int32(i)})
 		if rr := l.Launch[i]; rr >= 0 {
 			ls := t.Ev(int(rr)).Start
@@ -59,7 +62,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			continue
 		}
 		tr := &t.Tracks[k]
-		byDev[tr.Device] = append(byDev[tr.Device], ops...)
+		byDev[tr.Device] = mergeByStart(byDev[tr.Device], ops)
 		sk := [2]int64{int64(tr.Device), tr.Stream}
 		byStream[sk] = append(byStream[sk], ops...)
 	}
@@ -93,7 +96,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	})
 
 	syncs, prof := cpuBlockers(t)
-	var allGaps []Gap
+	var allGaps []gapRec
 	for dev, ops := range byDev {
 		r.Devices = append(r.Devices, lane(t, dev, -1, ops))
 		allGaps = append(allGaps, deviceGaps(t, l, dev, ops, syncs, prof, steps)...)
@@ -104,35 +107,31 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var idleBy [4]int64
 	var countBy [4]int
 	for _, g := range allGaps {
-		k := slices.Index(causes, g.Cause)
-		idleBy[k] += g.LenNs
+		k := slices.Index(causes, g.cause)
+		idleBy[k] += g.len
 		countBy[k]++
-		idle += g.LenNs
+		idle += g.len
 	}
 	for k, c := range causes {
 		r.IdleByCause[c], r.GapsByCause[c] = idleBy[k], countBy[k]
 	}
 	starved = r.IdleByCause[CauseStarved]
-	listed := &topN[Gap]{n: o.Top, cmp: func(a, b Gap) int {
-		if a.LenNs != b.LenNs {
-			return cmp.Compare(b.LenNs, a.LenNs)
+	listed := &topN[gapRec]{n: o.Top, cmp: func(a, b gapRec) int {
+		if a.len != b.len {
+			return cmp.Compare(b.len, a.len)
 		}
-		if a.StartNs != b.StartNs {
-			return cmp.Compare(a.StartNs, b.StartNs)
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
 		}
-		return cmp.Compare(a.Device, b.Device)
+		return cmp.Compare(a.dev, b.dev)
 	}}
 	for _, g := range allGaps {
-		if g.LenNs >= o.MinGap {
+		if g.len >= o.MinGap {
 			listed.add(g)
 		}
 	}
 	for _, g := range listed.result() {
-		if g.Detail == "" && g.launch >= 0 {
-			// what the launching thread was doing when the GPU went idle
-			g.Detail = innermostAt(t, l, t.Ev(int(g.launch)).Track, g.StartNs+t.TraceStart)
-		}
-		r.Gaps = append(r.Gaps, g)
+		r.Gaps = append(r.Gaps, g.gap(t, l, steps))
 	}
 	r.Dead = deadWindows(t, l, steps, o.Top)
 	r.Steps = stepLanes(t, o, func(i int) bool {
@@ -198,17 +197,56 @@ func overlapping(sp []span, s, e int64) (span, bool) {
 	return span{}, false
 }
 
-func deviceGaps(t *trace.Trace, l *trace.Links, dev int, ops []iv, syncs, prof []span, steps []trace.Step) []Gap {
-	by := func(a, b iv) int {
-		if a.s != b.s {
-			return cmp.Compare(a.s, b.s)
+// mergeByStart merges two lists sorted by start.
+func mergeByStart(a, b []iv) []iv {
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]iv, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].s < a[0].s {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
 		}
-		return cmp.Compare(a.e, b.e)
 	}
-	if !slices.IsSortedFunc(ops, by) {
-		slices.SortFunc(ops, by)
+	return append(append(out, a...), b...)
+}
+
+// gapRec is a gap before its names are looked up: only listed gaps are
+// turned into Gaps.
+type gapRec struct {
+	start, len    int64
+	before, after int32
+	detail        int32 // the sync call or profiler event, -1
+	launch        int32 // the next op's launch call, -1
+	dev           int32
+	cause         Cause
+}
+
+func (g gapRec) gap(t *trace.Trace, l *trace.Links, steps []trace.Step) Gap {
+	out := Gap{Device: int(g.dev), StartNs: g.start - t.TraceStart, LenNs: g.len, Step: -1, Cause: g.cause,
+		Before: t.NameOf(int(g.before)), After: t.NameOf(int(g.after))}
+	if k := trace.StepAt(steps, g.start); k >= 0 {
+		out.Step, out.StepOffNs = steps[k].N, g.start-steps[k].Start
 	}
-	var out []Gap
+	switch {
+	case g.detail >= 0:
+		out.Detail = t.NameOf(int(g.detail))
+	case g.launch >= 0:
+		// what the launching thread was doing when the GPU went idle
+		out.Detail = innermostAt(t, l, t.Ev(int(g.launch)).Track, g.start)
+	default:
+		out.Detail = "next op has no launch call in the trace"
+	}
+	if g.cause == CauseStarved {
+		out.LaunchLagNs = t.Ev(int(g.launch)).Start - g.start
+	}
+	return out
+}
+
+func deviceGaps(t *trace.Trace, l *trace.Links, dev int, ops []iv, syncs, prof []span, steps []trace.Step) []gapRec {
+	var out []gapRec
 	endOp := ops[0]
 	for _, x := range ops[1:] {
 		if x.s <= endOp.e {
@@ -217,40 +255,21 @@ func deviceGaps(t *trace.Trace, l *trace.Links, dev int, ops []iv, syncs, prof [
 			}
 			continue
 		}
-		g := Gap{Device: dev, StartNs: endOp.e - t.TraceStart, LenNs: x.s - endOp.e, Step: -1,
-			Before: t.NameOf(int(endOp.i)), After: t.NameOf(int(x.i)), launch: -1}
-		if k := trace.StepAt(steps, endOp.e); k >= 0 {
-			g.Step, g.StepOffNs = steps[k].N, endOp.e-steps[k].Start
-		}
 		gs, ge := endOp.e, x.s
-		launch := l.Launch[x.i]
-		switch {
-		case hasSpan(prof, gs, ge):
-			s, _ := overlapping(prof, gs, ge)
-			g.Cause, g.Detail = CauseProfiler, t.NameOf(int(s.i))
-		case hasSpan(syncs, gs, ge):
-			s, _ := overlapping(syncs, gs, ge)
-			g.Cause, g.Detail = CauseSync, t.NameOf(int(s.i))
-		case launch >= 0 && t.Ev(int(launch)).Start > gs:
-			g.Cause = CauseStarved
-			g.LaunchLagNs = t.Ev(int(launch)).Start - gs
-			g.launch = launch
-		default:
-			g.Cause = CauseQueue
-			g.launch = launch
-			if launch < 0 {
-				g.Detail = "next op has no launch call in the trace"
-			}
+		g := gapRec{start: gs, len: ge - gs, before: endOp.i, after: x.i, detail: -1, launch: l.Launch[x.i], dev: int32(dev)}
+		if s, ok := overlapping(prof, gs, ge); ok {
+			g.cause, g.detail = CauseProfiler, s.i
+		} else if s, ok := overlapping(syncs, gs, ge); ok {
+			g.cause, g.detail = CauseSync, s.i
+		} else if g.launch >= 0 && t.Ev(int(g.launch)).Start > gs {
+			g.cause = CauseStarved
+		} else {
+			g.cause = CauseQueue
 		}
 		out = append(out, g)
 		endOp = x
 	}
 	return out
-}
-
-func hasSpan(sp []span, s, e int64) bool {
-	_, ok := overlapping(sp, s, e)
-	return ok
 }
 
 // innermostAt names what a CPU thread was doing at ts.

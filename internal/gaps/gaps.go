@@ -70,7 +70,6 @@ type Gap struct {
 	Cause       Cause
 	Detail      string // the sync call, profiler activity, or what the CPU was doing
 	LaunchLagNs int64  // next op's launch start minus gap start (CPU-starved: > 0)
-	launch      int32  // the next op's launch call, -1 if none
 }
 
 // LatencyStats summarise launch-to-start delays (ns).
