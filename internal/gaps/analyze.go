@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -11,6 +12,23 @@ import (
 // Analyze computes the report for t.
 func Analyze(t *trace.Trace, o Options) *Report {
 	l := t.Links()
+	// The CPU lane's dead windows and the per-step view are independent of
+	// the device lanes: compute them on the other core meanwhile.
+	var dead []DeadWindow
+	var stepRows []StepLane
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		dead = deadWindows(t, l, t.StepWindows(), o.Top)
+	}()
+	go func() {
+		defer wg.Done()
+		stepRows = stepLanes(t, o, func(i int) bool {
+			tr := &t.Tracks[t.Ev(i).Track]
+			return (o.Device < 0 || tr.Device == o.Device) && (o.Stream < 0 || tr.Stream == o.Stream) && (!o.LinkedOnly || l.Launch[i] >= 0)
+		})
+	}()
 	r := &Report{IdleByCause: map[Cause]int64{}, GapsByCause: map[Cause]int{}}
 	steps := t.StepWindows()
 	if o.HasStep {
@@ -70,7 +88,8 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	if len(byDev) == 0 {
 		r.NoGPU = true
 		r.Verdict = Verdict{Bound: "no GPU lane", Reason: "the trace has no kernels, memcpys or memsets"}
-		r.Dead = deadWindows(t, l, steps, o.Top)
+		wg.Wait()
+		r.Dead = dead
 		return r
 	}
 	if len(lat) > 0 {
@@ -133,11 +152,8 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	for _, g := range listed.result() {
 		r.Gaps = append(r.Gaps, g.gap(t, l, steps))
 	}
-	r.Dead = deadWindows(t, l, steps, o.Top)
-	r.Steps = stepLanes(t, o, func(i int) bool {
-		tr := &t.Tracks[t.Ev(i).Track]
-		return (o.Device < 0 || tr.Device == o.Device) && (o.Stream < 0 || tr.Stream == o.Stream) && (!o.LinkedOnly || l.Launch[i] >= 0)
-	})
+	wg.Wait()
+	r.Dead, r.Steps = dead, stepRows
 	r.Syncs = syncReport(t, syncs, byDev, o.Top)
 	r.Verdict = verdict(t, l, r, steps, idle, starved)
 	return r
@@ -171,10 +187,17 @@ type span struct {
 
 // cpuBlockers lists blocking sync calls and profiler overhead, by start.
 func cpuBlockers(t *trace.Trace) (syncs, prof []span) {
+	isSync := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
+		if e.Kind.IsLaunch() && isSync[e.Name] == 0 {
+			isSync[e.Name] = 1
+			if isSyncCall(t.Str(e.Name)) {
+				isSync[e.Name] = 2
+			}
+		}
 		switch {
-		case e.Kind.IsLaunch() && isSyncCall(t.NameOf(i)):
+		case e.Kind.IsLaunch() && isSync[e.Name] == 2:
 			syncs = append(syncs, span{e.Start, e.End(), int32(i)})
 		case e.Kind == trace.KindOverhead:
 			prof = append(prof, span{e.Start, e.End(), int32(i)})

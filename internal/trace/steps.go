@@ -22,14 +22,21 @@ type Step struct {
 // StepWindows returns the ProfilerStep#N annotations sorted by start,
 // without their device work.
 func (t *Trace) StepWindows() []Step {
-	var w []Step
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
-		if e.Kind != KindAnnotation && e.Kind != KindCPUOp {
-			continue
+	// step number per name, looked up once per distinct name
+	num := make([]int64, len(t.Strings))
+	for id, s := range t.Strings {
+		num[id] = -1
+		if n, ok := StepNumber(s); ok {
+			num[id] = n
 		}
-		if n, ok := StepNumber(t.NameOf(i)); ok {
-			w = append(w, Step{N: n, Start: e.Start, End: e.End()})
+	}
+	var w []Step
+	for _, c := range t.Events.Chunks() {
+		for k := range c {
+			e := &c[k]
+			if n := num[e.Name]; n >= 0 && (e.Kind == KindAnnotation || e.Kind == KindCPUOp) {
+				w = append(w, Step{N: n, Start: e.Start, End: e.End()})
+			}
 		}
 	}
 	slices.SortFunc(w, func(a, b Step) int { return cmp.Compare(a.Start, b.Start) })
