@@ -18,9 +18,11 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var stepRows []StepLane
 	var wg sync.WaitGroup
 	wg.Add(2)
+	var cpuActive int64
 	go func() {
 		defer wg.Done()
 		dead = deadWindows(t, l, t.StepWindows(), o.Top)
+		cpuActive = launchThreadsActive(t, l)
 	}()
 	go func() {
 		defer wg.Done()
@@ -155,7 +157,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	wg.Wait()
 	r.Dead, r.Steps = dead, stepRows
 	r.Syncs = syncReport(t, syncs, byDev, o.Top)
-	r.Verdict = verdict(t, l, r, steps, idle, starved)
+	r.Verdict = verdict(t, r, steps, cpuActive, idle, starved)
 	return r
 }
 
@@ -406,6 +408,31 @@ func stepLanes(t *trace.Trace, o Options, inWindow func(i int) bool) []StepLane 
 	return out
 }
 
+// launchThreadsActive is the union of top-level CPU events on the threads
+// that launched device work.
+func launchThreadsActive(t *trace.Trace, l *trace.Links) int64 {
+	launchTracks := make([]bool, len(t.Tracks))
+	for i, n := range l.Launched {
+		if n > 0 {
+			launchTracks[t.Ev(i).Track] = true
+		}
+	}
+	var tops [][2]int64
+	for k, on := range launchTracks {
+		if !on {
+			continue
+		}
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i))
+			if l.Parent[i] < 0 && e.Kind != trace.KindPython {
+				tops = append(tops, [2]int64{e.Start, e.End()})
+			}
+		}
+	}
+	busy, _, _ := trace.Union(tops)
+	return busy
+}
+
 // syncReport lists the longest blocking calls with the GPU work they covered.
 func syncReport(t *trace.Trace, syncs []span, byDev map[int][]iv, top int) []Sync {
 	var out []Sync
@@ -430,7 +457,7 @@ func syncReport(t *trace.Trace, syncs []span, byDev map[int][]iv, top int) []Syn
 
 // verdict decides overhead-bound or compute-bound over the profiled span:
 // the profiler steps (or the whole trace without them) and the GPU window.
-func verdict(t *trace.Trace, l *trace.Links, r *Report, steps []trace.Step, idle, starved int64) Verdict {
+func verdict(t *trace.Trace, r *Report, steps []trace.Step, cpuActive, idle, starved int64) Verdict {
 	v := Verdict{}
 	lo, hi := int64(0), int64(0)
 	first := true
@@ -450,22 +477,7 @@ func verdict(t *trace.Trace, l *trace.Links, r *Report, steps []trace.Step, idle
 	for _, s := range steps {
 		see(s.Start, s.End)
 	}
-	launchTracks := map[int32]bool{}
-	for i := 0; i < t.NumEvents(); i++ {
-		if l.Launched[i] > 0 {
-			launchTracks[t.Ev(i).Track] = true
-		}
-	}
-	var tops [][2]int64
-	for k := range launchTracks {
-		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
-			e := t.Ev(int(i))
-			if l.Parent[i] < 0 && e.Kind != trace.KindPython {
-				tops = append(tops, [2]int64{e.Start, e.End()})
-			}
-		}
-	}
-	v.CPUActiveNs, _, _ = trace.Union(tops)
+	v.CPUActiveNs = cpuActive
 	v.SpanNs = hi - lo
 	busy := min(v.GPUBusyNs, v.SpanNs*int64(max(len(r.Devices), 1)))
 	if v.SpanNs > 0 {
