@@ -21,8 +21,17 @@ func main() {
 	layers := flag.Int("layers", 0, "extra linear layers per step (training-like body on two threads and two streams)")
 	size := flag.String("size", "", "keep adding steps until the file reaches this size (e.g. 200MB, 1GB)")
 	out := flag.String("o", "-", "output file (- for stdout)")
+	variant := flag.String("variant", "", "matmul_add body: eager (default), bmm or compiled")
 	flag.Parse()
-	cfg := gen.Config{Steps: *steps, Layers: *layers}
+	v := *variant
+	if v == "eager" {
+		v = ""
+	}
+	if v != "" && v != "bmm" && v != "compiled" {
+		fmt.Fprintln(os.Stderr, "tracegen: -variant is eager, bmm or compiled")
+		os.Exit(2)
+	}
+	cfg := gen.Config{Steps: *steps, Layers: *layers, Variant: v}
 	if *size != "" {
 		n, err := parseSize(*size)
 		if err != nil {

@@ -24,6 +24,10 @@ type Config struct {
 	Steps       int   // profiler steps (ProfilerStep#2 ... #Steps+1)
 	Layers      int   // extra linear layers per step (0: the blog's matmul_add only)
 	TargetBytes int64 // when > 0, keep adding steps until this many bytes are written
+	// Variant of the matmul_add body: "" (eager: aten::matmul > aten::mm),
+	// "bmm" (aten::matmul > aten::bmm) or "compiled" (TorchDynamo Cache
+	// Lookup, Torch-Compiled Region > aten::addmm with a DtoD memcpy).
+	Variant string
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -92,7 +96,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	g.header()
 	t := int64(1_000_000) // 1 ms after the trace start
 	for s := 0; ; s++ {
-		t = g.step(s, t, cfg.Layers)
+		t = g.step(s, t, cfg.Layers, cfg.Variant)
 		g.f.Steps++
 		if cfg.TargetBytes > 0 {
 			if g.cw.n+int64(g.w.Buffered()) >= cfg.TargetBytes {
@@ -323,7 +327,7 @@ const (
 )
 
 // step writes one ProfilerStep starting at t and returns where the next starts.
-func (g *writer) step(s int, t int64, layers int) int64 {
+func (g *writer) step(s int, t int64, layers int, variant string) int64 {
 	cold := s == 0
 	stepStart := t
 	// matmul_add body
@@ -366,14 +370,29 @@ func (g *writer) step(s int, t int64, layers int) int64 {
 	}
 	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
 	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
-	eMatmul := g.op("cpu_op", "aten::matmul", mainTid, mm, matmulEnd-mm, dims64, types2)
-	_ = eMatmul
-	eMm := g.op("cpu_op", "aten::mm", mainTid, mmIn, mmEnd-mmIn, dims64, types2)
-	g.x("cuda_runtime", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", [2]int{pid, mainTid}, occ, 2_700,
-		"\"External id\": "+strconv.FormatInt(eMm, 10)+", \"cbid\": 183, \"correlation\": "+strconv.FormatInt(g.corr, 10))
-	g.corr++
-	g.f.LaunchCalls++
-	gemmEnd := g.launch(mainTid, eMm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
+	var gemmEnd int64
+	switch variant {
+	case "compiled":
+		// torch.compile: a cache lookup, then the compiled region runs one
+		// addmm that first copies the bias device to device.
+		g.op("user_annotation", "TorchDynamo Cache Lookup", mainTid, mm, 5_000, "", "")
+		g.op("user_annotation", "Torch-Compiled Region: 0/0", mainTid, mm+6_000, matmulEnd-mm-6_000+addEnd-matmulEnd, "", "")
+		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, mmIn+4_000, mmEnd-mmIn, "[[64], [64, 64], [64, 64], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
+		g.launch(mainTid, eAddmm, "cudaMemcpyAsync", occ, 4_000, devMemcpy, 7, "Memcpy DtoD (Device -> Device)", 1_200)
+		gemmEnd = g.launch(mainTid, eAddmm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
+	default:
+		inner, dims, kern := "aten::mm", dims64, gemm
+		if variant == "bmm" {
+			inner, dims, kern = "aten::bmm", "[[8, 64, 64], [8, 64, 64]]", "void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_nn_align1>(cutlass_80_simt_sgemm_64x64_8x5_nn_align1::Params)"
+		}
+		g.op("cpu_op", "aten::matmul", mainTid, mm, matmulEnd-mm, dims, types2)
+		eMm := g.op("cpu_op", inner, mainTid, mmIn, mmEnd-mmIn, dims, types2)
+		g.x("cuda_runtime", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", [2]int{pid, mainTid}, occ, 2_700,
+			"\"External id\": "+strconv.FormatInt(eMm, 10)+", \"cbid\": 183, \"correlation\": "+strconv.FormatInt(g.corr, 10))
+		g.corr++
+		g.f.LaunchCalls++
+		gemmEnd = g.launch(mainTid, eMm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, kern, gemmDur)
+	}
 	g.f.GEMMDurNs = gemmDur
 	if cold {
 		// the profiler's own buffer request (CUPTI's pseudo-thread) stalls
@@ -382,9 +401,11 @@ func (g *writer) step(s int, t int64, layers int) int64 {
 		g.f.BufferRequestNs = 171_000
 		g.free[7] = gemmEnd - 2_000 + 171_000
 	}
-	eAdd := g.op("cpu_op", "aten::add", mainTid, add, addEnd-add, dimsAdd, typesAdd)
-	g.launch(mainTid, eAdd, "cudaLaunchKernel", launch2, 16_000, devKernel, 7, addKernel, addDur)
-	g.f.AddDurNs = addDur
+	if variant != "compiled" {
+		eAdd := g.op("cpu_op", "aten::add", mainTid, add, addEnd-add, dimsAdd, typesAdd)
+		g.launch(mainTid, eAdd, "cudaLaunchKernel", launch2, 16_000, devKernel, 7, addKernel, addDur)
+		g.f.AddDurNs = addDur
+	}
 
 	for l := 0; l < layers; l++ {
 		lt := cur + int64(l)*layerW
