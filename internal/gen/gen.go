@@ -28,6 +28,9 @@ type Config struct {
 	// "bmm" (aten::matmul > aten::bmm) or "compiled" (TorchDynamo Cache
 	// Lookup, Torch-Compiled Region > aten::addmm with a DtoD memcpy).
 	Variant string
+	// GEMMScale multiplies the GEMM kernels' durations (0 means 1), to
+	// make a regressed twin of a trace.
+	GEMMScale float64
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -50,14 +53,14 @@ type Facts struct {
 }
 
 const (
-	pid       = 4242
-	mainTid   = 4242
-	bwdTid    = 4250
-	base      = int64(1790857026000000000)
-	gemm      = "ampere_sgemm_32x32_sliced1x4_nn"
-	addKernel = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3>)"
-	gemmDur   = 11_328
-	addDur    = 2_592
+	pid         = 4242
+	mainTid     = 4242
+	bwdTid      = 4250
+	base        = int64(1790857026000000000)
+	gemm        = "ampere_sgemm_32x32_sliced1x4_nn"
+	addKernel   = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3>)"
+	gemmDurBase = 11_328
+	addDur      = 2_592
 )
 
 type writer struct {
@@ -96,7 +99,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	g.header()
 	t := int64(1_000_000) // 1 ms after the trace start
 	for s := 0; ; s++ {
-		t = g.step(s, t, cfg.Layers, cfg.Variant)
+		t = g.step(s, t, cfg)
 		g.f.Steps++
 		if cfg.TargetBytes > 0 {
 			if g.cw.n+int64(g.w.Buffered()) >= cfg.TargetBytes {
@@ -327,7 +330,12 @@ const (
 )
 
 // step writes one ProfilerStep starting at t and returns where the next starts.
-func (g *writer) step(s int, t int64, layers int, variant string) int64 {
+func (g *writer) step(s int, t int64, cfg Config) int64 {
+	layers, variant := cfg.Layers, cfg.Variant
+	gemmDur := int64(gemmDurBase)
+	if cfg.GEMMScale > 0 {
+		gemmDur = int64(float64(gemmDurBase) * cfg.GEMMScale)
+	}
 	cold := s == 0
 	stepStart := t
 	// matmul_add body

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/table"
+)
+
+type checkOptions struct {
+	budgetFile  string
+	maxIdle     string
+	maxStep     string
+	max         []string
+	noUnlinked  bool
+	by          string
+	noNormalize bool
+	format      string
+	budgets     []diff.Budget
+}
+
+func newCheckCmd(e *env) *cobra.Command {
+	o := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check TRACE",
+		Short: "Hold one trace to absolute budgets and fail when one is exceeded (exit 1)",
+		Long: `check compares one trace with budgets given by flags or by a budget file
+(YAML or JSON) kept next to the CI config, prints every budget with the
+value found, and exits 1 when any is exceeded (2 when a budget is wrong, 3
+when the trace cannot be read). Row budgets apply to every row whose name
+matches (all rows without match); values are per profiler step unless
+--no-normalize, except the per-call metrics.
+
+Budget file:
+
+  budgets:
+    - metric: total.gpu_idle_pct    # GPU idle share of its window, %
+      max: 40
+    - metric: total.step_time       # median ProfilerStep CPU time
+      max: 25ms
+    - metric: self_cuda_per_call    # an op's self CUDA time per call
+      match: ^aten::mm$
+      max: 50us
+    - metric: total.unlinked        # device ops without a launch call
+      max: 0
+
+Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
+Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
+		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
+  tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --no-unlinked
+  tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return runCheck(e, o, args[0])
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.budgetFile, "budget", "", "budget file (YAML or JSON)")
+	f.StringVar(&o.maxIdle, "max-gpu-idle", "", "total.gpu_idle_pct at most this (percent of the GPU window)")
+	f.StringVar(&o.maxStep, "max-step-time", "", "median profiler step time at most this (e.g. 25ms)")
+	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us'")
+	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace")
+	f.StringVar(&o.by, "by", "op", "rows for row budgets: op or kernel")
+	f.BoolVar(&o.noNormalize, "no-normalize", false, "row and time totals over the whole trace instead of per step")
+	f.StringVar(&o.format, "format", "text", "output format: text, md, json or junit")
+	return cmd
+}
+
+func (o *checkOptions) validate() error {
+	if err := checkFormat(o.format, "text", "md", "json", "junit"); err != nil {
+		return err
+	}
+	if o.by != "op" && o.by != "kernel" {
+		return usageErrorf("unknown --by %q: use op or kernel", o.by)
+	}
+	add := func(metric, match, max string) error {
+		b, err := diff.NewBudget(metric, match, max)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		o.budgets = append(o.budgets, b)
+		return nil
+	}
+	if o.budgetFile != "" {
+		data, err := os.ReadFile(o.budgetFile)
+		if err != nil {
+			return usageErrorf("--budget: %v", err)
+		}
+		bs, err := diff.ParseBudgetFile(o.budgetFile, data)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		o.budgets = append(o.budgets, bs...)
+	}
+	if o.maxIdle != "" {
+		if err := add("total.gpu_idle_pct", "", o.maxIdle); err != nil {
+			return err
+		}
+	}
+	if o.maxStep != "" {
+		if err := add("total.step_time", "", o.maxStep); err != nil {
+			return err
+		}
+	}
+	for _, m := range o.max {
+		lhs, max, ok := strings.Cut(m, "=")
+		if !ok {
+			return usageErrorf("--max %q: want METRIC[@REGEX]=MAX", m)
+		}
+		metric, match, _ := strings.Cut(lhs, "@")
+		if err := add(metric, match, max); err != nil {
+			return err
+		}
+	}
+	if o.noUnlinked {
+		if err := add("total.unlinked", "", "0"); err != nil {
+			return err
+		}
+	}
+	if len(o.budgets) == 0 {
+		return usageErrorf("no budgets: give --budget FILE or --max-gpu-idle, --max-step-time, --max, --no-unlinked")
+	}
+	return nil
+}
+
+func runCheck(e *env, o *checkOptions, path string) error {
+	t, err := e.load(path)
+	if err != nil {
+		return err
+	}
+	s, err := diff.Reduce(t, path, diff.Options{By: o.by, Torch: table.Newest, Normalize: !o.noNormalize})
+	if err != nil {
+		return err
+	}
+	out := diff.Check(s, o.budgets)
+	var viol []diff.Violation
+	var names []string
+	checked := map[string]int{}
+	for _, oc := range out {
+		viol = append(viol, oc.Failed...)
+		names = append(names, oc.Budget.Text)
+		checked[oc.Budget.Text] = oc.Rows
+	}
+	switch o.format {
+	case "json":
+		err = render.CheckJSON(e.stdout, path, out)
+	case "junit":
+		err = render.JUnit(e.stdout, "tracetab.check", names, checked, viol)
+	default:
+		err = render.CheckText(e.stdout, o.format, path, out)
+	}
+	if err != nil {
+		return err
+	}
+	if len(viol) > 0 {
+		if o.format == "json" || o.format == "junit" {
+			for _, v := range viol {
+				fmt.Fprintf(e.stderr, "tracetab: [%s] %s\n", v.Rule, v.Msg)
+			}
+		}
+		return checkFailed("%d budget violation(s)", len(viol))
+	}
+	return nil
+}

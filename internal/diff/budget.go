@@ -1,0 +1,206 @@
+package diff
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Budget is an absolute limit on one trace: a total (total.METRIC) or a
+// row metric, for every row matching Match (all rows when nil).
+type Budget struct {
+	Text   string
+	Metric string
+	Total  bool
+	Match  *regexp.Regexp
+	Max    float64
+	Line   int // in the budget file, 0 for flags
+}
+
+// BudgetError is a budget that cannot be used, with its line.
+type BudgetError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *BudgetError) Error() string {
+	if e.File == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// NewBudget checks a metric name and builds a budget.
+func NewBudget(metric, match, max string) (Budget, error) {
+	b := Budget{Text: metric + "<=" + max}
+	if match != "" {
+		b.Text += "@" + match
+	}
+	if m, ok := strings.CutPrefix(metric, "total."); ok {
+		if !slices.Contains(TotalMetrics, m) {
+			return b, fmt.Errorf("unknown total metric %q (one of total.%s)", metric, strings.Join(TotalMetrics, ", total."))
+		}
+		if match != "" {
+			return b, fmt.Errorf("match does not apply to %s", metric)
+		}
+		b.Total, b.Metric = true, m
+	} else {
+		if !slices.Contains(RowMetrics, metric) {
+			return b, fmt.Errorf("unknown metric %q (one of %s, or total.%s)", metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."))
+		}
+		b.Metric = metric
+	}
+	if match != "" {
+		re, err := regexp.Compile(match)
+		if err != nil {
+			return b, fmt.Errorf("bad match %q: %v", match, err)
+		}
+		b.Match = re
+	}
+	v, err := ParseAmount(max, IsCount(b.Metric))
+	if err != nil || math.IsNaN(v) {
+		return b, fmt.Errorf("bad max: %v", err)
+	}
+	b.Max = v
+	return b, nil
+}
+
+// ParseBudgetFile reads budgets from YAML or JSON:
+//
+//	budgets:
+//	  - metric: total.gpu_idle_pct
+//	    max: 40
+//	  - metric: self_cuda_per_call
+//	    match: ^aten::mm$
+//	    max: 50us
+func ParseBudgetFile(name string, data []byte) ([]Budget, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line := 0
+		msg := err.Error()
+		if i := strings.Index(msg, "line "); i >= 0 {
+			fmt.Sscanf(msg[i:], "line %d", &line)
+		}
+		return nil, &BudgetError{name, line, "not YAML or JSON: " + msg}
+	}
+	if len(doc.Content) == 0 {
+		return nil, &BudgetError{name, 1, "empty budget file"}
+	}
+	root := doc.Content[0]
+	list := root
+	if root.Kind == yaml.MappingNode {
+		list = nil
+		for k := 0; k+1 < len(root.Content); k += 2 {
+			if root.Content[k].Value == "budgets" {
+				list = root.Content[k+1]
+			} else {
+				return nil, &BudgetError{name, root.Content[k].Line, fmt.Sprintf("unknown key %q (want budgets)", root.Content[k].Value)}
+			}
+		}
+	}
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return nil, &BudgetError{name, root.Line, "want a list under budgets:"}
+	}
+	var out []Budget
+	for _, item := range list.Content {
+		if item.Kind != yaml.MappingNode {
+			return nil, &BudgetError{name, item.Line, "each budget is a mapping with metric, max and optionally match"}
+		}
+		var metric, match, max string
+		hasMax := false
+		for k := 0; k+1 < len(item.Content); k += 2 {
+			key, val := item.Content[k], item.Content[k+1]
+			if val.Kind != yaml.ScalarNode {
+				return nil, &BudgetError{name, val.Line, fmt.Sprintf("%s: want a single value", key.Value)}
+			}
+			switch key.Value {
+			case "metric":
+				metric = val.Value
+			case "match":
+				match = val.Value
+			case "max":
+				max, hasMax = val.Value, true
+			default:
+				return nil, &BudgetError{name, key.Line, fmt.Sprintf("unknown key %q (want metric, match, max)", key.Value)}
+			}
+		}
+		if metric == "" || !hasMax {
+			return nil, &BudgetError{name, item.Line, "a budget needs metric and max"}
+		}
+		b, err := NewBudget(metric, match, max)
+		if err != nil {
+			return nil, &BudgetError{name, item.Line, err.Error()}
+		}
+		b.Line = item.Line
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		return nil, &BudgetError{name, list.Line, "no budgets"}
+	}
+	return out, nil
+}
+
+// Outcome is one budget checked against one trace.
+type Outcome struct {
+	Budget Budget
+	Value  float64 // the largest value among matching rows, or the total
+	Row    string  // the row holding Value
+	Rows   int     // rows the budget applied to
+	Failed []Violation
+}
+
+// Check holds one trace to its budgets.
+func Check(s *Side, budgets []Budget) []Outcome {
+	var out []Outcome
+	for _, b := range budgets {
+		o := Outcome{Budget: b, Value: math.Inf(-1)}
+		if b.Total {
+			o.Value, o.Rows = s.Totals[b.Metric], 1
+			if o.Value > b.Max {
+				o.Failed = append(o.Failed, Violation{Rule: b.Text, Metric: "total." + b.Metric,
+					Msg: fmt.Sprintf("total.%s is %s, over the budget of %s", b.Metric, fmtVal(b.Metric, o.Value), fmtVal(b.Metric, b.Max))})
+			}
+			out = append(out, o)
+			continue
+		}
+		for _, r := range s.Rows {
+			if b.Match != nil && !b.Match.MatchString(r.Key) {
+				continue
+			}
+			o.Rows++
+			v := r.Values[b.Metric]
+			if v > o.Value {
+				o.Value, o.Row = v, r.Key
+			}
+			if v > b.Max {
+				o.Failed = append(o.Failed, Violation{Rule: b.Text, Row: r.Key, Metric: b.Metric,
+					Msg: fmt.Sprintf("%s: %s is %s, over the budget of %s", r.Key, b.Metric, fmtVal(b.Metric, v), fmtVal(b.Metric, b.Max))})
+			}
+		}
+		if o.Rows == 0 {
+			o.Value = 0
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// FormatValue formats a metric value for people.
+func FormatValue(metric string, v float64) string {
+	if metric == "gpu_idle_pct" {
+		return strconv.FormatFloat(v, 'f', 2, 64) + "%"
+	}
+	if IsCount(metric) {
+		if v == math.Trunc(v) {
+			return strconv.FormatFloat(v, 'f', 0, 64)
+		}
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64) + "us"
+}
