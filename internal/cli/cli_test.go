@@ -149,3 +149,28 @@ func TestGeneratedTable(t *testing.T) {
 		t.Error("no device time")
 	}
 }
+
+// TestTableSteps: --steps keeps the events of the chosen profiler steps.
+func TestTableSteps(t *testing.T) {
+	m := tableJSON(t, "table", "--format", "json", "--steps", "3-4", testdata("sample.pt.trace.json"))
+	calls := map[string]float64{}
+	for _, r := range m["rows"].([]any) {
+		row := r.(map[string]any)
+		calls[row["name"].(string)] = row["calls"].(float64)
+	}
+	if calls["ProfilerStep*"] != 2 || calls["aten::mm"] != 2 || calls["ampere_sgemm_32x32_sliced1x4_nn"] != 2 {
+		t.Fatalf("steps 3-4: %v", calls)
+	}
+	if _, ok := calls["cudaDeviceSynchronize"]; ok {
+		t.Error("the sync after the last step is outside steps 3-4")
+	}
+}
+
+// TestTableNotes: overlapping kernels on one stream are reported.
+func TestTableNotes(t *testing.T) {
+	shared := testenv.Shared(t)
+	_, stderr, code := run(t, "table", filepath.Join(shared, "traces", "TraceLens__b200__eager_trace.json.gz"))
+	if code != 0 || !strings.Contains(stderr, "74 device ops start before the previous op on their stream ended") {
+		t.Fatalf("exit %d %q", code, stderr)
+	}
+}

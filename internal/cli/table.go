@@ -81,7 +81,7 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	f.StringVar(&o.torch, "torch", table.Newest.String(), "whose table() rules and layout to reproduce, e.g. 1.13.1, 2.6.0, 2.14.1")
 	f.StringVar(&o.match, "match", "", "keep only rows whose name matches this regular expression")
 	f.StringVar(&o.exclude, "exclude", "", "drop rows whose name matches this regular expression")
-	f.StringVar(&o.steps, "steps", "", "with --by step: only steps A-B (e.g. 3-5, or 4)")
+	f.StringVar(&o.steps, "steps", "", "only profiler steps A-B (e.g. 3-5, or 4): their CPU events and the device ops they launched")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, csv or json")
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return table.SortKeys(), cobra.ShellCompDirectiveNoFileComp
@@ -171,11 +171,8 @@ func runTable(e *env, o *tableOptions) error {
 	case "step":
 		return runStepView(e, o, t)
 	}
-	if o.steps != "" {
-		return usageErrorf("--steps goes with --by step and --by kernel")
-	}
 	opts := table.Options{Torch: o.version, GroupByShape: o.groupShape, GroupByStack: o.groupStack,
-		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe}
+		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe, StepLo: o.stepLo, StepHi: o.stepHi, HasSteps: o.stepsEnabled}
 	notes := tableNotes(t, &opts)
 	if table.NeedsMemory(o.sort) && len(t.Mem) == 0 {
 		return usageErrorf("--sort %s needs [memory] events, and %s has none (profile_memory was off, or a legacy export)", o.sort, o.path)

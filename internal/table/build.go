@@ -12,15 +12,15 @@ import (
 // and the parent/child tree. The list is built directly in torch's order
 // (start, then longest first, then file order) by merging the per-track
 // orders the trace already has.
-func build(t *trace.Trace, v Version) *fevents {
+func build(t *trace.Trace, v Version, keep []bool) *fevents {
 	l := t.Links()
 	n := t.NumEvents()
 	f := &fevents{}
 
 	// Which events become FunctionEvents, and their (start, end) in ns.
 	filtered := make([]int8, len(t.Strings)) // 0 unknown, 1 kept, 2 filtered out
-	isFE := func(e *trace.Event) bool {
-		if !isFunctionEventKind(e.Kind) {
+	isFE := func(i int, e *trace.Event) bool {
+		if !isFunctionEventKind(e.Kind) || (keep != nil && !keep[i]) {
 			return false
 		}
 		st := filtered[e.Name]
@@ -41,7 +41,7 @@ func build(t *trace.Trace, v Version) *fevents {
 	hasGPUAnn := t.CatCounts["gpu_user_annotation"]+t.CatCounts["gpu_user_Annotation"]+t.CatCounts["User"] > 0
 	for i := 0; hasGPUAnn && i < n; i++ {
 		e := t.Ev(i)
-		if e.Kind == trace.KindGPUAnnotation && isFE(e) {
+		if e.Kind == trace.KindGPUAnnotation && isFE(i, e) {
 			a, b := margin(t, l, i)
 			extra = append(extra, item{e.Start + a, e.Start + a + max(e.Dur-b, 0), int32(i)})
 		}
@@ -75,7 +75,7 @@ func build(t *trace.Trace, v Version) *fevents {
 			i := h.ord[0]
 			h.ord = h.ord[1:]
 			e := t.Ev(int(i))
-			if e.Kind != trace.KindGPUAnnotation && isFE(e) {
+			if e.Kind != trace.KindGPUAnnotation && isFE(int(i), e) {
 				h.it, h.ok = item{e.Start, e.End(), i}, true
 				return
 			}

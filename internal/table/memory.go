@@ -28,7 +28,7 @@ func memBytes(r *trace.MemEvent, v Version) (cpu, dev int64) {
 // lies in its interval, both ends included, on any thread. It stores the
 // usage per trace event and returns the records no event claimed (and the
 // [OutOfMemory] ones), which become "[memory]" events of their own.
-func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(*trace.Event) bool) []int {
+func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(int, *trace.Event) bool) []int {
 	if len(t.Mem) == 0 {
 		return nil
 	}
@@ -55,7 +55,7 @@ func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(*trace.Event
 	used := make([]bool, len(t.Mem))
 	for i := 0; i < n; i++ {
 		e := t.Ev(i)
-		if e.Kind.IsDevice() || !isFE(e) {
+		if e.Kind.IsDevice() || !isFE(i, e) {
 			continue
 		}
 		// torch compares the integer record times with start_ns/1000*1000

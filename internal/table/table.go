@@ -17,6 +17,11 @@ type Options struct {
 	SortBy       string // sort_by; "" or "none" keeps first-occurrence order
 	Match        *regexp.Regexp
 	Exclude      *regexp.Regexp
+	// Steps, when HasSteps, keeps only events of profiler steps
+	// StepLo..StepHi: CPU events that start inside those steps' windows
+	// (on any thread) and device ops launched from them.
+	StepLo, StepHi int64
+	HasSteps       bool
 }
 
 // Result is key_averages() of one trace, sorted.
@@ -100,7 +105,12 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 	if hasDevice(t) {
 		res.UseDevice = "cuda"
 	}
-	f := build(t, v)
+	var keep []bool
+	if o.HasSteps {
+		keep = stepMask(t, o.StepLo, o.StepHi)
+	}
+	f := build(t, v, keep)
+	res.Notes = append(res.Notes, consistencyNotes(t, f)...)
 	res.Rows = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
 	for i := range res.Rows {
 		r := &res.Rows[i]
@@ -166,4 +176,65 @@ func HasStacks(t *trace.Trace) bool {
 		}
 	}
 	return false
+}
+
+// stepMask marks the events of profiler steps lo..hi.
+func stepMask(t *trace.Trace, lo, hi int64) []bool {
+	steps := t.StepWindows()
+	keep := make([]bool, t.NumEvents())
+	for i := range keep {
+		e := t.Ev(i)
+		at := e.Start
+		if e.Kind.IsDevice() {
+			at = t.LaunchTime(i)
+		}
+		if k := trace.StepAt(steps, at); k >= 0 && steps[k].N >= lo && steps[k].N <= hi {
+			keep[i] = true
+		}
+	}
+	return keep
+}
+
+// consistencyNotes are facts about the trace a reader of the table should
+// know: overlapping device ops on one stream, negative self times.
+func consistencyNotes(t *trace.Trace, f *fevents) []string {
+	var notes []string
+	l := t.Links()
+	overlaps := 0
+	for k, tr := range t.Tracks {
+		if tr.Kind != trace.TrackDevice {
+			continue
+		}
+		end := int64(-1 << 62)
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i))
+			if !e.Kind.IsDeviceWork() {
+				continue
+			}
+			if e.Start < end {
+				overlaps++
+			}
+			end = max(end, e.End())
+		}
+	}
+	if overlaps > 0 {
+		notes = append(notes, fmt.Sprintf("%d device ops start before the previous op on their stream ended (overlapping kernels, e.g. programmatic dependent launch): each keeps its full duration", overlaps))
+	}
+	neg := 0
+	for i := 0; i < f.n(); i++ {
+		if f.deleted[i] || f.device[i] || f.kind[i] == trace.KindPython {
+			continue
+		}
+		c := 0.0
+		for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
+			c += f.end[ch] - f.start[ch]
+		}
+		if f.end[i]-f.start[i]-c < 0 {
+			neg++
+		}
+	}
+	if neg > 0 {
+		notes = append(notes, fmt.Sprintf("%d events have a negative Self CPU (children overhang their parent: partially overlapping events); torch prints the same, so tracetab does not clamp them", neg))
+	}
+	return notes
 }
