@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"strings"
 
@@ -160,13 +159,5 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	if len(viol) > 0 {
-		if o.format == "json" || o.format == "junit" {
-			for _, v := range viol {
-				fmt.Fprintf(e.stderr, "tracetab: [%s] %s\n", v.Rule, v.Msg)
-			}
-		}
-		return checkFailed("%d budget violation(s)", len(viol))
-	}
-	return nil
+	return failIfViolated(e, o.format, "budget", viol)
 }

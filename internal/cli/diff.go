@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 type diffOptions struct {
@@ -108,25 +108,25 @@ func (o *diffOptions) validate() error {
 
 func runDiff(e *env, o *diffOptions, basePath, newPath string) error {
 	opts := diff.Options{By: o.by, GroupByShape: o.groupShape, Torch: o.version, Normalize: !o.noNormalize}
-	var sides [2]*diff.Side
+	var traces [2]*trace.Trace
 	for k, p := range []string{basePath, newPath} {
 		t, err := e.load(p)
 		if err != nil {
 			return err
 		}
-		if s, err := diff.Reduce(t, p, opts); err != nil {
-			return err
-		} else {
-			sides[k] = s
+		traces[k] = t
+		if opts.Normalize && len(t.StepWindows()) == 0 {
+			note(e.stderr, p+" has no ProfilerStep#N annotations: values are totals, not per step")
+			opts.Normalize = false
 		}
 	}
-	if opts.Normalize && (sides[0].Steps == 0 || sides[1].Steps == 0) {
-		note(e.stderr, "a trace has no ProfilerStep#N annotations: values are totals, not per step")
-		opts.Normalize = false
-		for k, p := range []string{basePath, newPath} {
-			t, _ := e.load(p)
-			sides[k], _ = diff.Reduce(t, p, opts)
+	var sides [2]*diff.Side
+	for k, p := range []string{basePath, newPath} {
+		s, err := diff.Reduce(traces[k], p, opts)
+		if err != nil {
+			return err
 		}
+		sides[k] = s
 	}
 	d := diff.Compare(sides[0], sides[1], o.metrics, opts.Normalize)
 	viol, checked := diff.Evaluate(d, o.rules)
@@ -146,13 +146,5 @@ func runDiff(e *env, o *diffOptions, basePath, newPath string) error {
 	if err != nil {
 		return err
 	}
-	if len(viol) > 0 {
-		if o.format == "json" || o.format == "junit" {
-			for _, v := range viol {
-				fmt.Fprintf(e.stderr, "tracetab: [%s] %s\n", v.Rule, v.Msg)
-			}
-		}
-		return checkFailed("%d threshold violation(s)", len(viol))
-	}
-	return nil
+	return failIfViolated(e, o.format, "threshold", viol)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/parse"
 )
 
@@ -58,4 +59,18 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Run 'tracetab --help' for usage.")
 	}
 	return code
+}
+
+// failIfViolated lists violations on stderr when the chosen format did not
+// show them to a person, and returns the exit-1 error when there are any.
+func failIfViolated(e *env, format, what string, viol []diff.Violation) error {
+	if len(viol) == 0 {
+		return nil
+	}
+	if format == "json" || format == "junit" {
+		for _, v := range viol {
+			fmt.Fprintf(e.stderr, "tracetab: [%s] %s\n", v.Rule, v.Msg)
+		}
+	}
+	return checkFailed("%d %s violation(s)", len(viol), what)
 }

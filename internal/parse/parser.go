@@ -365,6 +365,29 @@ func (p *parser) topValue(key string) {
 	}
 }
 
+// fields calls f for each key of the object at the current position, with
+// the scanner on the key's value; f must consume the value. Cold paths
+// only: the event and args loops are written out for speed.
+func (p *parser) fields(f func(key string)) {
+	s := &p.sc
+	if s.peek() != '{' {
+		s.skipValue()
+		return
+	}
+	s.pos++
+	for s.peek() != '}' {
+		if s.peek() == ',' {
+			s.pos++
+			continue
+		}
+		raw, _ := s.str()
+		k := string(raw)
+		s.expect(':')
+		f(k)
+	}
+	s.pos++
+}
+
 func (p *parser) deviceProps() {
 	s := &p.sc
 	if s.peek() != '[' {
@@ -382,65 +405,40 @@ func (p *parser) deviceProps() {
 			s.pos++
 			continue
 		}
-		if c != '{' {
-			s.skipValue()
-			continue
-		}
-		s.pos++
 		d := trace.DeviceProp{ID: -1}
-		for s.peek() != '}' {
-			if s.peek() == ',' {
-				s.pos++
-				continue
-			}
-			raw, _ := s.str()
-			k := string(raw)
-			s.expect(':')
+		p.fields(func(k string) {
+			var v int64
 			switch k {
-			case "id":
-				v, _ := p.intValue()
-				d.ID = int(v)
 			case "name":
 				raw, _ := p.strOrWord()
 				d.Name = string(raw)
-			case "totalGlobalMem":
-				d.TotalMem, _ = p.intValue()
-			case "numSms":
-				v, _ := p.intValue()
-				d.NumSMs = int(v)
-			case "computeMajor":
-				v, _ := p.intValue()
-				d.ComputeMajor = int(v)
-			case "computeMinor":
-				v, _ := p.intValue()
-				d.ComputeMinor = int(v)
+				return
+			case "id", "totalGlobalMem", "numSms", "computeMajor", "computeMinor":
+				v, _ = p.intValue()
 			default:
 				s.skipValue()
+				return
 			}
-		}
-		s.pos++
+			switch k {
+			case "id":
+				d.ID = int(v)
+			case "totalGlobalMem":
+				d.TotalMem = v
+			case "numSms":
+				d.NumSMs = int(v)
+			case "computeMajor":
+				d.ComputeMajor = int(v)
+			case "computeMinor":
+				d.ComputeMinor = int(v)
+			}
+		})
 		p.t.Devices = append(p.t.Devices, d)
 	}
 }
 
 func (p *parser) distInfo() {
-	s := &p.sc
-	if s.peek() != '{' {
-		s.skipValue()
-		return
-	}
-	s.pos++
-	p.t.Dist.Present = true
-	p.t.Dist.Rank = -1
-	p.t.Dist.WorldSize = -1
-	for s.peek() != '}' {
-		if s.peek() == ',' {
-			s.pos++
-			continue
-		}
-		raw, _ := s.str()
-		k := string(raw)
-		s.expect(':')
+	p.t.Dist = trace.DistInfo{Present: true, Rank: -1, WorldSize: -1}
+	p.fields(func(k string) {
 		switch k {
 		case "backend":
 			raw, _ := p.strOrWord()
@@ -450,10 +448,9 @@ func (p *parser) distInfo() {
 		case "world_size":
 			p.t.Dist.WorldSize, _ = p.intValue()
 		default:
-			s.skipValue()
+			p.sc.skipValue()
 		}
-	}
-	s.pos++
+	})
 }
 
 // eventArray reads the array of events, one unit per event.
