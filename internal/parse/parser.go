@@ -102,7 +102,9 @@ func Read(r io.Reader, name string, opts Options) (*trace.Trace, error) {
 			return nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error(), Gzip: true}
 		}
 		defer zr.Close()
-		src = zr
+		ra := newReadahead(zr)
+		defer ra.Close()
+		src = ra
 	}
 	p := newParser(src, name, opts)
 	p.gz = gz

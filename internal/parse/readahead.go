@@ -1,0 +1,82 @@
+package parse
+
+import "io"
+
+// readahead reads its source on its own goroutine, a block ahead of the
+// consumer, so gzip decompression and parsing use two cores.
+type readahead struct {
+	blocks chan []byte
+	free   chan []byte
+	cur    []byte
+	last   []byte
+	err    error
+	errc   chan error
+	done   chan struct{}
+}
+
+const raBlock = 1 << 20
+
+func newReadahead(src io.Reader) *readahead {
+	r := &readahead{blocks: make(chan []byte, 4), free: make(chan []byte, 5), done: make(chan struct{})}
+	for i := 0; i < 5; i++ {
+		r.free <- make([]byte, raBlock)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		defer close(r.blocks)
+		for {
+			var b []byte
+			select {
+			case b = <-r.free:
+			case <-r.done:
+				return
+			}
+			n, err := io.ReadFull(src, b[:raBlock])
+			if n > 0 {
+				select {
+				case r.blocks <- b[:n]:
+				case <-r.done:
+					return
+				}
+			}
+			if err != nil {
+				if err == io.ErrUnexpectedEOF {
+					err = io.EOF
+				}
+				errc <- err
+				return
+			}
+		}
+	}()
+	r.errc = errc
+	return r
+}
+
+func (r *readahead) Read(p []byte) (int, error) {
+	for len(r.cur) == 0 {
+		if r.last != nil {
+			r.free <- r.last[:cap(r.last)]
+			r.last = nil
+		}
+		b, ok := <-r.blocks
+		if !ok {
+			if r.err == nil {
+				r.err = <-r.errc
+			}
+			return 0, r.err
+		}
+		r.cur, r.last = b, b
+	}
+	n := copy(p, r.cur)
+	r.cur = r.cur[n:]
+	return n, nil
+}
+
+// Close stops the reading goroutine.
+func (r *readahead) Close() {
+	select {
+	case <-r.done:
+	default:
+		close(r.done)
+	}
+}
