@@ -7,8 +7,10 @@ FUZZTIME ?= 10s
 
 .PHONY: build test golden fuzz bench bench-go lint sample clean
 
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/tracetab
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X github.com/tracetab/tracetab/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/tracetab
 
 # All tests, vet, and a short fuzz run of the parser.
 test:

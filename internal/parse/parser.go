@@ -162,7 +162,7 @@ func newParser(src io.Reader, name string, opts Options) *parser {
 		catCounts:  map[trace.StrID]int{},
 		threadName: map[trackKey]string{},
 	}
-	p.sc = scanner{src: src, buf: make([]byte, 1<<20), maxBuf: 1 << 30}
+	p.sc = scanner{src: src, buf: make([]byte, 1<<20), maxBuf: 256 << 20}
 	p.t = &trace.Trace{
 		File:         name,
 		Strings:      []string{""},
