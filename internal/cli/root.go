@@ -59,6 +59,10 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 		Example: `  tracetab info trace.json.gz
   tracetab table trace.json.gz --sort self_cuda_time_total --limit 20
   tracetab table trace.json --by kernel
+  tracetab gaps trace.json.gz
+  tracetab chain trace.json matmul_add
+  tracetab diff base.json.gz new.json.gz --fail-on 'self_cuda>10%&50us'
+  tracetab check trace.json.gz --budget perf/budget.yaml
   cat trace.json | tracetab info -`,
 		Version:       Version,
 		SilenceErrors: true,
