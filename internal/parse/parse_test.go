@@ -303,3 +303,57 @@ func TestGzipSameAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelRealTraces: real traces (object and bare-array forms, with
+// metadata after traceEvents) read in small parallel segments equal the
+// sequential reading.
+func TestParallelRealTraces(t *testing.T) {
+	shared := testenv.Shared(t)
+	defer func(a, b int64) { parallelMin, segmentSize = a, b }(parallelMin, segmentSize)
+	for _, name := range []string{
+		"kineto__2021-01-13__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz",
+		"HTA__nccl_parser_config__nccl_data.json.gz",
+		"TraceLens__mi300__gaunernst_bert-small-uncased__1016001.json.gz",
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, err := os.Open(filepath.Join(shared, "traces", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			zr, err := gzip.NewReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain := filepath.Join(t.TempDir(), "plain.json")
+			out, _ := os.Create(plain)
+			io.Copy(out, zr)
+			out.Close()
+			parallelMin, segmentSize = 48<<20, 48<<20
+			seq, err := Open(plain, Options{Sequential: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			parallelMin, segmentSize = 1, 100_003
+			par, err := Open(plain, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if par.NumEvents() != seq.NumEvents() || len(par.Flows) != len(seq.Flows) || len(par.Mem) != len(seq.Mem) ||
+				par.BytesRead != seq.BytesRead || len(par.Tracks) != len(seq.Tracks) || par.Base != seq.Base {
+				t.Fatalf("parallel %d events %d tracks, sequential %d %d", par.NumEvents(), len(par.Tracks), seq.NumEvents(), len(seq.Tracks))
+			}
+			for i := 0; i < seq.NumEvents(); i++ {
+				a, b := seq.Ev(i), par.Ev(i)
+				if a.Start != b.Start || a.Dur != b.Dur || seq.NameOf(i) != par.NameOf(i) || a.Corr != b.Corr || a.Kind != b.Kind {
+					t.Fatalf("event %d differs", i)
+				}
+			}
+			for k, v := range seq.CatCounts {
+				if par.CatCounts[k] != v {
+					t.Fatalf("cat %s: %d vs %d", k, par.CatCounts[k], v)
+				}
+			}
+		})
+	}
+}
