@@ -44,7 +44,6 @@ func Summarize(t *trace.Trace, o Options) *Summary {
 		kind  trace.Kind
 		queue []int64
 		dur   []int64
-		first int
 	}
 	by := map[string]*agg{}
 	names := map[string]bool{}

@@ -146,10 +146,7 @@ type Sync struct {
 func isSyncCall(name string) bool {
 	for _, s := range []string{"Synchronize", "cudaMemcpy", "hipMemcpy", "cudaStreamWaitEvent", "cuStreamSynchronize", "cuCtxSynchronize"} {
 		if strings.Contains(name, s) {
-			if strings.Contains(name, "Async") {
-				return false
-			}
-			return true
+			return !strings.Contains(name, "Async")
 		}
 	}
 	return false

@@ -22,20 +22,18 @@ type evState struct {
 	frac     bool
 	id       int64
 	hasID    bool
-	bp       byte
 
-	extID, corr       int64
-	flags             uint8
-	dims, types, stk  trace.StrID
-	aux               trace.Aux
-	hasAux            bool
-	argName           string // M events: args.name
-	memBytes, memTot  int64
-	memDevType        int64
-	memDevID          int64
-	hasMemBytes       bool
-	evIdx             bool
-	sortIndexOrLabels bool
+	extID, corr      int64
+	flags            uint8
+	dims, types, stk trace.StrID
+	aux              trace.Aux
+	hasAux           bool
+	argName          string // M events: args.name
+	memBytes, memTot int64
+	memDevType       int64
+	memDevID         int64
+	hasMemBytes      bool
+	evIdx            bool
 }
 
 func (e *evState) reset() {

@@ -144,7 +144,6 @@ type parser struct {
 	size       int64
 	seg        *segment
 	noTs       int
-	negDur     int
 	eventUnit  func()
 }
 

@@ -56,7 +56,7 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 		srcW = min(srcW, lay.SrcWidth)
 	}
 	dev := "CUDA"
-	if v.AtLeast(2, 4) && res.UseDevice != "" {
+	if v.DeviceNameFromUseDevice() && res.UseDevice != "" {
 		dev = strings.ToUpper(res.UseDevice)
 	}
 	headers := []string{"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"}
@@ -122,11 +122,8 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 	row(headers)
 	line(sep.String())
 	tf := func(us float64) string { return torchTime(us, lay.TimeUnit) }
-	mem := func(n int64) string { return torchMemory(n, v.AtLeast(2, 7)) }
-	maxFrames := 1 << 30
-	if v.Less(table.Version{Major: 2, Minor: 0}) {
-		maxFrames = 5
-	}
+	mem := func(n int64) string { return torchMemory(n, v.UpperMemoryUnits()) }
+	maxFrames := v.MaxStackFrames()
 	printed := 0
 	for i := range rows {
 		r := &rows[i]
@@ -168,7 +165,7 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 		if hasStack {
 			empty := make([]string, len(headers))
 			for k, fr := range r.Stack[1:] {
-				if k+1 >= maxFrames-1 {
+				if k+1 >= maxFrames {
 					break
 				}
 				empty[len(empty)-1] = trimPath(fr, srcW)

@@ -9,23 +9,22 @@ import (
 // Row is one line of key_averages(): all events sharing a key. Times are
 // float64 microseconds summed in torch's order; memory is bytes.
 type Row struct {
-	Name        string
-	Device      bool // a device op row (kernel, memcpy, memset, GPU annotation span)
-	UserAnn     bool
-	Count       int64
-	CPUTotal    float64 // cpu_time_total
-	SelfCPU     float64 // self_cpu_time_total
-	DevTotal    float64 // device_time_total (CUDA total)
-	SelfDev     float64 // self_device_time_total (Self CUDA)
-	CPUMem      int64
-	SelfCPUMem  int64
-	DevMem      int64
-	SelfDevMem  int64
-	Shapes      string   // Python repr of input shapes, when grouping by shape
-	Stack       []string // top frames, when grouping by stack
-	TopLevel    bool     // the first event of the row has no CPU parent
-	firstSeen   int
-	hasShapeArg bool
+	Name       string
+	Device     bool // a device op row (kernel, memcpy, memset, GPU annotation span)
+	UserAnn    bool
+	Count      int64
+	CPUTotal   float64 // cpu_time_total
+	SelfCPU    float64 // self_cpu_time_total
+	DevTotal   float64 // device_time_total (CUDA total)
+	SelfDev    float64 // self_device_time_total (Self CUDA)
+	CPUMem     int64
+	SelfCPUMem int64
+	DevMem     int64
+	SelfDevMem int64
+	Shapes     string   // Python repr of input shapes, when grouping by shape
+	Stack      []string // top frames, when grouping by stack
+	TopLevel   bool     // the first event of the row has no CPU parent
+	firstSeen  int
 }
 
 // CPUAvg is "CPU time avg".

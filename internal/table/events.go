@@ -18,12 +18,9 @@ type fevents struct {
 	start  []float64 // us from the trace start
 	end    []float64
 	kind   []trace.Kind
-	device []bool     // device_type is not CPU
-	ann    []bool     // is_user_annotation
-	thread []int32    // thread group (a track index, or -1 for torch's thread "0")
-	id     []int64    // FunctionEvent.id: External id for ops, correlation for runtime calls
-	link   []int64    // linked op's id (0 = not linked)
-	absNs  [][2]int64 // absolute start and end in ns, for memory records
+	device []bool  // device_type is not CPU
+	ann    []bool  // is_user_annotation
+	thread []int32 // thread group (a track index, or -1 for torch's thread "0")
 
 	parent     []int32
 	firstChild []int32

@@ -65,8 +65,8 @@ func (v Version) keyHasUserAnnotation() bool { return v.AtLeast(2, 5) }
 // spans in "Self CUDA time total" (pytorch#130730).
 func (v Version) deviceTotalSkipsAnnotations() bool { return v.AtLeast(2, 5) }
 
-// upperMemoryUnits: after 2.6, "KB"/"MB"/"GB"/"B" instead of "Kb"/"Mb"/"Gb"/"b".
-func (v Version) upperMemoryUnits() bool { return v.AtLeast(2, 7) }
+// UpperMemoryUnits: after 2.6, "KB"/"MB"/"GB"/"B" instead of "Kb"/"Mb"/"Gb"/"b".
+func (v Version) UpperMemoryUnits() bool { return v.AtLeast(2, 7) }
 
 // HasTimeUnit: table(time_unit=...) exists after 2.6.
 func (v Version) HasTimeUnit() bool { return v.AtLeast(2, 7) }
@@ -88,11 +88,12 @@ func (v Version) skipsUnlinkedRuntime() bool { return v.AtLeast(2, 10) }
 // correlation id; before, 0.
 func (v Version) runtimeIDIsCorrelation() bool { return v.AtLeast(1, 13) }
 
-// deviceNameFromUseDevice: 2.4 prints use_device.upper() instead of "CUDA".
-func (v Version) deviceNameFromUseDevice() bool { return v.AtLeast(2, 4) }
+// DeviceNameFromUseDevice: 2.4 prints use_device.upper() instead of "CUDA".
+func (v Version) DeviceNameFromUseDevice() bool { return v.AtLeast(2, 4) }
 
-// maxStackFrames: 1.13 and older print only frames 1..4 of a stack.
-func (v Version) maxStackFrames() int {
+// MaxStackFrames: 1.13 and older print only the first 5 frames of a stack
+// (MAX_STACK_ENTRY); later versions print all.
+func (v Version) MaxStackFrames() int {
 	if v.Less(Version{2, 0}) {
 		return 5
 	}
