@@ -46,20 +46,6 @@ func (t *Trace) Links() *Links {
 	return t.linkCache
 }
 
-// Children returns the direct children of event i in track order. It walks
-// the track, so use it for single lookups, not in loops over all events.
-func (t *Trace) Children(i int32) []int32 {
-	l := t.Links()
-	tr := t.Events.At(int(i)).Track
-	var out []int32
-	for _, j := range l.Order[l.TrackStart[tr]:l.TrackStart[tr+1]] {
-		if l.Parent[j] == i {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
 func buildLinks(t *Trace) *Links {
 	n := t.NumEvents()
 	l := &Links{

@@ -21,9 +21,6 @@ func Micros(us float64) string {
 	return strconv.FormatFloat(us, 'f', 3, 64) + " us"
 }
 
-// Nanos formats a duration in nanoseconds.
-func Nanos(ns int64) string { return Micros(float64(ns) / 1e3) }
-
 // Bytes formats a byte count with a binary unit.
 func Bytes(n int64) string {
 	switch {
@@ -35,12 +32,4 @@ func Bytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// Percent formats part/total as a percentage with two decimals.
-func Percent(part, total float64) string {
-	if total == 0 {
-		return "-"
-	}
-	return strconv.FormatFloat(part*100/total, 'f', 2, 64) + "%"
 }
