@@ -13,36 +13,37 @@ const Schema = "tracetab.info/1"
 
 // Info is the summary of one trace. Times are microseconds in JSON.
 type Info struct {
-	Schema      string            `json:"schema"`
-	File        string            `json:"file"`
-	Bytes       int64             `json:"bytes"`
-	Container   string            `json:"container"`
-	Era         string            `json:"era"`
-	Torch       string            `json:"torch_hint"`
-	EraNotes    string            `json:"era_notes"`
-	Meta        map[string]string `json:"metadata,omitempty"`
-	Rank        *int64            `json:"rank,omitempty"`
-	WorldSize   *int64            `json:"world_size,omitempty"`
-	Backend     string            `json:"backend,omitempty"`
-	SpanUs      float64           `json:"span_us"`
-	StartNs     int64             `json:"-"`
-	EndNs       int64             `json:"-"`
-	Events      int               `json:"events"`
-	Categories  []CatCount        `json:"categories"`
-	Flows       int               `json:"flows"`
-	Memory      int               `json:"memory_events"`
-	Instants    int               `json:"instant_events"`
-	Counters    int               `json:"counter_events"`
-	Devices     []Device          `json:"devices"`
-	Threads     []Thread          `json:"threads"`
-	Steps       []Step            `json:"steps"`
-	DeviceOps   int               `json:"device_ops"`
-	Linked      int               `json:"device_ops_linked"`
-	Unlinked    int               `json:"device_ops_unlinked"`
-	LaunchCalls int               `json:"launch_calls"`
-	GraphLaunch int               `json:"graph_launches"`
-	Truncated   bool              `json:"truncated"`
-	Warnings    []string          `json:"warnings"`
+	Schema       string            `json:"schema"`
+	File         string            `json:"file"`
+	Bytes        int64             `json:"bytes"`
+	Container    string            `json:"container"`
+	Era          string            `json:"era"`
+	Torch        string            `json:"torch_hint"`
+	EraNotes     string            `json:"era_notes"`
+	Meta         map[string]string `json:"metadata,omitempty"`
+	Rank         *int64            `json:"rank,omitempty"`
+	WorldSize    *int64            `json:"world_size,omitempty"`
+	Backend      string            `json:"backend,omitempty"`
+	SpanUs       float64           `json:"span_us"`
+	StartNs      int64             `json:"-"`
+	EndNs        int64             `json:"-"`
+	Events       int               `json:"events"`
+	Categories   []CatCount        `json:"categories"`
+	Flows        int               `json:"flows"`
+	Memory       int               `json:"memory_events"`
+	Instants     int               `json:"instant_events"`
+	Counters     int               `json:"counter_events"`
+	Devices      []Device          `json:"devices"`
+	Threads      []Thread          `json:"threads"`
+	Steps        []Step            `json:"steps"`
+	DeviceOps    int               `json:"device_ops"`
+	Linked       int               `json:"device_ops_linked"`
+	Unlinked     int               `json:"device_ops_unlinked"`
+	LaunchCalls  int               `json:"launch_calls"`
+	LaunchesInOp int               `json:"launch_calls_in_an_op"`
+	GraphLaunch  int               `json:"graph_launches"`
+	Truncated    bool              `json:"truncated"`
+	Warnings     []string          `json:"warnings"`
 }
 
 // CatCount is the number of X events of one category.
@@ -209,6 +210,10 @@ func Summarize(t *trace.Trace) *Info {
 	in.Linked = l.LinkedDeviceOps
 	in.Unlinked = l.DeviceOps - l.LinkedDeviceOps
 	in.LaunchCalls = l.LaunchCalls
+	in.LaunchesInOp = l.LaunchesWithOp
+	if l.DuplicateCorrIDs > 0 {
+		in.Warnings = append(in.Warnings, strconv.Itoa(l.DuplicateCorrIDs)+" launch calls reuse a correlation id seen before; their device ops are linked to the first")
+	}
 	for r, n := range l.Launched {
 		if n > 1 && trace.IsGraphLaunch(t.NameOf(r)) {
 			in.GraphLaunch++

@@ -86,8 +86,8 @@ func InfoText(w io.Writer, in *info.Info) error {
 		}
 	}
 	if in.DeviceOps > 0 || in.LaunchCalls > 0 {
-		p("launches    %d launch calls; %d device ops, %d linked to their launch, %d unlinked",
-			in.LaunchCalls, in.DeviceOps, in.Linked, in.Unlinked)
+		p("launches    %d launch calls (%d inside an op); %d device ops, %d linked to their launch, %d unlinked",
+			in.LaunchCalls, in.LaunchesInOp, in.DeviceOps, in.Linked, in.Unlinked)
 		if in.GraphLaunch > 0 {
 			p("; %d graph launches", in.GraphLaunch)
 		}
