@@ -83,7 +83,7 @@ func marks(t *trace.Trace, name string, kind trace.Kind, prevSibling string, lau
 	switch {
 	case strings.HasPrefix(name, "cudaOccupancy") || strings.HasPrefix(name, "hipOccupancy"):
 		m = append(m, "occupancy query: the library is picking a kernel variant")
-	case strings.Contains(name, "Synchronize") || name == "cudaMemcpy" || name == "hipMemcpy" || name == "cudaStreamWaitEvent":
+	case kind.IsLaunch() && trace.IsBlockingCall(name):
 		m = append(m, "blocking: the CPU waits for the GPU")
 	}
 	if kind.IsLaunch() && (strings.HasPrefix(prevSibling, "cudaOccupancy") || strings.HasPrefix(prevSibling, "hipOccupancy")) && isLaunch(name) {

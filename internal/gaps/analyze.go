@@ -194,7 +194,7 @@ func cpuBlockers(t *trace.Trace) (syncs, prof []span) {
 		e := t.Ev(i)
 		if e.Kind.IsLaunch() && isSync[e.Name] == 0 {
 			isSync[e.Name] = 1
-			if isSyncCall(t.Str(e.Name)) {
+			if trace.IsBlockingCall(t.Str(e.Name)) {
 				isSync[e.Name] = 2
 			}
 		}

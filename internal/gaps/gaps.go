@@ -4,10 +4,7 @@
 // on the CPU lane. All times are int64 ns.
 package gaps
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // Options select what to analyse.
 type Options struct {
@@ -141,15 +138,6 @@ type Sync struct {
 	StartNs   int64
 	DurNs     int64
 	GPUBusyNs int64 // GPU work that ran during the call
-}
-
-func isSyncCall(name string) bool {
-	for _, s := range []string{"Synchronize", "cudaMemcpy", "hipMemcpy", "cudaStreamWaitEvent", "cuStreamSynchronize", "cuCtxSynchronize"} {
-		if strings.Contains(name, s) {
-			return !strings.Contains(name, "Async")
-		}
-	}
-	return false
 }
 
 type iv struct {

@@ -19,3 +19,19 @@ func StepNumber(name string) (int64, bool) {
 func IsGraphLaunch(name string) bool {
 	return strings.HasPrefix(name, "cudaGraphLaunch") || strings.HasPrefix(name, "hipGraphLaunch")
 }
+
+// IsBlockingCall reports whether a runtime or driver call blocks the CPU
+// until the GPU has caught up: the *Synchronize calls and synchronous
+// memcpys. cudaStreamWaitEvent is not one: it makes a stream wait, not the
+// CPU.
+func IsBlockingCall(name string) bool {
+	if strings.Contains(name, "Synchronize") {
+		return true
+	}
+	for _, p := range []string{"cudaMemcpy", "hipMemcpy", "cuMemcpy"} {
+		if strings.HasPrefix(name, p) && !strings.Contains(name, "Async") {
+			return true
+		}
+	}
+	return false
+}
