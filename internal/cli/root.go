@@ -90,9 +90,14 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 	return root
 }
 
-// load reads one trace and prints its warnings to stderr.
+// load reads one trace and prints its warnings to stderr; on a terminal,
+// a large file shows its progress meanwhile.
 func (e *env) load(path string) (*trace.Trace, error) {
-	t, err := parse.Open(path, parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin})
+	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin}
+	if stop := e.showProgress(path, &opts); stop != nil {
+		defer stop()
+	}
+	t, err := parse.Open(path, opts)
 	if err != nil {
 		return nil, err
 	}

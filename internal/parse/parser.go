@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
 
@@ -25,6 +26,9 @@ type Options struct {
 	Stdin io.Reader
 	// Sequential turns off the parallel reading of large files.
 	Sequential bool
+	// Progress, when set, is advanced by the bytes of JSON read so far
+	// (decompressed for gzip input), for a progress display.
+	Progress *atomic.Int64
 }
 
 // Error is an input that cannot be read as a trace. It names the file and
@@ -161,7 +165,7 @@ func newParser(src io.Reader, name string, opts Options) *parser {
 		catCounts:  map[trace.StrID]int{},
 		threadName: map[trackKey]string{},
 	}
-	p.sc = scanner{src: src, buf: make([]byte, 1<<20), maxBuf: 256 << 20}
+	p.sc = scanner{src: src, buf: make([]byte, 1<<20), maxBuf: 256 << 20, progress: opts.Progress}
 	p.t = &trace.Trace{
 		File:         name,
 		Strings:      []string{""},

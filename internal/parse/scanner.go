@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync/atomic"
 )
 
 // scanner is a hand-written, lenient JSON tokenizer over a refillable
@@ -12,13 +13,14 @@ import (
 // compacted and refilled, so token slices stay valid for the whole unit and
 // the file is never held whole.
 type scanner struct {
-	src  io.Reader
-	buf  []byte
-	pos  int
-	end  int
-	off  int64 // offset in the stream of buf[0]
-	eof  bool
-	rerr error
+	src      io.Reader
+	progress *atomic.Int64 // bytes read, for a progress display; may be nil
+	buf      []byte
+	pos      int
+	end      int
+	off      int64 // offset in the stream of buf[0]
+	eof      bool
+	rerr     error
 
 	maxBuf int
 
@@ -107,6 +109,9 @@ func (s *scanner) fill() error {
 	for s.end < len(s.buf) && !s.eof {
 		n, err := s.src.Read(s.buf[s.end:])
 		s.end += n
+		if s.progress != nil {
+			s.progress.Add(int64(n))
+		}
 		if err == io.EOF {
 			s.eof = true
 			break
