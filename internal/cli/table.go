@@ -204,6 +204,9 @@ func tableNotes(t *trace.Trace, o *table.Options) []string {
 		notes = append(notes, "--group-by-stack: the trace has no call stacks (\"Call stack\" args); rows are not split by stack and the Source Location column is left out")
 		o.GroupByStack = 0
 	}
+	if t.Meta["with_flops"] == "1" {
+		notes = append(notes, "the trace was recorded with with_flops, but FLOPs are not exported to the trace: the Total FLOPs column is left out")
+	}
 	if len(t.Mem) == 0 && (t.Meta["profile_memory"] == "1" || t.LegacyExport) {
 		notes = append(notes, "the trace has no [memory] events, so the memory columns are left out")
 	}
