@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -55,14 +54,8 @@ type gapsOut struct {
 
 func gapsJSON(t *testing.T, args ...string) gapsOut {
 	t.Helper()
-	out, stderr, code := run(t, append([]string{"gaps", "--format", "json", "--top", "0"}, args...)...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
 	var g gapsOut
-	if err := json.Unmarshal([]byte(out), &g); err != nil {
-		t.Fatal(err)
-	}
+	runJSON(t, &g, append([]string{"gaps", "--format", "json", "--top", "0"}, args...)...)
 	return g
 }
 

@@ -47,16 +47,22 @@ func num(t *testing.T, s string) float64 {
 	return v
 }
 
-func tableJSON(t *testing.T, args ...string) map[string]any {
+// runJSON runs a command that must succeed and decodes its JSON into v.
+func runJSON(t *testing.T, v any, args ...string) {
 	t.Helper()
 	out, stderr, code := run(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var m map[string]any
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
+	if err := json.Unmarshal([]byte(out), v); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func tableJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	runJSON(t, &m, args...)
 	return m
 }
 

@@ -1,19 +1,15 @@
 package gaps
 
 import (
-	"os"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testenv"
 )
 
 // BenchmarkAnalyze runs the gaps analysis on TRACETAB_BENCH_FILE (parse not timed).
 func BenchmarkAnalyze(b *testing.B) {
-	path := os.Getenv("TRACETAB_BENCH_FILE")
-	if path == "" {
-		b.Skip("TRACETAB_BENCH_FILE not set")
-	}
-	t, err := parse.Open(path, parse.Options{})
+	t, err := parse.Open(testenv.BenchFile(b), parse.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

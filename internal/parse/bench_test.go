@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/gen"
+	"github.com/tracetab/tracetab/internal/testenv"
 )
 
 // BenchmarkParse parses a generated trace held in memory.
@@ -29,13 +30,10 @@ func BenchmarkParse(b *testing.B) {
 // BenchmarkParseFile parses the file named by TRACETAB_BENCH_FILE (e.g. the
 // 1 GB trace that make bench generates) and links it, as info does.
 func BenchmarkParseFile(b *testing.B) {
-	path := os.Getenv("TRACETAB_BENCH_FILE")
-	if path == "" {
-		b.Skip("TRACETAB_BENCH_FILE not set")
-	}
+	path := testenv.BenchFile(b)
 	st, err := os.Stat(path)
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	b.SetBytes(st.Size())
 	for b.Loop() {

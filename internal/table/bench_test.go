@@ -1,20 +1,15 @@
 package table
 
 import (
-	"os"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testenv"
 )
 
-// BenchmarkCompute runs key_averages on the trace named by
-// TRACETAB_BENCH_FILE (e.g. make bench's 1 GB trace); parsing is not timed.
+// BenchmarkCompute runs key_averages on TRACETAB_BENCH_FILE (parse not timed).
 func BenchmarkCompute(b *testing.B) {
-	path := os.Getenv("TRACETAB_BENCH_FILE")
-	if path == "" {
-		b.Skip("TRACETAB_BENCH_FILE not set")
-	}
-	t, err := parse.Open(path, parse.Options{})
+	t, err := parse.Open(testenv.BenchFile(b), parse.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

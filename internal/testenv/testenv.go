@@ -30,3 +30,17 @@ func Root() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
+
+// BenchFile returns the trace named by TRACETAB_BENCH_FILE (e.g. the 1 GB
+// trace make bench generates), or skips the benchmark.
+func BenchFile(b *testing.B) string {
+	b.Helper()
+	path := os.Getenv("TRACETAB_BENCH_FILE")
+	if path == "" {
+		b.Skip("TRACETAB_BENCH_FILE not set")
+	}
+	if _, err := os.Stat(path); err != nil {
+		b.Skip(err)
+	}
+	return path
+}
