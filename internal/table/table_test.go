@@ -7,7 +7,7 @@ func TestPyShapes(t *testing.T) {
 		{`[[256,256],[256,256]]`, `["float","float"]`, "[[256, 256], [256, 256]]"},
 		{`[[256,256],[256,256],[]]`, `["float","float","Scalar"]`, "[[256, 256], [256, 256], []]"},
 		{`[[[512,512]],[],[]]`, `["TensorList","Object","Int"]`, "[[], [], []]"}, // TensorList is [] in memory
-		{`[[1,[2]],[-1,3]]`, ``, "[[], [-1, 3]]"},                                  // not a flat int list
+		{`[[1,[2]],[-1,3]]`, ``, "[[], [-1, 3]]"},                                // not a flat int list
 		{`[]`, ``, "[]"},
 	} {
 		if got := pyShapes(c.dims, c.types); got != c.want {
