@@ -40,9 +40,7 @@ type Links struct {
 
 // Links computes (once) and returns the derived structure.
 func (t *Trace) Links() *Links {
-	if t.linkCache == nil {
-		t.linkCache = buildLinks(t)
-	}
+	t.linkOnce.Do(func() { t.linkCache = buildLinks(t) })
 	return t.linkCache
 }
 

@@ -7,6 +7,8 @@
 // baseTimeNanoseconds key, absolute time is Base + Start.
 package trace
 
+import "sync"
+
 // Kind classifies an event by its "cat" across every era of the format.
 type Kind uint8
 
@@ -269,7 +271,10 @@ type Trace struct {
 	BytesRead    int64
 	CatCounts    map[string]int // X events per "cat" as written ("" when absent)
 	Warnings     []Warning
+	linkOnce     sync.Once
 	linkCache    *Links
+	stepOnce     sync.Once
+	stepCache    []Step
 }
 
 // Str returns the interned string with id s.

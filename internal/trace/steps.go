@@ -20,8 +20,14 @@ type Step struct {
 }
 
 // StepWindows returns the ProfilerStep#N annotations sorted by start,
-// without their device work.
+// without their device work. They are found once per trace (safely from
+// several goroutines); each call returns its own copy to change at will.
 func (t *Trace) StepWindows() []Step {
+	t.stepOnce.Do(func() { t.stepCache = findSteps(t) })
+	return slices.Clone(t.stepCache)
+}
+
+func findSteps(t *Trace) []Step {
 	// step number per name, looked up once per distinct name
 	num := make([]int64, len(t.Strings))
 	for id, s := range t.Strings {
@@ -40,6 +46,9 @@ func (t *Trace) StepWindows() []Step {
 		}
 	}
 	slices.SortFunc(w, func(a, b Step) int { return cmp.Compare(a.Start, b.Start) })
+	if w == nil {
+		w = []Step{}
+	}
 	return w
 }
 
