@@ -32,8 +32,9 @@ sample:
 # End-to-end speed and memory on a generated 1 GB trace (made once, cached).
 bench: build
 	@mkdir -p $(CACHE)
+	$(GO) build -o bin/scanbase ./cmd/scanbase
 	@test -f $(BENCH_GB) || $(GO) run ./cmd/tracegen -size 1GB -layers 8 -o $(BENCH_GB)
-	@sh scripts/bench.sh $(BIN) $(BENCH_GB)
+	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_GB)
 
 # Parser micro-benchmarks (go test -bench).
 bench-go:
