@@ -1,0 +1,542 @@
+package cli
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"math/big"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+// compileOut is the part of tracetab.compile/1 the tests read.
+type compileOut struct {
+	Schema     string `json:"schema"`
+	HasCompile bool   `json:"has_compile"`
+	Regions    []struct {
+		Name      string `json:"name"`
+		Kind      string `json:"kind"`
+		Frame     *int   `json:"frame"`
+		Compile   *int   `json:"compile"`
+		Calls     int    `json:"calls"`
+		Outermost int    `json:"outermost_calls"`
+		TotalNs   int64  `json:"cpu_total_ns"`
+	} `json:"regions"`
+	Frames []struct {
+		Frame      int   `json:"frame"`
+		Compiles   []int `json:"compiles"`
+		Recompiles int   `json:"recompiles"`
+	} `json:"frames"`
+	Costs []struct {
+		Name        string           `json:"name"`
+		Calls       int              `json:"calls"`
+		Sum         map[string]int64 `json:"sum"`
+		LaunchCalls int              `json:"launch_calls"`
+	} `json:"costs"`
+	Parts []struct {
+		Name    string `json:"name"`
+		Calls   int    `json:"calls"`
+		TotalNs int64  `json:"cpu_total_ns"`
+	} `json:"parts"`
+	Kernels []struct {
+		Name  string `json:"name"`
+		Class string `json:"class"`
+		Count int    `json:"count"`
+		Fused *struct {
+			Category *string  `json:"category"`
+			Ops      []string `json:"ops"`
+			Decoded  bool     `json:"decoded"`
+		} `json:"fused"`
+	} `json:"kernels"`
+	Undecoded []string         `json:"undecoded"`
+	Scope     map[string]int64 `json:"scope"`
+	Graphs    struct {
+		Replays   int `json:"replays"`
+		Kernels   int `json:"kernels"`
+		Min       int `json:"min_kernels_per_replay"`
+		Median    int `json:"median_kernels_per_replay"`
+		Max       int `json:"max_kernels_per_replay"`
+		Sequences []struct {
+			Kernels int `json:"kernels"`
+			Replays int `json:"replays"`
+		} `json:"sequences"`
+	} `json:"graphs"`
+	Tax struct {
+		Events  int     `json:"events"`
+		TotalNs int64   `json:"total_ns"`
+		Steps   []int64 `json:"steps"`
+	} `json:"compile_tax"`
+}
+
+func compileJSONOf(t *testing.T, args ...string) compileOut {
+	t.Helper()
+	var c compileOut
+	runJSON(t, &c, append([]string{"compile", "--format", "json"}, args...)...)
+	if c.Schema != "tracetab.compile/1" {
+		t.Fatalf("schema %q", c.Schema)
+	}
+	return c
+}
+
+// rawEv is one X event read straight from the file with encoding/json.
+type rawEv struct {
+	Cat, Name string
+	Pid, Tid  string
+	Ts, Dur   int64 // ns, exact from the decimal text
+	Corr      int64
+	HasCorr   bool
+	IsCPU     bool
+	IsLaunch  bool
+	IsKernel  bool
+	IsDevWork bool
+}
+
+func (e rawEv) end() int64 { return e.Ts + e.Dur }
+
+// contains: same thread, e's interval holds o's.
+func (e rawEv) contains(o rawEv) bool {
+	return e.Pid == o.Pid && e.Tid == o.Tid && e.Ts <= o.Ts && o.end() <= e.end()
+}
+
+func decNs(t *testing.T, n json.Number) int64 {
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok {
+		t.Fatalf("bad number %q", n)
+	}
+	r.Mul(r, big.NewRat(1000, 1))
+	q := new(big.Int).Quo(r.Num(), r.Denom())
+	return q.Int64()
+}
+
+func rawEvents(t *testing.T, path string) []rawEv {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = gz
+	}
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	var doc struct {
+		TraceEvents []struct {
+			Ph   string          `json:"ph"`
+			Cat  string          `json:"cat"`
+			Name string          `json:"name"`
+			Pid  json.RawMessage `json:"pid"`
+			Tid  json.RawMessage `json:"tid"`
+			Ts   json.Number     `json:"ts"`
+			Dur  json.Number     `json:"dur"`
+			Args map[string]any  `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []rawEv
+	for _, e := range doc.TraceEvents {
+		if e.Ph != "X" {
+			continue
+		}
+		x := rawEv{Cat: e.Cat, Name: e.Name, Pid: string(e.Pid), Tid: string(e.Tid), Ts: decNs(t, e.Ts)}
+		if e.Dur != "" {
+			x.Dur = decNs(t, e.Dur)
+		}
+		if c, ok := e.Args["correlation"].(json.Number); ok {
+			x.Corr, _ = c.Int64()
+			x.HasCorr = true
+		}
+		switch e.Cat {
+		case "cpu_op", "user_annotation", "python_function":
+			x.IsCPU = true
+		case "cuda_runtime", "cuda_driver":
+			x.IsCPU, x.IsLaunch = true, true
+		case "kernel":
+			x.IsKernel, x.IsDevWork = true, true
+		case "gpu_memcpy", "gpu_memset":
+			x.IsDevWork = true
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+var (
+	rawRegion   = regexp.MustCompile(`^Torch-Compiled Region: (\d+)/(\d+)$`)
+	rawInductor = regexp.MustCompile(`^triton_([a-z]{3})_fused_([A-Za-z0-9_]*[A-Za-z0-9])_(\d+)$`)
+)
+
+func rawIsMarker(e rawEv) bool {
+	return e.IsCPU && !e.IsLaunch && (rawRegion.MatchString(e.Name) || e.Name == "CompiledFunction" ||
+		e.Name == "CompiledFunctionBackward" || strings.HasPrefix(e.Name, "## Call CompiledFxGraph"))
+}
+
+func rawIsGraphLaunch(e rawEv) bool {
+	return e.IsLaunch && (e.Name == "cudaGraphLaunch" || e.Name == "hipGraphLaunch")
+}
+
+// TestCompileSharedTraces: on the shared compiled traces every figure of
+// tracetab compile equals a count made here from the raw JSON.
+func TestCompileSharedTraces(t *testing.T) {
+	shared := testenv.Shared(t)
+	for _, name := range []string{
+		"TraceLens__torch_compile_triton__trace.json.gz",
+		"HTA__triton_example__triton_example.json.gz",
+		"HTA__negative_queue_length_values_check__rank0.json.gz",
+		"TraceLens__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz",
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(shared, "traces", name)
+			if _, err := os.Stat(path); err != nil {
+				t.Skip(err)
+			}
+			got := compileJSONOf(t, path)
+			evs := rawEvents(t, path)
+			checkRegions(t, got, evs)
+			checkKernels(t, got, evs)
+			checkGraphs(t, got, evs)
+			checkLaunches(t, got, evs)
+			if !got.HasCompile {
+				t.Error("a compiled trace reported as not compiled")
+			}
+			if got.Tax.Events != 0 {
+				t.Errorf("compile tax %+v in a trace with no compile event", got.Tax)
+			}
+		})
+	}
+}
+
+func checkRegions(t *testing.T, got compileOut, evs []rawEv) {
+	t.Helper()
+	calls := map[string]int{}
+	total := map[string]int64{}
+	compiles := map[int]map[int]bool{}
+	for _, e := range evs {
+		if !rawIsMarker(e) {
+			continue
+		}
+		calls[e.Name]++
+		total[e.Name] += e.Dur
+		if m := rawRegion.FindStringSubmatch(e.Name); m != nil {
+			f, _ := strconv.Atoi(m[1])
+			c, _ := strconv.Atoi(m[2])
+			if compiles[f] == nil {
+				compiles[f] = map[int]bool{}
+			}
+			compiles[f][c] = true
+		}
+	}
+	if len(got.Regions) != len(calls) {
+		t.Errorf("%d regions, raw %d: %v", len(got.Regions), len(calls), calls)
+	}
+	for _, r := range got.Regions {
+		if r.Calls != calls[r.Name] || r.TotalNs != total[r.Name] {
+			t.Errorf("%s: %d calls %d ns, raw %d calls %d ns", r.Name, r.Calls, r.TotalNs, calls[r.Name], total[r.Name])
+		}
+	}
+	if len(got.Frames) != len(compiles) {
+		t.Errorf("%d frames, raw %d", len(got.Frames), len(compiles))
+	}
+	for _, f := range got.Frames {
+		rec := 0
+		for c := range compiles[f.Frame] {
+			if c > 0 {
+				rec++
+			}
+		}
+		if f.Recompiles != rec || len(f.Compiles) != len(compiles[f.Frame]) {
+			t.Errorf("frame %d: %d recompiles of %v, raw %d of %v", f.Frame, f.Recompiles, f.Compiles, rec, compiles[f.Frame])
+		}
+	}
+	t.Logf("regions %v, frames %d", calls, len(compiles))
+}
+
+func checkKernels(t *testing.T, got compileOut, evs []rawEv) {
+	t.Helper()
+	count := map[string]int{}
+	for _, e := range evs {
+		if e.IsKernel && strings.HasPrefix(e.Name, "triton_") {
+			count[e.Name]++
+		}
+	}
+	seen := 0
+	var undecoded []string
+	for _, k := range got.Kernels {
+		if k.Class != "inductor" {
+			if strings.HasPrefix(k.Name, "triton_") {
+				t.Errorf("%s not classed as an Inductor kernel", k.Name)
+			}
+			continue
+		}
+		seen++
+		if k.Count != count[k.Name] {
+			t.Errorf("%s: %d, raw %d", k.Name, k.Count, count[k.Name])
+		}
+		m := rawInductor.FindStringSubmatch(k.Name)
+		switch {
+		case m == nil:
+			undecoded = append(undecoded, k.Name)
+			if k.Fused == nil || k.Fused.Decoded {
+				t.Errorf("%s: decoded %+v from a name without Inductor's form", k.Name, k.Fused)
+			}
+		case k.Fused == nil || !k.Fused.Decoded:
+			t.Errorf("%s: not decoded", k.Name)
+		default:
+			// the ops, joined back, are the name's middle, in order
+			if j := strings.Join(k.Fused.Ops, "_"); j != m[2] {
+				t.Errorf("%s: ops %v do not spell %q", k.Name, k.Fused.Ops, m[2])
+			}
+		}
+	}
+	if seen != len(count) {
+		t.Errorf("%d Inductor kernel names, raw %d", seen, len(count))
+	}
+	sort.Strings(undecoded)
+	if !slices.Equal(undecoded, got.Undecoded) && !(len(undecoded) == 0 && len(got.Undecoded) == 0) {
+		t.Errorf("undecoded %v, want %v", got.Undecoded, undecoded)
+	}
+	t.Logf("Inductor kernels %v; undecoded %v", count, undecoded)
+}
+
+func checkGraphs(t *testing.T, got compileOut, evs []rawEv) {
+	t.Helper()
+	per := map[int64]int{}
+	var replays int
+	for _, e := range evs {
+		if rawIsGraphLaunch(e) {
+			replays++
+			per[e.Corr] += 0
+		}
+	}
+	for _, e := range evs {
+		if _, ok := per[e.Corr]; ok && e.IsKernel && e.HasCorr {
+			per[e.Corr]++
+		}
+	}
+	var counts []int
+	total := 0
+	for _, n := range per {
+		counts = append(counts, n)
+		total += n
+	}
+	sort.Ints(counts)
+	g := got.Graphs
+	if g.Replays != replays || g.Kernels != total {
+		t.Errorf("graphs: %d replays %d kernels, raw %d and %d", g.Replays, g.Kernels, replays, total)
+	}
+	if len(counts) > 0 && (g.Min != counts[0] || g.Median != counts[len(counts)/2] || g.Max != counts[len(counts)-1]) {
+		t.Errorf("kernels per replay %d/%d/%d, raw %v", g.Min, g.Median, g.Max, counts)
+	}
+	var seqReplays, seqKernels int
+	for _, s := range g.Sequences {
+		seqReplays += s.Replays
+		seqKernels += s.Replays * s.Kernels
+	}
+	if seqReplays != replays || seqKernels != total {
+		t.Errorf("sequences hold %d replays %d kernels, raw %d %d", seqReplays, seqKernels, replays, total)
+	}
+	if got.Scope["graph_kernels"] != int64(total) {
+		t.Errorf("scope graph kernels %d, raw %d", got.Scope["graph_kernels"], total)
+	}
+	t.Logf("graph replays %d, kernels %d, per replay %v", replays, total, counts)
+}
+
+// checkLaunches: launch calls and their time inside outermost compiled
+// calls, and the kernels those calls launched outside graph replays.
+func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
+	t.Helper()
+	var markers []rawEv
+	for _, e := range evs {
+		if rawIsMarker(e) {
+			markers = append(markers, e)
+		}
+	}
+	var outer []rawEv
+	for i, m := range markers {
+		inside := false
+		for j, o := range markers {
+			if i != j && o.contains(m) && (o.Dur > m.Dur || j < i) {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			outer = append(outer, m)
+		}
+	}
+	launchIn := map[string]int{}
+	launchNs := map[string]int64{}
+	corrIn := map[int64]bool{}
+	corrGraph := map[int64]bool{}
+	for _, e := range evs {
+		if !e.IsLaunch {
+			continue
+		}
+		if rawIsGraphLaunch(e) {
+			corrGraph[e.Corr] = true
+		}
+		for _, o := range outer {
+			if o.contains(e) {
+				launchIn[o.Name]++
+				launchNs[o.Name] += e.Dur
+				corrIn[e.Corr] = true
+				break
+			}
+		}
+	}
+	for _, c := range got.Costs {
+		if c.LaunchCalls != launchIn[c.Name] || c.Sum["launch_ns"] != launchNs[c.Name] {
+			t.Errorf("%s: %d launch calls %d ns, raw %d %d", c.Name, c.LaunchCalls, c.Sum["launch_ns"], launchIn[c.Name], launchNs[c.Name])
+		}
+		var parts int64
+		for _, k := range []string{"cache_lookup_ns", "dynamo_ns", "pregraph_ns", "aot_wrapper_ns", "graph_ns", "launch_ns"} {
+			parts += c.Sum[k]
+		}
+		if parts != c.Sum["total_ns"] {
+			t.Errorf("%s: parts add to %d, total %d", c.Name, parts, c.Sum["total_ns"])
+		}
+	}
+	compiled := 0
+	for _, e := range evs {
+		if e.IsKernel && e.HasCorr && corrIn[e.Corr] && !corrGraph[e.Corr] {
+			compiled++
+		}
+	}
+	if got.Scope["compiled_kernels"] != int64(compiled) {
+		t.Errorf("kernels launched in compiled code %d, raw %d", got.Scope["compiled_kernels"], compiled)
+	}
+	t.Logf("outermost calls %d, launch calls %v, kernels in compiled code %d", len(outer), launchIn, compiled)
+}
+
+// torchRows reads a key_averages table: name -> [CPU total, # of Calls].
+func torchRows(t *testing.T, path string) map[string][2]string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][2]string{}
+	sep := regexp.MustCompile(`\s{2,}`)
+	for _, line := range strings.Split(string(raw), "\n") {
+		f := sep.Split(strings.TrimSpace(line), -1)
+		if len(f) != 7 || f[0] == "Name" {
+			continue
+		}
+		rows[f[0]] = [2]string{f[4], f[6]}
+	}
+	return rows
+}
+
+func torchRow(rows map[string][2]string, name string) ([2]string, bool) {
+	if r, ok := rows[name]; ok {
+		return r, true
+	}
+	for k, r := range rows {
+		if p, ok := strings.CutSuffix(k, "..."); ok && strings.HasPrefix(name, p) {
+			return r, true
+		}
+	}
+	return [2]string{}, false
+}
+
+// TestCompileOracle: on the traces real torch 2.6.0 and 2.14.1 wrote for a
+// compiled matmul_add, the compiled region's calls and CPU time, and those
+// of torch.compile's other events, equal the rows torch printed.
+func TestCompileOracle(t *testing.T) {
+	shared := testenv.Shared(t)
+	for _, v := range []string{"2.6.0", "2.14.1"} {
+		t.Run(v, func(t *testing.T) {
+			dir := filepath.Join(shared, "oracle", "torch-"+v)
+			rows := torchRows(t, filepath.Join(dir, "compiled_matmul_add.table0.txt"))
+			got := compileJSONOf(t, filepath.Join(dir, "compiled_matmul_add.json"))
+			if len(got.Parts) < 2 {
+				t.Fatalf("parts %+v", got.Parts)
+			}
+			for _, p := range got.Parts {
+				r, ok := torchRow(rows, p.Name)
+				if !ok {
+					t.Errorf("%s: no row in torch's table", p.Name)
+					continue
+				}
+				if units.Dur(p.TotalNs) != r[0] || strconv.Itoa(p.Calls) != r[1] {
+					t.Errorf("%s: %s in %d calls, torch %s in %s", p.Name, units.Dur(p.TotalNs), p.Calls, r[0], r[1])
+				}
+			}
+			// the region's split adds up to torch's CPU total of the region
+			// plus that of the cache lookups before it
+			if len(got.Costs) != 1 {
+				t.Fatalf("costs %+v", got.Costs)
+			}
+			c := got.Costs[0]
+			reg, ok1 := torchRow(rows, c.Name)
+			look, ok2 := torchRow(rows, "TorchDynamo Cache Lookup")
+			if !ok1 || !ok2 || strconv.Itoa(c.Calls) != reg[1] {
+				t.Fatalf("%s: %d calls, torch %v %v", c.Name, c.Calls, reg, look)
+			}
+			if units.Dur(c.Sum["total_ns"]-c.Sum["cache_lookup_ns"]) != reg[0] || units.Dur(c.Sum["cache_lookup_ns"]) != look[0] {
+				t.Errorf("split %v, torch region %s lookup %s", c.Sum, reg[0], look[0])
+			}
+			t.Logf("%s: %d calls, %s; split %v", c.Name, c.Calls, reg[0], c.Sum)
+		})
+	}
+}
+
+// TestCompileNone: a trace without torch.compile says so and exits 0.
+func TestCompileNone(t *testing.T) {
+	out, stderr, code := run(t, "compile", testdata("sample.pt.trace.json"))
+	if code != 0 || !strings.Contains(stderr, "no torch.compile activity") || !strings.Contains(out, "no torch.compile activity") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if c := compileJSONOf(t, testdata("sample.pt.trace.json")); c.HasCompile || len(c.Regions) != 0 {
+		t.Fatalf("%+v", c)
+	}
+}
+
+// TestCompileTax: compile work recorded inside the window (Dynamo's
+// "(dynamo_timed)" phases) is counted once, outermost, in its step.
+func TestCompileTax(t *testing.T) {
+	p := miniTrace(t,
+		"user_annotation ProfilerStep#7 1 1000 9000 0 1",
+		"cpu_op TorchDynamo_Cache_Lookup 1 1100 50 0 2",
+		"user_annotation _compile.compile_inner_(dynamo_timed) 1 1200 5000 0 3",
+		"user_annotation compile_fx_inner_(dynamo_timed) 1 1300 4000 0 4",
+		"cpu_op Torch-Compiled_Region:_0/1 1 6300 2000 0 5",
+		"cuda_runtime cudaLaunchKernel 1 6400 100 77 5",
+		"kernel triton_poi_fused_add_0 7 6600 10 77 5",
+	)
+	// miniTrace splits on spaces: put them back
+	raw, _ := os.ReadFile(p)
+	s := strings.NewReplacer("TorchDynamo_Cache_Lookup", "TorchDynamo Cache Lookup", "compile_inner_(", "compile_inner (",
+		"inner_(dynamo", "inner (dynamo", "Torch-Compiled_Region:_0/1", "Torch-Compiled Region: 0/1").Replace(string(raw))
+	os.WriteFile(p, []byte(s), 0o644)
+	c := compileJSONOf(t, p)
+	if c.Tax.Events != 1 || c.Tax.TotalNs != 5_000_000 || !slices.Equal(c.Tax.Steps, []int64{7}) {
+		t.Errorf("tax %+v", c.Tax)
+	}
+	if len(c.Frames) != 1 || c.Frames[0].Recompiles != 1 {
+		t.Errorf("frames %+v", c.Frames)
+	}
+	if len(c.Costs) != 1 || c.Costs[0].Sum["cache_lookup_ns"] != 50_000 || c.Costs[0].Sum["launch_ns"] != 100_000 {
+		t.Errorf("costs %+v", c.Costs)
+	}
+	out, _, _ := run(t, "compile", p)
+	if !strings.Contains(out, "compile tax: 5.000ms") {
+		t.Errorf("text:\n%s", out)
+	}
+}
