@@ -84,5 +84,20 @@ func runCompile(e *env, o *compileOptions, path string) error {
 }
 
 func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error {
-	return usageErrorf("compile EAGER COMPILED: not built yet")
+	eager, err := e.load(eagerPath)
+	if err != nil {
+		return err
+	}
+	compiled, err := e.load(compiledPath)
+	if err != nil {
+		return err
+	}
+	c := compile.Compare(eager, compiled)
+	for _, n := range render.CompareNotes(c, eagerPath, compiledPath) {
+		note(e.stderr, n)
+	}
+	if o.format == "json" {
+		return render.CompareJSON(e.stdout, eagerPath, compiledPath, c)
+	}
+	return render.CompareText(e.stdout, o.format, eagerPath, compiledPath, c)
 }

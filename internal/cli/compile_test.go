@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -538,5 +539,156 @@ func TestCompileTax(t *testing.T) {
 	out, _, _ := run(t, "compile", p)
 	if !strings.Contains(out, "compile tax: 5.000ms") {
 		t.Errorf("text:\n%s", out)
+	}
+}
+
+type compareOut struct {
+	Schema        string `json:"schema"`
+	Mode          string `json:"mode"`
+	Paired        []int64 `json:"paired_steps"`
+	EagerSteps    []compareStep `json:"eager_steps"`
+	CompiledSteps []compareStep `json:"compiled_steps"`
+	Disappeared   []struct {
+		Kind, Name string
+		Count      int
+	} `json:"disappeared"`
+	Fused []struct {
+		Kernel   string   `json:"kernel"`
+		Ops      []string `json:"ops"`
+		EagerOps []struct {
+			Name    string   `json:"name"`
+			Calls   int      `json:"calls"`
+			Kernels []string `json:"kernels"`
+		} `json:"eager_ops"`
+	} `json:"fused"`
+	Stayed []struct {
+		Name             string  `json:"name"`
+		Family           *string `json:"family"`
+		EagerMedianNs    int64   `json:"eager_median_ns"`
+		CompiledMedianNs int64   `json:"compiled_median_ns"`
+		EagerCount       int     `json:"eager_count"`
+		CompiledCount    int     `json:"compiled_count"`
+	} `json:"stayed"`
+	Sentence string `json:"sentence"`
+}
+
+type compareStep struct {
+	Step         *int64 `json:"step"`
+	Kernels      int    `json:"kernels"`
+	LaunchCalls  int    `json:"launch_calls"`
+	RuntimeCalls int    `json:"runtime_calls"`
+	Memcpys      int    `json:"memcpys"`
+}
+
+func genFacts(t *testing.T, name string, cfg gen.Config) (string, gen.Facts) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	facts, err := gen.Write(f, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, facts
+}
+
+func checkSteps(t *testing.T, side string, got []compareStep, want []gen.StepFacts) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d steps, generator wrote %d", side, len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Step == nil || *g.Step != w.N || g.Kernels != w.Kernels || g.LaunchCalls != w.Launches || g.RuntimeCalls != w.RuntimeCalls || g.Memcpys != w.Memcpys {
+			t.Errorf("%s step %d: %+v, generator wrote %+v", side, w.N, g, w)
+		}
+	}
+}
+
+// TestCompileCompareGenerated: the generator's eager matmul_add against its
+// compiled variants: kernels, launches and memcpys per step are what the
+// generator wrote, the GEMM stays with its time, the eager add disappears,
+// and the Inductor kernel maps back to aten::add and its kernel.
+func TestCompileCompareGenerated(t *testing.T) {
+	eager, ef := genFacts(t, "eager.json", gen.Config{Steps: 4})
+	for _, variant := range []string{"triton", "compiled"} {
+		t.Run(variant, func(t *testing.T) {
+			comp, cf := genFacts(t, variant+".json", gen.Config{Steps: 4, Variant: variant})
+			var c compareOut
+			runJSON(t, &c, "compile", "--format", "json", eager, comp)
+			if c.Schema != "tracetab.compile/1" || c.Mode != "compare" {
+				t.Fatalf("schema %q mode %q", c.Schema, c.Mode)
+			}
+			if !slices.Equal(c.Paired, []int64{2, 3, 4, 5}) {
+				t.Errorf("paired steps %v", c.Paired)
+			}
+			checkSteps(t, "eager", c.EagerSteps, ef.PerStep)
+			checkSteps(t, variant, c.CompiledSteps, cf.PerStep)
+			if len(c.Stayed) != 1 || c.Stayed[0].Family == nil || *c.Stayed[0].Family != "gemm" ||
+				c.Stayed[0].EagerMedianNs != ef.GEMMDurNs || c.Stayed[0].CompiledMedianNs != cf.GEMMDurNs || c.Stayed[0].CompiledCount != cf.Steps {
+				t.Errorf("stayed %+v (GEMM %d ns)", c.Stayed, ef.GEMMDurNs)
+			}
+			gone := map[string]bool{}
+			for _, d := range c.Disappeared {
+				gone[d.Kind+" "+d.Name] = true
+			}
+			if !gone["op aten::add"] || !gone["op aten::matmul"] {
+				t.Errorf("disappeared %+v", c.Disappeared)
+			}
+			addKernelGone := false
+			for k := range gone {
+				if strings.HasPrefix(k, "kernel ") && strings.Contains(k, "add") {
+					addKernelGone = true
+				}
+			}
+			if !addKernelGone {
+				t.Errorf("the eager add kernel is not listed as gone: %+v", c.Disappeared)
+			}
+			if variant == "compiled" {
+				if len(c.Fused) != 0 {
+					t.Errorf("fused %+v in a trace with no Inductor kernel", c.Fused)
+				}
+				return
+			}
+			if len(c.Fused) != 1 || !slices.Equal(c.Fused[0].Ops, []string{"add"}) || len(c.Fused[0].EagerOps) != 1 ||
+				c.Fused[0].EagerOps[0].Name != "aten::add" || c.Fused[0].EagerOps[0].Calls != ef.Steps ||
+				len(c.Fused[0].EagerOps[0].Kernels) != 1 || !strings.Contains(c.Fused[0].EagerOps[0].Kernels[0], "add") {
+				t.Errorf("fused %+v", c.Fused)
+			}
+			if !strings.Contains(c.Sentence, "GEMM is the same kernel") {
+				t.Errorf("sentence %q", c.Sentence)
+			}
+		})
+	}
+}
+
+// TestCompileCompareNotes: comparing two eager traces says the second is
+// not compiled; text and md carry the closing sentence.
+func TestCompileCompareNotes(t *testing.T) {
+	eager := genFile(t, "eager.json", gen.Config{Steps: 3})
+	out, stderr, code := run(t, "compile", eager, eager)
+	if code != 0 || !strings.Contains(stderr, "shows no torch.compile activity") || !strings.Contains(out, "as in eager") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	comp := genFile(t, "triton.json", gen.Config{Steps: 3, Variant: "triton"})
+	for _, f := range []string{"text", "md"} {
+		out, stderr, code := run(t, "compile", "--format", f, eager, comp)
+		if code != 0 || stderr != "" || !strings.Contains(out, "triton_poi_fused_add_0") || !strings.Contains(out, "the GEMM is the same kernel") {
+			t.Errorf("%s: exit %d\n%s\n%s", f, code, out, stderr)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasSuffix(l, " ") {
+				t.Errorf("%s: trailing space in %q", f, l)
+			}
+		}
+	}
+	if _, _, code := run(t, "compile", "--format", "csv", eager); code != 2 {
+		t.Errorf("--format csv: exit %d", code)
+	}
+	if _, _, code := run(t, "compile", eager, eager, eager); code != 2 {
+		t.Errorf("three traces: exit %d", code)
 	}
 }

@@ -168,6 +168,7 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 	g := s.Graphs
 	return map[string]any{
 		"schema":      CompileSchema,
+		"mode":        "summary",
 		"file":        file,
 		"has_compile": s.HasCompile,
 		"regions":     regions,

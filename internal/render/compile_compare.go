@@ -1,0 +1,271 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/compile"
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+func ratioStr(r *float64) string {
+	if r == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*r, 'f', 2, 64) + "x"
+}
+
+func metricStr(m compile.Metric, v int64) string {
+	if m.IsTime {
+		return units.Dur(v)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func stepName(s compile.StepStats) string {
+	if !s.HasStep {
+		return "trace"
+	}
+	return strconv.FormatInt(s.Step, 10)
+}
+
+func steps(ns []int64) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = "#" + strconv.FormatInt(n, 10)
+	}
+	return strings.Join(s, ", ")
+}
+
+var familyWords = map[string]string{"gemm": "the GEMM", "attention": "the attention kernel", "conv": "the convolution", "collective": "the collective"}
+
+// CompareSentence is the closing line, in plain words.
+func CompareSentence(c *compile.Comparison) string {
+	e, k := c.Median[0], c.Median[1]
+	per := " per step"
+	if !e.HasStep || !k.HasStep {
+		per = ""
+	}
+	var parts []string
+	than := func(a, b int) string {
+		if a == b {
+			return ", as in eager"
+		}
+		return " instead of " + strconv.Itoa(b)
+	}
+	parts = append(parts, plural(k.LaunchCalls, "launch", "launches")+per+than(k.LaunchCalls, e.LaunchCalls))
+	parts = append(parts, plural(k.Kernels, "kernel", "kernels")+than(k.Kernels, e.Kernels))
+	for _, s := range c.Stayed {
+		if s.Family == "" {
+			continue
+		}
+		if s.EagerMedianNs == s.CompiledMedianNs {
+			parts = append(parts, fmt.Sprintf("%s is the same kernel and takes the same %s", familyWords[s.Family], units.Dur(s.CompiledMedianNs)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s is the same kernel and takes %s (%s eager)", familyWords[s.Family], units.Dur(s.CompiledMedianNs), units.Dur(s.EagerMedianNs)))
+		}
+		break
+	}
+	verb := "stayed at"
+	switch {
+	case k.CPUNs < e.CPUNs:
+		verb = "fell from " + units.Dur(e.CPUNs) + " to"
+	case k.CPUNs > e.CPUNs:
+		verb = "rose from " + units.Dur(e.CPUNs) + " to"
+	}
+	parts = append(parts, fmt.Sprintf("the CPU time%s %s %s", per, verb, units.Dur(k.CPUNs)))
+	s := strings.Join(parts, "; ") + "."
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// CompareNotes are what the comparison could not pair or check.
+func CompareNotes(c *compile.Comparison, eager, compiled string) []string {
+	var n []string
+	if !c.CompiledCompiled {
+		n = append(n, compiled+" shows no torch.compile activity (no compiled region, Inductor kernel or graph replay): this compares two traces, not eager against compiled")
+	}
+	if c.EagerCompiled {
+		n = append(n, eager+" (the eager side) shows torch.compile activity")
+	}
+	if len(c.Paired) == 0 && c.Median[0].HasStep && c.Median[1].HasStep {
+		n = append(n, "no ProfilerStep number is on both sides: each side's median step is compared")
+	}
+	if !c.Median[0].HasStep || !c.Median[1].HasStep {
+		n = append(n, "a side has no ProfilerStep#N: whole traces are compared, not steps")
+	}
+	return n
+}
+
+// CompareText writes the comparison as text or Markdown.
+func CompareText(w io.Writer, format, eager, compiled string, c *compile.Comparison) error {
+	md := format == "md"
+	var b strings.Builder
+	head := func(s string) {
+		if md {
+			b.WriteString("\n### " + s + "\n\n")
+		} else {
+			b.WriteString("\n" + s + "\n")
+		}
+	}
+	if md {
+		b.WriteString("## Eager " + eager + " against compiled " + compiled + "\n\n")
+	} else {
+		b.WriteString("# eager " + eager + " against compiled " + compiled + "\n")
+	}
+	line := func(s string) {
+		if md {
+			b.WriteString("- " + mdLine(s) + "\n")
+		} else {
+			b.WriteString(s + "\n")
+		}
+	}
+	if len(c.Paired) > 0 {
+		line(fmt.Sprintf("compared: %s on both sides (device work in the step of its launch call)", plural(len(c.Paired), "step", "steps")))
+	}
+	if len(c.EagerOnly) > 0 {
+		line("steps only in the eager trace: " + steps(c.EagerOnly))
+	}
+	if len(c.CompiledOnly) > 0 {
+		line("steps only in the compiled trace: " + steps(c.CompiledOnly))
+	}
+	nameW := 100
+	if md {
+		nameW = 0
+	}
+	var grids []struct {
+		title string
+		g     *Grid
+	}
+	add := func(title string, g *Grid) {
+		grids = append(grids, struct {
+			title string
+			g     *Grid
+		}{title, g})
+	}
+	g := &Grid{Headers: []string{"Median step", "Eager", "Compiled", "Compiled/eager"}, RightAlign: []bool{false, true, true, true}}
+	for _, m := range c.Metrics {
+		g.Rows = append(g.Rows, []string{m.Name, metricStr(m, m.Eager), metricStr(m, m.Compiled), ratioStr(m.Ratio)})
+	}
+	add("Side by side (median over the compared steps)", g)
+	g = &Grid{Headers: []string{"Step", "CPU eager", "CPU compiled", "GPU busy eager", "GPU busy compiled", "GPU idle eager", "GPU idle compiled",
+		"Kernels eager", "Kernels compiled", "Launches eager", "Launches compiled", "Memcpys eager", "Memcpys compiled"}}
+	for i := range g.Headers {
+		g.RightAlign = append(g.RightAlign, i >= 0)
+	}
+	for i := 0; i < max(len(c.EagerSteps), len(c.CompiledSteps)); i++ {
+		var e, k compile.StepStats
+		row := make([]string, 13)
+		if i < len(c.EagerSteps) {
+			e = c.EagerSteps[i]
+			row[0] = stepName(e)
+		}
+		if i < len(c.CompiledSteps) {
+			k = c.CompiledSteps[i]
+			if row[0] == "" || stepName(k) != row[0] {
+				row[0] = strings.TrimPrefix(row[0]+"/"+stepName(k), "/")
+			}
+		}
+		copy(row[1:], []string{units.Dur(e.CPUNs), units.Dur(k.CPUNs), units.Dur(e.GPUBusyNs), units.Dur(k.GPUBusyNs), units.Dur(e.GPUIdleNs), units.Dur(k.GPUIdleNs),
+			strconv.Itoa(e.Kernels), strconv.Itoa(k.Kernels), strconv.Itoa(e.LaunchCalls), strconv.Itoa(k.LaunchCalls), strconv.Itoa(e.Memcpys), strconv.Itoa(k.Memcpys)})
+		g.Rows = append(g.Rows, row)
+	}
+	add("Per step", g)
+	if len(c.Disappeared) > 0 {
+		g = &Grid{Headers: []string{"Kind", "Name", "Count", "Time"}, RightAlign: []bool{false, false, true, true}}
+		for _, d := range c.Disappeared {
+			g.Rows = append(g.Rows, []string{d.Kind, cut(d.Name, nameW), strconv.Itoa(d.Count), units.Dur(d.TotalNs)})
+		}
+		add("What disappeared (eager ops and kernels with no counterpart; count and time over the compared steps)", g)
+	}
+	if len(c.Fused) > 0 {
+		g = &Grid{Headers: []string{"Inductor kernel", "Count", "Time", "Fused ops", "Eager ops (calls, GPU time of their kernels)", "No eager op"}, RightAlign: []bool{false, true, true, false, false, false}}
+		for _, f := range c.Fused {
+			var eo []string
+			for _, o := range f.EagerOps {
+				eo = append(eo, fmt.Sprintf("%s (%d, %s)", o.Name, o.Calls, units.Dur(o.KernelNs)))
+			}
+			g.Rows = append(g.Rows, []string{cut(f.Kernel, nameW), strconv.Itoa(f.Count), units.Dur(f.TotalNs), dash(strings.Join(f.Ops, ", ")), dash(strings.Join(eo, "; ")), dash(strings.Join(f.Missing, ", "))})
+		}
+		add("What fused (each Inductor kernel and the eager ops its name carries; a heuristic)", g)
+	}
+	if len(c.Stayed) > 0 {
+		g = &Grid{Headers: []string{"Family", "Kernel", "Count eager", "Count compiled", "Median eager", "Median compiled", "Total eager", "Total compiled"},
+			RightAlign: []bool{false, false, true, true, true, true, true, true}}
+		for _, s := range c.Stayed {
+			g.Rows = append(g.Rows, []string{dash(s.Family), cut(s.Name, nameW), strconv.Itoa(s.EagerCount), strconv.Itoa(s.CompiledCount),
+				units.Dur(s.EagerMedianNs), units.Dur(s.CompiledMedianNs), units.Dur(s.EagerTotalNs), units.Dur(s.CompiledTotalNs)})
+		}
+		add("What stayed (kernels both traces run: torch.compile does not make these faster)", g)
+	}
+	for _, x := range grids {
+		head(x.title)
+		if err := x.g.Write(&b, format); err != nil {
+			return err
+		}
+	}
+	b.WriteString("\n" + CompareSentence(c) + "\n")
+	_, err := io.WriteString(w, trimLines(b.String()))
+	return err
+}
+
+func stepJSONOf(s compile.StepStats) map[string]any {
+	var step any
+	if s.HasStep {
+		step = s.Step
+	}
+	return map[string]any{"step": step, "cpu_ns": s.CPUNs, "gpu_busy_ns": s.GPUBusyNs, "gpu_idle_ns": s.GPUIdleNs, "kernels": s.Kernels,
+		"launch_calls": s.LaunchCalls, "runtime_calls": s.RuntimeCalls, "memcpys": s.Memcpys, "median_kernel_ns": s.MedianKernelNs}
+}
+
+// CompareJSON writes the comparison as JSON.
+func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) error {
+	stepsOf := func(ss []compile.StepStats) []map[string]any {
+		out := []map[string]any{}
+		for _, s := range ss {
+			out = append(out, stepJSONOf(s))
+		}
+		return out
+	}
+	ints := func(v []int64) []int64 {
+		if v == nil {
+			return []int64{}
+		}
+		return v
+	}
+	metrics := []map[string]any{}
+	for _, m := range c.Metrics {
+		key := strings.ReplaceAll(m.Name, " ", "_")
+		if m.IsTime {
+			key += "_ns"
+		}
+		metrics = append(metrics, map[string]any{"metric": key, "eager": m.Eager, "compiled": m.Compiled, "ratio": m.Ratio})
+	}
+	gone := []map[string]any{}
+	for _, d := range c.Disappeared {
+		gone = append(gone, map[string]any{"kind": d.Kind, "name": d.Name, "count": d.Count, "total_ns": d.TotalNs})
+	}
+	fused := []map[string]any{}
+	for _, f := range c.Fused {
+		eo := []map[string]any{}
+		for _, o := range f.EagerOps {
+			eo = append(eo, map[string]any{"name": o.Name, "calls": o.Calls, "kernel_ns": o.KernelNs, "kernels": orEmpty(o.Kernels)})
+		}
+		fused = append(fused, map[string]any{"kernel": f.Kernel, "ops": orEmpty(f.Ops), "count": f.Count, "total_ns": f.TotalNs, "eager_ops": eo, "no_eager_op": orEmpty(f.Missing)})
+	}
+	stayed := []map[string]any{}
+	for _, s := range c.Stayed {
+		stayed = append(stayed, map[string]any{"name": s.Name, "family": strOrNil(s.Family), "eager_count": s.EagerCount, "compiled_count": s.CompiledCount,
+			"eager_total_ns": s.EagerTotalNs, "compiled_total_ns": s.CompiledTotalNs, "eager_median_ns": s.EagerMedianNs, "compiled_median_ns": s.CompiledMedianNs})
+	}
+	return JSON(w, map[string]any{
+		"schema": CompileSchema, "mode": "compare", "eager": eager, "compiled": compiled,
+		"paired_steps": ints(c.Paired), "eager_only_steps": ints(c.EagerOnly), "compiled_only_steps": ints(c.CompiledOnly),
+		"eager_steps": stepsOf(c.EagerSteps), "compiled_steps": stepsOf(c.CompiledSteps),
+		"median_step": map[string]any{"eager": stepJSONOf(c.Median[0]), "compiled": stepJSONOf(c.Median[1])},
+		"metrics":     metrics, "disappeared": gone, "fused": fused, "stayed": stayed,
+		"eager_shows_compile": c.EagerCompiled, "compiled_shows_compile": c.CompiledCompiled,
+		"sentence": CompareSentence(c),
+	})
+}
