@@ -31,6 +31,10 @@ type compileOut struct {
 		Calls     int    `json:"calls"`
 		Outermost int    `json:"outermost_calls"`
 		TotalNs   int64  `json:"cpu_total_ns"`
+		PerStep   []struct {
+			Step  int64 `json:"step"`
+			Count int   `json:"count"`
+		} `json:"calls_per_step"`
 	} `json:"regions"`
 	Frames []struct {
 		Frame      int   `json:"frame"`
@@ -228,9 +232,25 @@ func checkRegions(t *testing.T, got compileOut, evs []rawEv) {
 	calls := map[string]int{}
 	total := map[string]int64{}
 	compiles := map[int]map[int]bool{}
+	perStep := map[string]map[int64]int{}
+	var steps []rawEv
+	for _, e := range evs {
+		if strings.HasPrefix(e.Name, "ProfilerStep#") && (e.Cat == "user_annotation" || e.Cat == "cpu_op") {
+			steps = append(steps, e)
+		}
+	}
 	for _, e := range evs {
 		if !rawIsMarker(e) {
 			continue
+		}
+		for _, s := range steps {
+			if s.Ts <= e.Ts && e.Ts < s.end() {
+				n, _ := strconv.ParseInt(strings.TrimPrefix(s.Name, "ProfilerStep#"), 10, 64)
+				if perStep[e.Name] == nil {
+					perStep[e.Name] = map[int64]int{}
+				}
+				perStep[e.Name][n]++
+			}
 		}
 		calls[e.Name]++
 		total[e.Name] += e.Dur
@@ -249,6 +269,18 @@ func checkRegions(t *testing.T, got compileOut, evs []rawEv) {
 	for _, r := range got.Regions {
 		if r.Calls != calls[r.Name] || r.TotalNs != total[r.Name] {
 			t.Errorf("%s: %d calls %d ns, raw %d calls %d ns", r.Name, r.Calls, r.TotalNs, calls[r.Name], total[r.Name])
+		}
+		got := map[int64]int{}
+		for _, p := range r.PerStep {
+			got[p.Step] = p.Count
+		}
+		if len(got) != len(perStep[r.Name]) {
+			t.Errorf("%s: calls per step %v, raw %v", r.Name, got, perStep[r.Name])
+		}
+		for s, n := range perStep[r.Name] {
+			if got[s] != n {
+				t.Errorf("%s: step %d: %d calls, raw %d", r.Name, s, got[s], n)
+			}
 		}
 	}
 	if len(got.Frames) != len(compiles) {
@@ -419,10 +451,23 @@ func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
 			compiled++
 		}
 	}
+	if sc := got.Scope; sc["compiled_kernels"]+sc["graph_kernels"]+sc["outside_kernels"] != int64(kernelsIn(evs)) {
+		t.Errorf("scope %v does not add up to the %d kernels", sc, kernelsIn(evs))
+	}
 	if got.Scope["compiled_kernels"] != int64(compiled) {
 		t.Errorf("kernels launched in compiled code %d, raw %d", got.Scope["compiled_kernels"], compiled)
 	}
 	t.Logf("outermost calls %d, launch calls %v, kernels in compiled code %d", len(outer), launchIn, compiled)
+}
+
+func kernelsIn(evs []rawEv) int {
+	n := 0
+	for _, e := range evs {
+		if e.IsKernel {
+			n++
+		}
+	}
+	return n
 }
 
 // torchRows reads a key_averages table: name -> [CPU total, # of Calls].
@@ -543,9 +588,9 @@ func TestCompileTax(t *testing.T) {
 }
 
 type compareOut struct {
-	Schema        string `json:"schema"`
-	Mode          string `json:"mode"`
-	Paired        []int64 `json:"paired_steps"`
+	Schema        string        `json:"schema"`
+	Mode          string        `json:"mode"`
+	Paired        []int64       `json:"paired_steps"`
 	EagerSteps    []compareStep `json:"eager_steps"`
 	CompiledSteps []compareStep `json:"compiled_steps"`
 	Disappeared   []struct {
