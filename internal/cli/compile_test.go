@@ -737,3 +737,105 @@ func TestCompileCompareNotes(t *testing.T) {
 		t.Errorf("three traces: exit %d", code)
 	}
 }
+
+// TestCompileCompareOracle: torch's own eager and compiled matmul_add runs
+// (CPU only): each step's CPU time is the ProfilerStep#N duration in the
+// raw JSON, the eager ops absent from the compiled steps are listed as
+// gone with their counts, and no GPU figure is claimed.
+func TestCompileCompareOracle(t *testing.T) {
+	shared := testenv.Shared(t)
+	for _, v := range []string{"2.6.0", "2.14.1"} {
+		t.Run(v, func(t *testing.T) {
+			dir := filepath.Join(shared, "oracle", "torch-"+v)
+			eager, comp := filepath.Join(dir, "matmul_add.json"), filepath.Join(dir, "compiled_matmul_add.json")
+			var c struct {
+				EagerSteps    []map[string]any `json:"eager_steps"`
+				CompiledSteps []map[string]any `json:"compiled_steps"`
+				Metrics       []struct {
+					Metric   string `json:"metric"`
+					Eager    any    `json:"eager"`
+					Compiled any    `json:"compiled"`
+				} `json:"metrics"`
+				Disappeared []struct {
+					Kind, Name string
+					Count      int
+				} `json:"disappeared"`
+			}
+			runJSON(t, &c, "compile", "--format", "json", eager, comp)
+			type win struct {
+				n      int64
+				lo, hi int64
+			}
+			stepsOf := func(evs []rawEv) []win {
+				var w []win
+				for _, e := range evs {
+					if n, ok := strings.CutPrefix(e.Name, "ProfilerStep#"); ok && e.Cat == "user_annotation" {
+						k, _ := strconv.ParseInt(n, 10, 64)
+						w = append(w, win{k, e.Ts, e.end()})
+					}
+				}
+				sort.Slice(w, func(i, j int) bool { return w[i].lo < w[j].lo })
+				return w
+			}
+			ops := func(evs []rawEv, ws []win) map[string]int {
+				m := map[string]int{}
+				for _, e := range evs {
+					if e.Cat != "cpu_op" {
+						continue
+					}
+					for _, w := range ws {
+						if w.lo <= e.Ts && e.Ts < w.hi {
+							m[e.Name]++
+							break
+						}
+					}
+				}
+				return m
+			}
+			ee, ce := rawEvents(t, eager), rawEvents(t, comp)
+			ew, cw := stepsOf(ee), stepsOf(ce)
+			for side, pair := range map[string]struct {
+				got  []map[string]any
+				want []win
+			}{"eager": {c.EagerSteps, ew}, "compiled": {c.CompiledSteps, cw}} {
+				if len(pair.got) != len(pair.want) {
+					t.Fatalf("%s: %d steps, raw %d", side, len(pair.got), len(pair.want))
+				}
+				for i, w := range pair.want {
+					if pair.got[i]["step"].(float64) != float64(w.n) || pair.got[i]["cpu_ns"].(float64) != float64(w.hi-w.lo) {
+						t.Errorf("%s step %d: %v, raw %d ns", side, w.n, pair.got[i], w.hi-w.lo)
+					}
+				}
+			}
+			eo, co := ops(ee, ew), ops(ce, cw)
+			want := map[string]int{}
+			for n, k := range eo {
+				if co[n] == 0 {
+					want[n] = k
+				}
+			}
+			got := map[string]int{}
+			for _, d := range c.Disappeared {
+				if d.Kind == "op" {
+					got[d.Name] = d.Count
+				}
+			}
+			if len(want) == 0 || len(got) != len(want) {
+				t.Errorf("gone %v, raw %v", got, want)
+			}
+			for n, k := range want {
+				if got[n] != k {
+					t.Errorf("%s: gone %d times, raw %d", n, got[n], k)
+				}
+			}
+			for _, m := range c.Metrics {
+				if strings.HasPrefix(m.Metric, "gpu_") || m.Metric == "median_kernel_ns" {
+					if m.Eager != nil || m.Compiled != nil {
+						t.Errorf("%s claimed on CPU-only traces: %v %v", m.Metric, m.Eager, m.Compiled)
+					}
+				}
+			}
+			t.Logf("gone %v", got)
+		})
+	}
+}

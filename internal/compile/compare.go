@@ -31,7 +31,8 @@ type Metric struct {
 	IsTime   bool
 	Eager    int64
 	Compiled int64
-	Ratio    *float64 // compiled / eager, rounded to 2 decimals; nil when eager is 0
+	Ratio    *float64 // compiled / eager, rounded to 2 decimals; nil when eager is 0 or unmeasured
+	Measured bool     // false: a side has no device work, so a GPU time means nothing
 }
 
 // Gone is an eager op or kernel with no counterpart in the compiled trace.
@@ -80,8 +81,9 @@ type Comparison struct {
 	Disappeared               []Gone
 	Fused                     []Fusion
 	Stayed                    []Stayed
-	EagerCompiled             bool // the eager trace shows torch.compile activity
-	CompiledCompiled          bool // the compiled trace does
+	NoGPU                     [2]bool // eager, compiled: no kernel, memcpy or memset at all
+	EagerCompiled             bool    // the eager trace shows torch.compile activity
+	CompiledCompiled          bool    // the compiled trace does
 }
 
 func ratio(e, c int64) *float64 {
@@ -239,6 +241,17 @@ func newSide(t *trace.Trace, ws []trace.Step) *side {
 	return s
 }
 
+func hasDeviceWork(t *trace.Trace) bool {
+	for _, c := range t.Events.Chunks() {
+		for k := range c {
+			if c[k].Kind.IsDeviceWork() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Compare sets an eager trace against a compiled one.
 func Compare(eager, compiled *trace.Trace) *Comparison {
 	c := &Comparison{}
@@ -274,17 +287,23 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 	c.CompiledSteps = stepStats(compiled, cw, cSteps)
 	e, k := medianStats(c.EagerSteps), medianStats(c.CompiledSteps)
 	c.Median = [2]StepStats{e, k}
-	add := func(name string, isTime bool, a, b int64) {
-		c.Metrics = append(c.Metrics, Metric{name, isTime, a, b, ratio(a, b)})
+	c.NoGPU = [2]bool{!hasDeviceWork(eager), !hasDeviceWork(compiled)}
+	gpu := !c.NoGPU[0] && !c.NoGPU[1]
+	add := func(name string, isTime bool, a, b int64, measured bool) {
+		m := Metric{Name: name, IsTime: isTime, Eager: a, Compiled: b, Measured: measured}
+		if measured {
+			m.Ratio = ratio(a, b)
+		}
+		c.Metrics = append(c.Metrics, m)
 	}
-	add("CPU time", true, e.CPUNs, k.CPUNs)
-	add("GPU busy", true, e.GPUBusyNs, k.GPUBusyNs)
-	add("GPU idle", true, e.GPUIdleNs, k.GPUIdleNs)
-	add("kernels", false, int64(e.Kernels), int64(k.Kernels))
-	add("launch calls", false, int64(e.LaunchCalls), int64(k.LaunchCalls))
-	add("runtime calls", false, int64(e.RuntimeCalls), int64(k.RuntimeCalls))
-	add("median kernel", true, e.MedianKernelNs, k.MedianKernelNs)
-	add("memcpys", false, int64(e.Memcpys), int64(k.Memcpys))
+	add("CPU time", true, e.CPUNs, k.CPUNs, true)
+	add("GPU busy", true, e.GPUBusyNs, k.GPUBusyNs, gpu)
+	add("GPU idle", true, e.GPUIdleNs, k.GPUIdleNs, gpu)
+	add("kernels", false, int64(e.Kernels), int64(k.Kernels), true)
+	add("launch calls", false, int64(e.LaunchCalls), int64(k.LaunchCalls), true)
+	add("runtime calls", false, int64(e.RuntimeCalls), int64(k.RuntimeCalls), true)
+	add("median kernel", true, e.MedianKernelNs, k.MedianKernelNs, gpu)
+	add("memcpys", false, int64(e.Memcpys), int64(k.Memcpys), true)
 
 	es, cs := newSide(eager, ew), newSide(compiled, cw)
 	for n, cnt := range es.opN {

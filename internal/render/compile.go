@@ -157,9 +157,13 @@ func compileLines(s *compile.Summary) []string {
 		ls = append(ls, fmt.Sprintf("Dynamo: %s, %s, %s", plural(len(s.Frames), "frame", "frames"), plural(dyn, "compiled region", "compiled regions"), plural(rec, "recompile", "recompiles")))
 	}
 	sc := s.Scope
-	ls = append(ls, fmt.Sprintf("kernels: %d in compiled code (%s), %d replayed by graphs (%s), %d elsewhere (%s); %s Inductor kernels (%s), %d library kernels (%s)",
-		sc.CompiledKernels, units.Dur(sc.CompiledNs), sc.GraphKernels, units.Dur(sc.GraphNs), sc.OutsideKernels, units.Dur(sc.OutsideNs),
-		strconv.Itoa(sc.InductorKernels), units.Dur(sc.InductorNs), sc.LibraryKernels, units.Dur(sc.LibraryNs)))
+	if sc.CompiledKernels+sc.GraphKernels+sc.OutsideKernels == 0 {
+		ls = append(ls, "kernels: none in the trace (no GPU work)")
+	} else {
+		ls = append(ls, fmt.Sprintf("kernels: %d in compiled code (%s), %d replayed by graphs (%s), %d elsewhere (%s); %s Inductor kernels (%s), %d library kernels (%s)",
+			sc.CompiledKernels, units.Dur(sc.CompiledNs), sc.GraphKernels, units.Dur(sc.GraphNs), sc.OutsideKernels, units.Dur(sc.OutsideNs),
+			strconv.Itoa(sc.InductorKernels), units.Dur(sc.InductorNs), sc.LibraryKernels, units.Dur(sc.LibraryNs)))
+	}
 	if g := s.Graphs; g.Replays > 0 {
 		ls = append(ls, fmt.Sprintf("graph replays: %s, %s (%d device ops); kernels per replay min %d, median %d, max %d; %s",
 			plural(g.Replays, "replay", "replays"), plural(g.Kernels, "kernel", "kernels"), g.DeviceOps, g.MinKernels, g.MedianKernels, g.MaxKernels,

@@ -18,6 +18,9 @@ func ratioStr(r *float64) string {
 }
 
 func metricStr(m compile.Metric, v int64) string {
+	if !m.Measured {
+		return "n/a"
+	}
 	if m.IsTime {
 		return units.Dur(v)
 	}
@@ -49,14 +52,19 @@ func CompareSentence(c *compile.Comparison) string {
 		per = ""
 	}
 	var parts []string
+	if c.NoGPU[0] && c.NoGPU[1] {
+		parts = append(parts, "no GPU work on either side")
+	}
 	than := func(a, b int) string {
 		if a == b {
 			return ", as in eager"
 		}
 		return " instead of " + strconv.Itoa(b)
 	}
-	parts = append(parts, plural(k.LaunchCalls, "launch", "launches")+per+than(k.LaunchCalls, e.LaunchCalls))
-	parts = append(parts, plural(k.Kernels, "kernel", "kernels")+than(k.Kernels, e.Kernels))
+	if !c.NoGPU[0] || !c.NoGPU[1] {
+		parts = append(parts, plural(k.LaunchCalls, "launch", "launches")+per+than(k.LaunchCalls, e.LaunchCalls))
+		parts = append(parts, plural(k.Kernels, "kernel", "kernels")+than(k.Kernels, e.Kernels))
+	}
 	for _, s := range c.Stayed {
 		if s.Family == "" {
 			continue
@@ -91,6 +99,14 @@ func CompareNotes(c *compile.Comparison, eager, compiled string) []string {
 	}
 	if len(c.Paired) == 0 && c.Median[0].HasStep && c.Median[1].HasStep {
 		n = append(n, "no ProfilerStep number is on both sides: each side's median step is compared")
+	}
+	switch {
+	case c.NoGPU[0] && c.NoGPU[1]:
+		n = append(n, "neither trace has GPU work: GPU busy, idle and kernel times are not measured")
+	case c.NoGPU[0]:
+		n = append(n, eager+" has no GPU work: GPU times are not compared")
+	case c.NoGPU[1]:
+		n = append(n, compiled+" has no GPU work: GPU times are not compared")
 	}
 	if !c.Median[0].HasStep || !c.Median[1].HasStep {
 		n = append(n, "a side has no ProfilerStep#N: whole traces are compared, not steps")
@@ -240,7 +256,11 @@ func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) err
 		if m.IsTime {
 			key += "_ns"
 		}
-		metrics = append(metrics, map[string]any{"metric": key, "eager": m.Eager, "compiled": m.Compiled, "ratio": m.Ratio})
+		var ev, cv any = m.Eager, m.Compiled
+		if !m.Measured {
+			ev, cv = nil, nil
+		}
+		metrics = append(metrics, map[string]any{"metric": key, "eager": ev, "compiled": cv, "ratio": m.Ratio})
 	}
 	gone := []map[string]any{}
 	for _, d := range c.Disappeared {
@@ -265,6 +285,7 @@ func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) err
 		"eager_steps": stepsOf(c.EagerSteps), "compiled_steps": stepsOf(c.CompiledSteps),
 		"median_step": map[string]any{"eager": stepJSONOf(c.Median[0]), "compiled": stepJSONOf(c.Median[1])},
 		"metrics":     metrics, "disappeared": gone, "fused": fused, "stayed": stayed,
+		"eager_has_gpu_work": !c.NoGPU[0], "compiled_has_gpu_work": !c.NoGPU[1],
 		"eager_shows_compile": c.EagerCompiled, "compiled_shows_compile": c.CompiledCompiled,
 		"sentence": CompareSentence(c),
 	})
