@@ -47,7 +47,12 @@ CPU time, GPU busy and idle, kernels, launch calls, median kernel duration,
 memcpys, each with its ratio; what disappeared (eager ops and kernels with no
 counterpart), what fused (each Inductor kernel and the eager ops its name
 carries), what stayed (library kernels both call, with their time), and one
-closing sentence. Device work counts in the step of its launch call.`,
+closing sentence. Device work counts in the step of its launch call. When
+COMPILED shows no torch.compile activity, EAGER does, a side has no GPU work
+(GPU figures are then n/a, null in JSON) or no ProfilerStep#N (whole traces
+are compared), a note on stderr says so and the exit code stays 0.
+
+Exit codes: 0 ok (also with the notes above), 2 usage error, 3 unreadable input.`,
 		Example: `  tracetab compile trace.json.gz
   tracetab compile trace.json.gz --format json | jq '.kernels[] | select(.class == "inductor") | .fused.ops'
   tracetab compile eager.json.gz compiled.json.gz

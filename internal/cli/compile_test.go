@@ -53,10 +53,11 @@ type compileOut struct {
 		TotalNs int64  `json:"cpu_total_ns"`
 	} `json:"parts"`
 	Kernels []struct {
-		Name  string `json:"name"`
-		Class string `json:"class"`
-		Count int    `json:"count"`
-		Fused *struct {
+		Name   string  `json:"name"`
+		Class  string  `json:"class"`
+		Family *string `json:"family"`
+		Count  int     `json:"count"`
+		Fused  *struct {
 			Category *string  `json:"category"`
 			Ops      []string `json:"ops"`
 			Decoded  bool     `json:"decoded"`
@@ -413,6 +414,7 @@ func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
 			outer = append(outer, m)
 		}
 	}
+	checkLibrary(t, got, evs, outer)
 	launchIn := map[string]int{}
 	launchNs := map[string]int64{}
 	corrIn := map[int64]bool{}
@@ -458,6 +460,73 @@ func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
 		t.Errorf("kernels launched in compiled code %d, raw %d", got.Scope["compiled_kernels"], compiled)
 	}
 	t.Logf("outermost calls %d, launch calls %v, kernels in compiled code %d", len(outer), launchIn, compiled)
+}
+
+// checkLibrary: a kernel launched inside compiled code from aten::mm,
+// addmm, bmm or baddbmm is a library GEMM; from an op named *attention*, a
+// library attention kernel (the innermost cpu_op around the launch call
+// launched it).
+func checkLibrary(t *testing.T, got compileOut, evs []rawEv, outer []rawEv) {
+	t.Helper()
+	var ops, launches []rawEv
+	for _, e := range evs {
+		in := false
+		for _, o := range outer {
+			if o.contains(e) {
+				in = true
+				break
+			}
+		}
+		switch {
+		case !in:
+		case e.Cat == "cpu_op":
+			ops = append(ops, e)
+		case e.IsLaunch && e.HasCorr:
+			launches = append(launches, e)
+		}
+	}
+	byCorr := map[int64]string{}
+	for _, l := range launches {
+		var best *rawEv
+		for i := range ops {
+			if ops[i].contains(l) && (best == nil || ops[i].Ts >= best.Ts) {
+				best = &ops[i]
+			}
+		}
+		if best != nil {
+			byCorr[l.Corr] = best.Name
+		}
+	}
+	want := map[string]map[string]bool{}
+	for _, e := range evs {
+		op, ok := byCorr[e.Corr]
+		if !e.IsKernel || !e.HasCorr || !ok || strings.HasPrefix(e.Name, "triton_") {
+			continue
+		}
+		fam := "other"
+		switch {
+		case op == "aten::mm" || op == "aten::addmm" || op == "aten::bmm" || op == "aten::baddbmm":
+			fam = "gemm"
+		case strings.Contains(op, "attention"):
+			fam = "attention"
+		}
+		if want[e.Name] == nil {
+			want[e.Name] = map[string]bool{}
+		}
+		want[e.Name][fam] = true
+	}
+	checked := 0
+	for _, k := range got.Kernels {
+		w := want[k.Name]
+		if len(w) != 1 || w["other"] {
+			continue
+		}
+		checked++
+		if k.Class != "library" || k.Family == nil || !w[*k.Family] {
+			t.Errorf("%s: %s %v, launched by ops of family %v", k.Name, k.Class, k.Family, w)
+		}
+	}
+	t.Logf("library kernels checked by their launching op: %d", checked)
 }
 
 func kernelsIn(evs []rawEv) int {
