@@ -9,6 +9,7 @@ import (
 
 type compileOptions struct {
 	format string
+	top    int
 }
 
 func newCompileCmd(e *env) *cobra.Command {
@@ -56,11 +57,15 @@ Exit codes: 0 ok (also with the notes above), 2 usage error, 3 unreadable input.
 		Example: `  tracetab compile trace.json.gz
   tracetab compile trace.json.gz --format json | jq '.kernels[] | select(.class == "inductor") | .fused.ops'
   tracetab compile eager.json.gz compiled.json.gz
+  tracetab compile eager.json.gz compiled.json.gz --top 0
   tracetab compile eager.json.gz compiled.json.gz --format md >> "$GITHUB_STEP_SUMMARY"`,
 		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(o.format, "text", "md", "json"); err != nil {
 				return err
+			}
+			if o.top < 0 {
+				return usageErrorf("--top must not be negative")
 			}
 			if len(args) == 2 {
 				return runCompare(e, o, args[0], args[1])
@@ -69,6 +74,7 @@ Exit codes: 0 ok (also with the notes above), 2 usage error, 3 unreadable input.
 		},
 	}
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, md or json")
+	cmd.Flags().IntVar(&o.top, "top", 20, "text and md: list at most this many kernels, graph sequences, vanished ops, vanished kernels, fusions and kept kernels (0: all; json lists all)")
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "json"))
 	return cmd
 }
@@ -85,7 +91,7 @@ func runCompile(e *env, o *compileOptions, path string) error {
 	if o.format == "json" {
 		return render.CompileJSON(e.stdout, path, s)
 	}
-	return render.CompileText(e.stdout, o.format, path, s)
+	return render.CompileText(e.stdout, o.format, path, s, o.top)
 }
 
 func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error {
@@ -104,5 +110,5 @@ func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error
 	if o.format == "json" {
 		return render.CompareJSON(e.stdout, eagerPath, compiledPath, c)
 	}
-	return render.CompareText(e.stdout, o.format, eagerPath, compiledPath, c)
+	return render.CompareText(e.stdout, o.format, eagerPath, compiledPath, c, o.top)
 }

@@ -206,6 +206,8 @@ func TestCompileSharedTraces(t *testing.T) {
 		"HTA__triton_example__triton_example.json.gz",
 		"HTA__negative_queue_length_values_check__rank0.json.gz",
 		"TraceLens__inference__vllm_prefilldecode_piecewise__graph_execution.json.gz",
+		"TraceLens__b200__eager_trace.json.gz", // one compiled region, a recompile (0/1)
+		"HTA__trace_diff__test__test.json.gz",  // CompiledFunction, CUDA graphs
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(shared, "traces", name)
@@ -485,16 +487,17 @@ func checkLibrary(t *testing.T, got compileOut, evs []rawEv, outer []rawEv) {
 			launches = append(launches, e)
 		}
 	}
+	// the innermost op holding a launch is the latest-starting one that
+	// contains it: walk back from the last op starting before the launch
+	sort.SliceStable(ops, func(i, j int) bool { return ops[i].Ts < ops[j].Ts })
 	byCorr := map[int64]string{}
 	for _, l := range launches {
-		var best *rawEv
-		for i := range ops {
-			if ops[i].contains(l) && (best == nil || ops[i].Ts >= best.Ts) {
-				best = &ops[i]
+		k := sort.Search(len(ops), func(i int) bool { return ops[i].Ts > l.Ts })
+		for k--; k >= 0; k-- {
+			if ops[k].contains(l) {
+				byCorr[l.Corr] = ops[k].Name
+				break
 			}
-		}
-		if best != nil {
-			byCorr[l.Corr] = best.Name
 		}
 	}
 	want := map[string]map[string]bool{}
@@ -801,6 +804,9 @@ func TestCompileCompareNotes(t *testing.T) {
 	}
 	if _, _, code := run(t, "compile", "--format", "csv", eager); code != 2 {
 		t.Errorf("--format csv: exit %d", code)
+	}
+	if _, _, code := run(t, "compile", "--top", "-1", eager); code != 2 {
+		t.Errorf("--top -1: exit %d", code)
 	}
 	if _, _, code := run(t, "compile", eager, eager, eager); code != 2 {
 		t.Errorf("three traces: exit %d", code)

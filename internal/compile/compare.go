@@ -81,9 +81,10 @@ type Comparison struct {
 	Disappeared               []Gone
 	Fused                     []Fusion
 	Stayed                    []Stayed
-	NoGPU                     [2]bool // eager, compiled: no kernel, memcpy or memset at all
-	EagerCompiled             bool    // the eager trace shows torch.compile activity
-	CompiledCompiled          bool    // the compiled trace does
+	NoGPU                     [2]bool     // eager, compiled: no kernel, memcpy or memset at all
+	Devices                   [2][]string // GPU names from deviceProperties, sorted and distinct
+	EagerCompiled             bool        // the eager trace shows torch.compile activity
+	CompiledCompiled          bool        // the compiled trace does
 }
 
 func ratio(e, c int64) *float64 {
@@ -241,6 +242,17 @@ func newSide(t *trace.Trace, ws []trace.Step) *side {
 	return s
 }
 
+func deviceNames(t *trace.Trace) []string {
+	var n []string
+	for _, d := range t.Devices {
+		if d.Name != "" && !slices.Contains(n, d.Name) {
+			n = append(n, d.Name)
+		}
+	}
+	slices.Sort(n)
+	return n
+}
+
 func hasDeviceWork(t *trace.Trace) bool {
 	for _, c := range t.Events.Chunks() {
 		for k := range c {
@@ -368,6 +380,7 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
+	c.Devices = [2][]string{deviceNames(eager), deviceNames(compiled)}
 	c.EagerCompiled = Summarize(eager).HasCompile
 	c.CompiledCompiled = Summarize(compiled).HasCompile
 	return c

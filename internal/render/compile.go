@@ -54,7 +54,7 @@ func opsOf(k compile.Kernel) string {
 }
 
 // compileGrids builds the tables of a summary; nameW truncates names (0: never).
-func compileGrids(s *compile.Summary, nameW int) []struct {
+func compileGrids(s *compile.Summary, nameW, top int) []struct {
 	title string
 	g     *Grid
 } {
@@ -96,7 +96,11 @@ func compileGrids(s *compile.Summary, nameW int) []struct {
 	if len(s.Kernels) > 0 {
 		g := &Grid{Headers: []string{"Class", "Family", "Kernel", "Count", "Total", "Median", "In graphs", "Launched by", "Fused ops (from the name)"},
 			RightAlign: []bool{false, false, false, true, true, true, true, false, false}}
-		for _, k := range s.Kernels {
+		for i, k := range s.Kernels {
+			if top > 0 && i == top {
+				g.Rows = append(g.Rows, []string{"...", "", fmt.Sprintf("%d more kernels (--top 0 lists all)", len(s.Kernels)-top), "", "", "", "", "", ""})
+				break
+			}
 			via := k.Via
 			if k.Op != "" && k.Op != k.Name {
 				via += " < " + k.Op
@@ -111,7 +115,11 @@ func compileGrids(s *compile.Summary, nameW int) []struct {
 	}
 	if len(s.Graphs.Sequences) > 0 {
 		g := &Grid{Headers: []string{"Kernels", "Replays", "Median GPU busy", "First", "Last"}, RightAlign: []bool{true, true, true, false, false}}
-		for _, q := range s.Graphs.Sequences {
+		for i, q := range s.Graphs.Sequences {
+			if top > 0 && i == top {
+				g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more sequences", len(s.Graphs.Sequences)-top), "", "", ""})
+				break
+			}
 			g.Rows = append(g.Rows, []string{strconv.Itoa(q.Kernels), strconv.Itoa(q.Replays), units.Dur(q.MedianGPUNs), cut(q.First, nameW), cut(q.Last, nameW)})
 		}
 		out = append(out, tg{"Graph replays by kernel sequence", g})
@@ -197,7 +205,7 @@ func compileLines(s *compile.Summary) []string {
 }
 
 // CompileText writes the summary as text (format "text") or Markdown ("md").
-func CompileText(w io.Writer, format, file string, s *compile.Summary) error {
+func CompileText(w io.Writer, format, file string, s *compile.Summary, top int) error {
 	var b strings.Builder
 	md := format == "md"
 	if md {
@@ -216,7 +224,7 @@ func CompileText(w io.Writer, format, file string, s *compile.Summary) error {
 	if md {
 		nameW = 0
 	}
-	for _, t := range compileGrids(s, nameW) {
+	for _, t := range compileGrids(s, nameW, top) {
 		if md {
 			b.WriteString("\n### " + t.title + "\n\n")
 		} else {

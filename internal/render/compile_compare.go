@@ -97,6 +97,9 @@ func CompareNotes(c *compile.Comparison, eager, compiled string) []string {
 	if c.EagerCompiled {
 		n = append(n, eager+" (the eager side) shows torch.compile activity")
 	}
+	if a, b := c.Devices[0], c.Devices[1]; len(a) > 0 && len(b) > 0 && strings.Join(a, ",") != strings.Join(b, ",") {
+		n = append(n, "the traces ran on different GPUs ("+strings.Join(a, ", ")+" against "+strings.Join(b, ", ")+"): kernel times are not like for like")
+	}
 	if len(c.Paired) == 0 && c.Median[0].HasStep && c.Median[1].HasStep {
 		n = append(n, "no ProfilerStep number is on both sides: each side's median step is compared")
 	}
@@ -115,7 +118,7 @@ func CompareNotes(c *compile.Comparison, eager, compiled string) []string {
 }
 
 // CompareText writes the comparison as text or Markdown.
-func CompareText(w io.Writer, format, eager, compiled string, c *compile.Comparison) error {
+func CompareText(w io.Writer, format, eager, compiled string, c *compile.Comparison, top int) error {
 	md := format == "md"
 	var b strings.Builder
 	head := func(s string) {
@@ -190,14 +193,29 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 	add("Per step", g)
 	if len(c.Disappeared) > 0 {
 		g = &Grid{Headers: []string{"Kind", "Name", "Count", "Time"}, RightAlign: []bool{false, false, true, true}}
+		nOps, nKer := 0, 0
 		for _, d := range c.Disappeared {
+			n := &nOps
+			if d.Kind == "kernel" {
+				n = &nKer
+			}
+			if *n++; top > 0 && *n > top {
+				continue
+			}
 			g.Rows = append(g.Rows, []string{d.Kind, cut(d.Name, nameW), strconv.Itoa(d.Count), units.Dur(d.TotalNs)})
+		}
+		if top > 0 && (nOps > top || nKer > top) {
+			g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more ops and %d more kernels (--top 0 lists all)", max(nOps-top, 0), max(nKer-top, 0)), "", ""})
 		}
 		add("What disappeared (eager ops and kernels with no counterpart; count and time over the compared steps)", g)
 	}
 	if len(c.Fused) > 0 {
 		g = &Grid{Headers: []string{"Inductor kernel", "Count", "Time", "Fused ops", "Eager ops (calls, GPU time of their kernels)", "No eager op"}, RightAlign: []bool{false, true, true, false, false, false}}
-		for _, f := range c.Fused {
+		for i, f := range c.Fused {
+			if top > 0 && i == top {
+				g.Rows = append(g.Rows, []string{fmt.Sprintf("... %d more (--top 0 lists all)", len(c.Fused)-top), "", "", "", "", ""})
+				break
+			}
 			var eo []string
 			for _, o := range f.EagerOps {
 				eo = append(eo, fmt.Sprintf("%s (%d, %s)", o.Name, o.Calls, units.Dur(o.KernelNs)))
@@ -209,7 +227,11 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 	if len(c.Stayed) > 0 {
 		g = &Grid{Headers: []string{"Family", "Kernel", "Count eager", "Count compiled", "Median eager", "Median compiled", "Total eager", "Total compiled"},
 			RightAlign: []bool{false, false, true, true, true, true, true, true}}
-		for _, s := range c.Stayed {
+		for i, s := range c.Stayed {
+			if top > 0 && i == top {
+				g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more (--top 0 lists all)", len(c.Stayed)-top), "", "", "", "", "", ""})
+				break
+			}
 			g.Rows = append(g.Rows, []string{dash(s.Family), cut(s.Name, nameW), strconv.Itoa(s.EagerCount), strconv.Itoa(s.CompiledCount),
 				units.Dur(s.EagerMedianNs), units.Dur(s.CompiledMedianNs), units.Dur(s.EagerTotalNs), units.Dur(s.CompiledTotalNs)})
 		}
