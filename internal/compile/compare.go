@@ -81,6 +81,7 @@ type Comparison struct {
 	Disappeared               []Gone
 	Fused                     []Fusion
 	Stayed                    []Stayed
+	Headline                  *Stayed     // the kept library kernel the closing sentence names: GEMM first, then attention, conv, collective; the largest eager time
 	NoGPU                     [2]bool     // eager, compiled: no kernel, memcpy or memset at all
 	Devices                   [2][]string // GPU names from deviceProperties, sorted and distinct
 	EagerCompiled             bool        // the eager trace shows torch.compile activity
@@ -380,6 +381,16 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
+	for _, fam := range []string{"gemm", "attention", "conv", "collective"} {
+		for i := range c.Stayed {
+			if s := &c.Stayed[i]; s.Family == fam && (c.Headline == nil || s.EagerTotalNs > c.Headline.EagerTotalNs) {
+				c.Headline = s
+			}
+		}
+		if c.Headline != nil {
+			break
+		}
+	}
 	c.Devices = [2][]string{deviceNames(eager), deviceNames(compiled)}
 	c.EagerCompiled = Summarize(eager).HasCompile
 	c.CompiledCompiled = Summarize(compiled).HasCompile

@@ -51,6 +51,8 @@ func TestFamily(t *testing.T) {
 		{"some_kernel", "aten::mm", "gemm"},
 		{"ncclDevKernel_AllReduce_Sum_f32_RING_LL", "", "collective"},
 		{"void at::native::vectorized_elementwise_kernel<4>", "aten::fill_", ""},
+		{"void fbgemm_gpu::permute_indices_weights_kernel<false, int>", "", ""},
+		{"volta_sgemm_128x32_nt", "", "gemm"},
 	} {
 		if got := Family(c[0], c[1]); got != c[2] {
 			t.Errorf("%v: %q", c, got)

@@ -78,7 +78,7 @@ var (
 	convOp   = regexp.MustCompile(`^aten::(convolution|_convolution|cudnn_convolution|conv\dd|miopen_convolution)|convolution`)
 	collOp   = regexp.MustCompile(`^(c10d|nccl|rccl)|record_param_comms|all_reduce|allreduce|all_gather|reduce_scatter`)
 	convName = regexp.MustCompile(`(?i)conv|implicit_gemm|wgrad|dgrad|fprop`)
-	gemmName = regexp.MustCompile(`(?i)gemm|^Cijk_|cutlass|xmma|wgmma|nvjet|cublas|hipblas|_mm_|matmul`)
+	gemmName = regexp.MustCompile(`(?i)(^|[^b])gemm|^Cijk_|cutlass|xmma|wgmma|nvjet|cublas|hipblas|_mm_|matmul`) // not fbgemm
 	attnName = regexp.MustCompile(`(?i)flash|fmha|attn|attention|sdpa`)
 	collName = regexp.MustCompile(`(?i)nccl|rccl|allreduce|all_reduce|allgather|reducescatter|cross_device_reduce`)
 )

@@ -65,16 +65,12 @@ func CompareSentence(c *compile.Comparison) string {
 		parts = append(parts, plural(k.LaunchCalls, "launch", "launches")+per+than(k.LaunchCalls, e.LaunchCalls))
 		parts = append(parts, plural(k.Kernels, "kernel", "kernels")+than(k.Kernels, e.Kernels))
 	}
-	for _, s := range c.Stayed {
-		if s.Family == "" {
-			continue
-		}
+	if s := c.Headline; s != nil {
 		if s.EagerMedianNs == s.CompiledMedianNs {
 			parts = append(parts, fmt.Sprintf("%s is the same kernel and takes the same %s", familyWords[s.Family], units.Dur(s.CompiledMedianNs)))
 		} else {
 			parts = append(parts, fmt.Sprintf("%s is the same kernel and takes %s (%s eager)", familyWords[s.Family], units.Dur(s.CompiledMedianNs), units.Dur(s.EagerMedianNs)))
 		}
-		break
 	}
 	verb := "stayed at"
 	switch {
