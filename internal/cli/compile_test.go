@@ -914,3 +914,50 @@ func TestCompileCompareOracle(t *testing.T) {
 		})
 	}
 }
+
+// TestInfoCompileBlock: info's compile block counts what the raw JSON holds.
+func TestInfoCompileBlock(t *testing.T) {
+	shared := testenv.Shared(t)
+	for _, name := range []string{"TraceLens__b200__eager_trace.json.gz", "TraceLens__torch_compile_triton__trace.json.gz", "HTA__triton_example__triton_example.json.gz"} {
+		path := filepath.Join(shared, "traces", name)
+		var in struct {
+			Compile map[string]int `json:"compile"`
+		}
+		runJSON(t, &in, "info", "--format", "json", path)
+		want := map[string]int{}
+		regions := map[string]bool{}
+		frames := map[string]bool{}
+		for _, e := range rawEvents(t, path) {
+			switch {
+			case e.IsKernel && strings.HasPrefix(e.Name, "triton_"):
+				want["inductor_kernels"]++
+			case !rawIsMarker(e):
+			case rawRegion.MatchString(e.Name):
+				want["region_calls"]++
+				m := rawRegion.FindStringSubmatch(e.Name)
+				frames[m[1]] = true
+				if !regions[e.Name] && m[2] != "0" {
+					want["recompiles"]++
+				}
+				regions[e.Name] = true
+			case strings.HasPrefix(e.Name, "## Call"):
+				want["graph_calls"]++
+			default:
+				want["aot_calls"]++
+			}
+		}
+		want["regions"], want["frames"] = len(regions), len(frames)
+		for k, v := range want {
+			if in.Compile[k] != v {
+				t.Errorf("%s: %s %d, raw %d", name, k, in.Compile[k], v)
+			}
+		}
+		if len(in.Compile) != 7 {
+			t.Errorf("%s: compile block %v", name, in.Compile)
+		}
+	}
+	out, _, _ := run(t, "info", testdata("sample.pt.trace.json"))
+	if strings.Contains(out, "compile ") {
+		t.Errorf("a trace without torch.compile has a compile line:\n%s", out)
+	}
+}

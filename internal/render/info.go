@@ -93,6 +93,12 @@ func InfoText(w io.Writer, in *info.Info) error {
 		}
 		p("\n")
 	}
+	if c := in.Compile; c.Any() {
+		p("compile     %s, %s, %s, %s; %s; %s; %s (tracetab compile)\n",
+			plural(c.Frames, "Dynamo frame", "Dynamo frames"), plural(c.Regions, "region", "regions"), plural(c.Recompiles, "recompile", "recompiles"),
+			plural(c.RegionCalls, "region call", "region calls"), plural(c.AOTCalls, "AOT call", "AOT calls"), plural(c.GraphCalls, "graph call", "graph calls"),
+			plural(c.InductorKernels, "Inductor kernel", "Inductor kernels"))
+	}
 	if in.Truncated {
 		p("truncated   yes: only the events before the cut were read\n")
 	}
