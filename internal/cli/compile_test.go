@@ -961,3 +961,35 @@ func TestInfoCompileBlock(t *testing.T) {
 		t.Errorf("a trace without torch.compile has a compile line:\n%s", out)
 	}
 }
+
+// TestCompileGeneratedSummary: on the generator's Inductor variant every
+// runtime call of a step runs inside the compiled region, one of them
+// launches the Triton kernel, and the GEMM stays a library kernel.
+func TestCompileGeneratedSummary(t *testing.T) {
+	p, f := genFacts(t, "triton.json", gen.Config{Steps: 3, Variant: "triton"})
+	c := compileJSONOf(t, p)
+	runtime := 0
+	for _, s := range f.PerStep {
+		runtime += s.RuntimeCalls
+	}
+	if len(c.Costs) != 1 || c.Costs[0].Calls != f.Steps || c.Costs[0].LaunchCalls != runtime {
+		t.Fatalf("costs %+v, generator: %d steps, %d runtime calls", c.Costs, f.Steps, runtime)
+	}
+	var ind, lib int
+	for _, k := range c.Kernels {
+		switch {
+		case k.Class == "inductor" && k.Fused != nil && slices.Equal(k.Fused.Ops, []string{"add"}):
+			ind += k.Count
+		case k.Class == "library" && k.Family != nil && *k.Family == "gemm":
+			lib += k.Count
+		}
+	}
+	if ind != f.Steps || lib != f.Steps || c.Scope["compiled_kernels"] != int64(f.Kernels) {
+		t.Errorf("inductor %d, gemm %d, in compiled code %d; generator wrote %d kernels in %d steps", ind, lib, c.Scope["compiled_kernels"], f.Kernels, f.Steps)
+	}
+	for _, r := range c.Regions {
+		if len(r.PerStep) != f.Steps {
+			t.Errorf("%s: calls per step %+v", r.Name, r.PerStep)
+		}
+	}
+}
