@@ -168,13 +168,14 @@ func compileLines(s *compile.Summary) []string {
 	if sc.CompiledKernels+sc.GraphKernels+sc.OutsideKernels == 0 {
 		ls = append(ls, "kernels: none in the trace (no GPU work)")
 	} else {
-		ls = append(ls, fmt.Sprintf("kernels: %d in compiled code (%s), %d replayed by graphs (%s), %d elsewhere (%s); %s Inductor kernels (%s), %d library kernels (%s)",
+		ls = append(ls, fmt.Sprintf("kernels: %d in compiled code (%s), %d replayed by graphs (%s), %d elsewhere (%s); %s (%s), %s (%s)",
 			sc.CompiledKernels, units.Dur(sc.CompiledNs), sc.GraphKernels, units.Dur(sc.GraphNs), sc.OutsideKernels, units.Dur(sc.OutsideNs),
-			strconv.Itoa(sc.InductorKernels), units.Dur(sc.InductorNs), sc.LibraryKernels, units.Dur(sc.LibraryNs)))
+			plural(sc.InductorKernels, "Inductor kernel", "Inductor kernels"), units.Dur(sc.InductorNs),
+			plural(sc.LibraryKernels, "library kernel", "library kernels"), units.Dur(sc.LibraryNs)))
 	}
 	if g := s.Graphs; g.Replays > 0 {
-		ls = append(ls, fmt.Sprintf("graph replays: %s, %s (%d device ops); kernels per replay min %d, median %d, max %d; %s",
-			plural(g.Replays, "replay", "replays"), plural(g.Kernels, "kernel", "kernels"), g.DeviceOps, g.MinKernels, g.MedianKernels, g.MaxKernels,
+		ls = append(ls, fmt.Sprintf("graph replays: %s, %s (%s); kernels per replay min %d, median %d, max %d; %s",
+			plural(g.Replays, "replay", "replays"), plural(g.Kernels, "kernel", "kernels"), plural(g.DeviceOps, "device op", "device ops"), g.MinKernels, g.MedianKernels, g.MaxKernels,
 			plural(len(g.Sequences), "distinct kernel sequence", "distinct kernel sequences")))
 		if g.Empty > 0 {
 			ls = append(ls, fmt.Sprintf("%s launched no device op in the trace", plural(g.Empty, "graph replay", "graph replays")))
