@@ -792,7 +792,16 @@ func TestCompileCompareNotes(t *testing.T) {
 	}
 	comp := genFile(t, "triton.json", gen.Config{Steps: 3, Variant: "triton"})
 	for _, f := range []string{"text", "md"} {
-		out, stderr, code := run(t, "compile", "--format", f, eager, comp)
+		out, stderr, code := run(t, "compile", "--format", f, comp)
+		if code != 0 || stderr != "" || !strings.Contains(out, "triton_poi_fused_add_0") || !strings.Contains(out, "Torch-Compiled Region: 0/0") {
+			t.Errorf("summary %s: exit %d\n%s\n%s", f, code, out, stderr)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasSuffix(l, " ") {
+				t.Errorf("summary %s: trailing space in %q", f, l)
+			}
+		}
+		out, stderr, code = run(t, "compile", "--format", f, eager, comp)
 		if code != 0 || stderr != "" || !strings.Contains(out, "triton_poi_fused_add_0") || !strings.Contains(out, "the GEMM is the same kernel") {
 			t.Errorf("%s: exit %d\n%s\n%s", f, code, out, stderr)
 		}
