@@ -315,7 +315,7 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 	add("kernels", false, int64(e.Kernels), int64(k.Kernels), true)
 	add("launch calls", false, int64(e.LaunchCalls), int64(k.LaunchCalls), true)
 	add("runtime calls", false, int64(e.RuntimeCalls), int64(k.RuntimeCalls), true)
-	add("median kernel", true, e.MedianKernelNs, k.MedianKernelNs, gpu)
+	add("median kernel", true, e.MedianKernelNs, k.MedianKernelNs, gpu && e.Kernels > 0 && k.Kernels > 0)
 	add("memcpys", false, int64(e.Memcpys), int64(k.Memcpys), true)
 
 	es, cs := newSide(eager, ew), newSide(compiled, cw)

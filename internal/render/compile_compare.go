@@ -249,8 +249,12 @@ func stepJSONOf(s compile.StepStats) map[string]any {
 	if s.HasStep {
 		step = s.Step
 	}
+	var med any
+	if s.Kernels > 0 {
+		med = s.MedianKernelNs
+	}
 	return map[string]any{"step": step, "cpu_ns": s.CPUNs, "gpu_busy_ns": s.GPUBusyNs, "gpu_idle_ns": s.GPUIdleNs, "kernels": s.Kernels,
-		"launch_calls": s.LaunchCalls, "runtime_calls": s.RuntimeCalls, "memcpys": s.Memcpys, "median_kernel_ns": s.MedianKernelNs}
+		"launch_calls": s.LaunchCalls, "runtime_calls": s.RuntimeCalls, "memcpys": s.Memcpys, "median_kernel_ns": med}
 }
 
 // CompareJSON writes the comparison as JSON.

@@ -186,7 +186,7 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 		},
 		"graphs": map[string]any{
 			"replays": g.Replays, "kernels": g.Kernels, "device_ops": g.DeviceOps, "empty_replays": g.Empty,
-			"min_kernels_per_replay": g.MinKernels, "median_kernels_per_replay": g.MedianKernels, "max_kernels_per_replay": g.MaxKernels,
+			"min_kernels_per_replay": perReplay(g, g.MinKernels), "median_kernels_per_replay": perReplay(g, g.MedianKernels), "max_kernels_per_replay": perReplay(g, g.MaxKernels),
 			"sequences": seqs, "replays_per_step": stepCountsJSON(g.PerStep),
 		},
 		"compile_tax":                map[string]any{"events": s.Tax.Events, "total_ns": s.Tax.TotalNs, "first": strOrNil(s.Tax.First), "steps": taxSteps},
@@ -198,4 +198,12 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 // CompileJSON writes the summary as JSON.
 func CompileJSON(w io.Writer, file string, s *compile.Summary) error {
 	return JSON(w, compileJSON(file, s))
+}
+
+// perReplay is a kernels-per-replay figure, null without replays.
+func perReplay(g compile.Graphs, n int) *int {
+	if g.Replays == 0 {
+		return nil
+	}
+	return &n
 }
