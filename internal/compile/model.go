@@ -176,7 +176,7 @@ type GraphSeq struct {
 // Tax is compile work inside the profiled window.
 type Tax struct {
 	Events  int   // outermost compile events
-	TotalNs int64 // union of their intervals per thread, summed
+	TotalNs int64 // the union of their intervals (wall time)
 	First   string
 	Steps   []int64
 }

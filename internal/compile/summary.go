@@ -170,6 +170,25 @@ func Summarize(t *trace.Trace) *Summary {
 
 	for i := 0; i < n; i++ {
 		e := t.Ev(i)
+		if r := w.root[i]; r >= 0 {
+			if splits[r] == nil {
+				splits[r] = &Split{}
+			}
+			self := e.Dur - childSum[i]
+			sp := splits[r]
+			switch w.bucket[i] {
+			case bDynamo:
+				sp.DynamoNs += self
+			case bPregraph:
+				sp.PregraphNs += self
+			case bAOT:
+				sp.AOTNs += self
+			case bGraph:
+				sp.GraphNs += self
+			case bLaunch:
+				sp.LaunchNs += self
+			}
+		}
 		if !e.Kind.IsCPU() {
 			continue
 		}
@@ -201,25 +220,6 @@ func Summarize(t *trace.Trace) *Summary {
 				if st, ok := w.stepOf(e.Start); ok {
 					taxSteps[st] = true
 				}
-			}
-		}
-		if r := w.root[i]; r >= 0 {
-			if splits[r] == nil {
-				splits[r] = &Split{}
-			}
-			self := e.Dur - childSum[i]
-			sp := splits[r]
-			switch w.bucket[i] {
-			case bDynamo:
-				sp.DynamoNs += self
-			case bPregraph:
-				sp.PregraphNs += self
-			case bAOT:
-				sp.AOTNs += self
-			case bGraph:
-				sp.GraphNs += self
-			case bLaunch:
-				sp.LaunchNs += self
 			}
 		}
 		mk := w.kind[e.Name]
