@@ -76,15 +76,15 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 		out = append(out, tg{"Compiled regions", g})
 	}
 	if len(s.Costs) > 0 {
-		g := &Grid{Headers: []string{"Outermost call", "Calls", "Median", "Cache lookup", "Dynamo", "Pregraph", "AOT wrapper", "Graph code", "Launches", "Total", "Launch calls", "Device ops", "Triton launches"},
-			RightAlign: []bool{false, true, true, true, true, true, true, true, true, true, true, true, true}}
+		g := &Grid{Headers: []string{"Outermost call", "Calls", "Median", "Cache lookup", "Dynamo", "Pregraph", "AOT wrapper", "Graph code", "Launches", "Total", "Runtime calls", "Launching", "Device ops", "Triton launches"},
+			RightAlign: []bool{false, true, true, true, true, true, true, true, true, true, true, true, true, true}}
 		for _, c := range s.Costs {
 			p := c.PerCall
 			g.Rows = append(g.Rows, []string{cut(c.Name, nameW), strconv.Itoa(c.Calls), units.Dur(c.MedianNs), units.Dur(p.CacheLookupNs), units.Dur(p.DynamoNs),
 				units.Dur(p.PregraphNs), units.Dur(p.AOTNs), units.Dur(p.GraphNs), units.Dur(p.LaunchNs), units.Dur(p.Total()),
-				strconv.Itoa(c.LaunchCalls), strconv.Itoa(c.DeviceOps), strconv.Itoa(c.TritonLaunch)})
+				strconv.Itoa(c.LaunchCalls), strconv.Itoa(c.Launches), strconv.Itoa(c.DeviceOps), strconv.Itoa(c.TritonLaunch)})
 		}
-		out = append(out, tg{"CPU cost per call (mean per call; launch calls, device ops and Triton launches over all calls)", g})
+		out = append(out, tg{"CPU cost per call (times: mean per call; runtime calls, those launching device work, device ops and Triton launches: over all calls)", g})
 	}
 	if len(s.Parts) > 0 {
 		g := &Grid{Headers: []string{"Event", "Calls", "CPU total"}, RightAlign: []bool{false, true, true}}
