@@ -13,14 +13,14 @@ import (
 // CompileSchema versions the JSON form of the compile summary.
 const CompileSchema = "tracetab.compile/1"
 
-func plural(n int, one, many string) string {
+func cxPlural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
 }
 
-func cut(s string, n int) string {
+func cxCut(s string, n int) string {
 	r := []rune(s)
 	if n <= 0 || len(r) <= n {
 		return s
@@ -28,7 +28,7 @@ func cut(s string, n int) string {
 	return string(r[:n-3]) + "..."
 }
 
-func stepList(sc []compile.StepCount) string {
+func cxStepList(sc []compile.StepCount) string {
 	if len(sc) == 0 {
 		return "-"
 	}
@@ -39,7 +39,7 @@ func stepList(sc []compile.StepCount) string {
 	return strings.Join(b, " ")
 }
 
-func opsOf(k compile.Kernel) string {
+func cxOps(k compile.Kernel) string {
 	switch {
 	case k.Class != compile.ClassInductor:
 		return ""
@@ -71,7 +71,7 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 			if r.Frame >= 0 {
 				fc = strconv.Itoa(r.Frame) + "/" + strconv.Itoa(r.Compile)
 			}
-			g.Rows = append(g.Rows, []string{cut(r.Name, nameW), r.Kind, fc, strconv.Itoa(r.Calls), units.Dur(r.TotalNs), units.Dur(r.MedianNs), stepList(r.PerStep)})
+			g.Rows = append(g.Rows, []string{cxCut(r.Name, nameW), r.Kind, fc, strconv.Itoa(r.Calls), units.Dur(r.TotalNs), units.Dur(r.MedianNs), cxStepList(r.PerStep)})
 		}
 		out = append(out, tg{"Compiled regions", g})
 	}
@@ -80,7 +80,7 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 			RightAlign: []bool{false, true, true, true, true, true, true, true, true, true, true, true, true, true}}
 		for _, c := range s.Costs {
 			p := c.PerCall
-			g.Rows = append(g.Rows, []string{cut(c.Name, nameW), strconv.Itoa(c.Calls), units.Dur(c.MedianNs), units.Dur(p.CacheLookupNs), units.Dur(p.DynamoNs),
+			g.Rows = append(g.Rows, []string{cxCut(c.Name, nameW), strconv.Itoa(c.Calls), units.Dur(c.MedianNs), units.Dur(p.CacheLookupNs), units.Dur(p.DynamoNs),
 				units.Dur(p.PregraphNs), units.Dur(p.AOTNs), units.Dur(p.GraphNs), units.Dur(p.LaunchNs), units.Dur(p.Total()),
 				strconv.Itoa(c.LaunchCalls), strconv.Itoa(c.Launches), strconv.Itoa(c.DeviceOps), strconv.Itoa(c.TritonLaunch)})
 		}
@@ -89,7 +89,7 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 	if len(s.Parts) > 0 {
 		g := &Grid{Headers: []string{"Event", "Calls", "CPU total"}, RightAlign: []bool{false, true, true}}
 		for _, p := range s.Parts {
-			g.Rows = append(g.Rows, []string{cut(p.Name, nameW), strconv.Itoa(p.Calls), units.Dur(p.TotalNs)})
+			g.Rows = append(g.Rows, []string{cxCut(p.Name, nameW), strconv.Itoa(p.Calls), units.Dur(p.TotalNs)})
 		}
 		out = append(out, tg{"torch.compile's own events (as torch's table counts them)", g})
 	}
@@ -108,8 +108,8 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 			if via == "" {
 				via = "-"
 			}
-			g.Rows = append(g.Rows, []string{k.Class, dash(k.Family), cut(k.Name, nameW), strconv.Itoa(k.Count), units.Dur(k.TotalNs), units.Dur(k.MedianNs),
-				strconv.Itoa(k.InGraph), cut(via, nameW), opsOf(k)})
+			g.Rows = append(g.Rows, []string{k.Class, cxDash(k.Family), cxCut(k.Name, nameW), strconv.Itoa(k.Count), units.Dur(k.TotalNs), units.Dur(k.MedianNs),
+				strconv.Itoa(k.InGraph), cxCut(via, nameW), cxOps(k)})
 		}
 		out = append(out, tg{"Kernels of compiled code (Inductor kernels anywhere)", g})
 	}
@@ -120,7 +120,7 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 				g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more sequences", len(s.Graphs.Sequences)-top), "", "", ""})
 				break
 			}
-			g.Rows = append(g.Rows, []string{strconv.Itoa(q.Kernels), strconv.Itoa(q.Replays), units.Dur(q.MedianGPUNs), cut(q.First, nameW), cut(q.Last, nameW)})
+			g.Rows = append(g.Rows, []string{strconv.Itoa(q.Kernels), strconv.Itoa(q.Replays), units.Dur(q.MedianGPUNs), cxCut(q.First, nameW), cxCut(q.Last, nameW)})
 		}
 		out = append(out, tg{"Graph replays by kernel sequence", g})
 	}
@@ -136,7 +136,7 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 	return out
 }
 
-func dash(s string) string {
+func cxDash(s string) string {
 	if s == "" {
 		return "-"
 	}
@@ -162,7 +162,7 @@ func compileLines(s *compile.Summary) []string {
 		for _, f := range s.Frames {
 			rec += f.Recompiles
 		}
-		ls = append(ls, fmt.Sprintf("Dynamo: %s, %s, %s", plural(len(s.Frames), "frame", "frames"), plural(dyn, "compiled region", "compiled regions"), plural(rec, "recompile", "recompiles")))
+		ls = append(ls, fmt.Sprintf("Dynamo: %s, %s, %s", cxPlural(len(s.Frames), "frame", "frames"), cxPlural(dyn, "compiled region", "compiled regions"), cxPlural(rec, "recompile", "recompiles")))
 	}
 	sc := s.Scope
 	if sc.CompiledKernels+sc.GraphKernels+sc.OutsideKernels == 0 {
@@ -170,15 +170,15 @@ func compileLines(s *compile.Summary) []string {
 	} else {
 		ls = append(ls, fmt.Sprintf("kernels: %d in compiled code (%s), %d replayed by graphs (%s), %d elsewhere (%s); %s (%s), %s (%s)",
 			sc.CompiledKernels, units.Dur(sc.CompiledNs), sc.GraphKernels, units.Dur(sc.GraphNs), sc.OutsideKernels, units.Dur(sc.OutsideNs),
-			plural(sc.InductorKernels, "Inductor kernel", "Inductor kernels"), units.Dur(sc.InductorNs),
-			plural(sc.LibraryKernels, "library kernel", "library kernels"), units.Dur(sc.LibraryNs)))
+			cxPlural(sc.InductorKernels, "Inductor kernel", "Inductor kernels"), units.Dur(sc.InductorNs),
+			cxPlural(sc.LibraryKernels, "library kernel", "library kernels"), units.Dur(sc.LibraryNs)))
 	}
 	if g := s.Graphs; g.Replays > 0 {
 		ls = append(ls, fmt.Sprintf("graph replays: %s, %s (%s); kernels per replay min %d, median %d, max %d; %s",
-			plural(g.Replays, "replay", "replays"), plural(g.Kernels, "kernel", "kernels"), plural(g.DeviceOps, "device op", "device ops"), g.MinKernels, g.MedianKernels, g.MaxKernels,
-			plural(len(g.Sequences), "distinct kernel sequence", "distinct kernel sequences")))
+			cxPlural(g.Replays, "replay", "replays"), cxPlural(g.Kernels, "kernel", "kernels"), cxPlural(g.DeviceOps, "device op", "device ops"), g.MinKernels, g.MedianKernels, g.MaxKernels,
+			cxPlural(len(g.Sequences), "distinct kernel sequence", "distinct kernel sequences")))
 		if g.Empty > 0 {
-			ls = append(ls, fmt.Sprintf("%s launched no device op in the trace", plural(g.Empty, "graph replay", "graph replays")))
+			ls = append(ls, fmt.Sprintf("%s launched no device op in the trace", cxPlural(g.Empty, "graph replay", "graph replays")))
 		}
 	} else {
 		ls = append(ls, "graph replays: none")
@@ -195,12 +195,12 @@ func compileLines(s *compile.Summary) []string {
 		if len(st) > 0 {
 			where = "in step " + strings.Join(st, ", ")
 		}
-		ls = append(ls, fmt.Sprintf("compile tax: %s of compile work inside the window (%s, first %s), %s", units.Dur(t.TotalNs), plural(t.Events, "event", "events"), t.First, where))
+		ls = append(ls, fmt.Sprintf("compile tax: %s of compile work inside the window (%s, first %s), %s", units.Dur(t.TotalNs), cxPlural(t.Events, "event", "events"), t.First, where))
 	} else {
 		ls = append(ls, "compile tax: no compile work inside the window")
 	}
 	if s.UnattributedLookups > 0 {
-		ls = append(ls, fmt.Sprintf("%s followed by no compiled call", plural(s.UnattributedLookups, "TorchDynamo Cache Lookup", "TorchDynamo Cache Lookups")))
+		ls = append(ls, fmt.Sprintf("%s followed by no compiled call", cxPlural(s.UnattributedLookups, "TorchDynamo Cache Lookup", "TorchDynamo Cache Lookups")))
 	}
 	return ls
 }
@@ -216,7 +216,7 @@ func CompileText(w io.Writer, format, file string, s *compile.Summary, top int) 
 	}
 	for _, l := range compileLines(s) {
 		if md {
-			b.WriteString("- " + mdLine(l) + "\n")
+			b.WriteString("- " + cxMdLine(l) + "\n")
 		} else {
 			b.WriteString(l + "\n")
 		}
@@ -235,13 +235,13 @@ func CompileText(w io.Writer, format, file string, s *compile.Summary, top int) 
 			return err
 		}
 	}
-	_, err := io.WriteString(w, trimLines(b.String()))
+	_, err := io.WriteString(w, cxTrimLines(b.String()))
 	return err
 }
 
-func mdLine(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+func cxMdLine(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 
-func trimLines(s string) string {
+func cxTrimLines(s string) string {
 	ls := strings.Split(s, "\n")
 	for i := range ls {
 		ls[i] = strings.TrimRight(ls[i], " ")

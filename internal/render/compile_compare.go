@@ -10,14 +10,14 @@ import (
 	"github.com/tracetab/tracetab/internal/units"
 )
 
-func ratioStr(r *float64) string {
+func cxRatio(r *float64) string {
 	if r == nil {
 		return "-"
 	}
 	return strconv.FormatFloat(*r, 'f', 2, 64) + "x"
 }
 
-func metricStr(m compile.Metric, v int64) string {
+func cxMetric(m compile.Metric, v int64) string {
 	if !m.Measured {
 		return "n/a"
 	}
@@ -27,14 +27,14 @@ func metricStr(m compile.Metric, v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-func stepName(s compile.StepStats) string {
+func cxStepName(s compile.StepStats) string {
 	if !s.HasStep {
 		return "trace"
 	}
 	return strconv.FormatInt(s.Step, 10)
 }
 
-func steps(ns []int64) string {
+func cxSteps(ns []int64) string {
 	s := make([]string, len(ns))
 	for i, n := range ns {
 		s[i] = "#" + strconv.FormatInt(n, 10)
@@ -42,7 +42,7 @@ func steps(ns []int64) string {
 	return strings.Join(s, ", ")
 }
 
-var familyWords = map[string]string{"gemm": "the GEMM", "attention": "the attention kernel", "conv": "the convolution", "collective": "the collective"}
+var cxFamilyWords = map[string]string{"gemm": "the GEMM", "attention": "the attention kernel", "conv": "the convolution", "collective": "the collective"}
 
 // CompareSentence is the closing line, in plain words.
 func CompareSentence(c *compile.Comparison) string {
@@ -62,14 +62,14 @@ func CompareSentence(c *compile.Comparison) string {
 		return " instead of " + strconv.Itoa(b)
 	}
 	if !c.NoGPU[0] || !c.NoGPU[1] {
-		parts = append(parts, plural(k.LaunchCalls, "launch", "launches")+per+than(k.LaunchCalls, e.LaunchCalls))
-		parts = append(parts, plural(k.Kernels, "kernel", "kernels")+than(k.Kernels, e.Kernels))
+		parts = append(parts, cxPlural(k.LaunchCalls, "launch", "launches")+per+than(k.LaunchCalls, e.LaunchCalls))
+		parts = append(parts, cxPlural(k.Kernels, "kernel", "kernels")+than(k.Kernels, e.Kernels))
 	}
 	if s := c.Headline; s != nil {
 		if s.EagerMedianNs == s.CompiledMedianNs {
-			parts = append(parts, fmt.Sprintf("%s is the same kernel and takes the same %s", familyWords[s.Family], units.Dur(s.CompiledMedianNs)))
+			parts = append(parts, fmt.Sprintf("%s is the same kernel and takes the same %s", cxFamilyWords[s.Family], units.Dur(s.CompiledMedianNs)))
 		} else {
-			parts = append(parts, fmt.Sprintf("%s is the same kernel and takes %s (%s eager)", familyWords[s.Family], units.Dur(s.CompiledMedianNs), units.Dur(s.EagerMedianNs)))
+			parts = append(parts, fmt.Sprintf("%s is the same kernel and takes %s (%s eager)", cxFamilyWords[s.Family], units.Dur(s.CompiledMedianNs), units.Dur(s.EagerMedianNs)))
 		}
 	}
 	verb := "stayed at"
@@ -131,19 +131,19 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 	}
 	line := func(s string) {
 		if md {
-			b.WriteString("- " + mdLine(s) + "\n")
+			b.WriteString("- " + cxMdLine(s) + "\n")
 		} else {
 			b.WriteString(s + "\n")
 		}
 	}
 	if len(c.Paired) > 0 {
-		line(fmt.Sprintf("compared: %s on both sides (device work in the step of its launch call)", plural(len(c.Paired), "step", "steps")))
+		line(fmt.Sprintf("compared: %s on both sides (device work in the step of its launch call)", cxPlural(len(c.Paired), "step", "steps")))
 	}
 	if len(c.EagerOnly) > 0 {
-		line("steps only in the eager trace: " + steps(c.EagerOnly))
+		line("steps only in the eager trace: " + cxSteps(c.EagerOnly))
 	}
 	if len(c.CompiledOnly) > 0 {
-		line("steps only in the compiled trace: " + steps(c.CompiledOnly))
+		line("steps only in the compiled trace: " + cxSteps(c.CompiledOnly))
 	}
 	nameW := 100
 	if md {
@@ -161,7 +161,7 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 	}
 	g := &Grid{Headers: []string{"Median step", "Eager", "Compiled", "Compiled/eager"}, RightAlign: []bool{false, true, true, true}}
 	for _, m := range c.Metrics {
-		g.Rows = append(g.Rows, []string{m.Name, metricStr(m, m.Eager), metricStr(m, m.Compiled), ratioStr(m.Ratio)})
+		g.Rows = append(g.Rows, []string{m.Name, cxMetric(m, m.Eager), cxMetric(m, m.Compiled), cxRatio(m.Ratio)})
 	}
 	add("Side by side (median over the compared steps)", g)
 	g = &Grid{Headers: []string{"Step", "CPU eager", "CPU compiled", "GPU busy eager", "GPU busy compiled", "GPU idle eager", "GPU idle compiled",
@@ -174,12 +174,12 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 		row := make([]string, 13)
 		if i < len(c.EagerSteps) {
 			e = c.EagerSteps[i]
-			row[0] = stepName(e)
+			row[0] = cxStepName(e)
 		}
 		if i < len(c.CompiledSteps) {
 			k = c.CompiledSteps[i]
-			if row[0] == "" || stepName(k) != row[0] {
-				row[0] = strings.TrimPrefix(row[0]+"/"+stepName(k), "/")
+			if row[0] == "" || cxStepName(k) != row[0] {
+				row[0] = strings.TrimPrefix(row[0]+"/"+cxStepName(k), "/")
 			}
 		}
 		copy(row[1:], []string{units.Dur(e.CPUNs), units.Dur(k.CPUNs), units.Dur(e.GPUBusyNs), units.Dur(k.GPUBusyNs), units.Dur(e.GPUIdleNs), units.Dur(k.GPUIdleNs),
@@ -198,7 +198,7 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 			if *n++; top > 0 && *n > top {
 				continue
 			}
-			g.Rows = append(g.Rows, []string{d.Kind, cut(d.Name, nameW), strconv.Itoa(d.Count), units.Dur(d.TotalNs)})
+			g.Rows = append(g.Rows, []string{d.Kind, cxCut(d.Name, nameW), strconv.Itoa(d.Count), units.Dur(d.TotalNs)})
 		}
 		if top > 0 && (nOps > top || nKer > top) {
 			g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more ops and %d more kernels (--top 0 lists all)", max(nOps-top, 0), max(nKer-top, 0)), "", ""})
@@ -216,7 +216,7 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 			for _, o := range f.EagerOps {
 				eo = append(eo, fmt.Sprintf("%s (%d, %s)", o.Name, o.Calls, units.Dur(o.KernelNs)))
 			}
-			g.Rows = append(g.Rows, []string{cut(f.Kernel, nameW), strconv.Itoa(f.Count), units.Dur(f.TotalNs), dash(strings.Join(f.Ops, ", ")), dash(strings.Join(eo, "; ")), dash(strings.Join(f.Missing, ", "))})
+			g.Rows = append(g.Rows, []string{cxCut(f.Kernel, nameW), strconv.Itoa(f.Count), units.Dur(f.TotalNs), cxDash(strings.Join(f.Ops, ", ")), cxDash(strings.Join(eo, "; ")), cxDash(strings.Join(f.Missing, ", "))})
 		}
 		add("What fused (each Inductor kernel and the eager ops its name carries; a heuristic)", g)
 	}
@@ -228,7 +228,7 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 				g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more (--top 0 lists all)", len(c.Stayed)-top), "", "", "", "", "", ""})
 				break
 			}
-			g.Rows = append(g.Rows, []string{dash(s.Family), cut(s.Name, nameW), strconv.Itoa(s.EagerCount), strconv.Itoa(s.CompiledCount),
+			g.Rows = append(g.Rows, []string{cxDash(s.Family), cxCut(s.Name, nameW), strconv.Itoa(s.EagerCount), strconv.Itoa(s.CompiledCount),
 				units.Dur(s.EagerMedianNs), units.Dur(s.CompiledMedianNs), units.Dur(s.EagerTotalNs), units.Dur(s.CompiledTotalNs)})
 		}
 		add("What stayed (kernels both traces run: torch.compile does not make these faster)", g)
@@ -240,11 +240,11 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 		}
 	}
 	b.WriteString("\n" + CompareSentence(c) + "\n")
-	_, err := io.WriteString(w, trimLines(b.String()))
+	_, err := io.WriteString(w, cxTrimLines(b.String()))
 	return err
 }
 
-func stepJSONOf(s compile.StepStats) map[string]any {
+func cxStepJSON(s compile.StepStats) map[string]any {
 	var step any
 	if s.HasStep {
 		step = s.Step
@@ -262,7 +262,7 @@ func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) err
 	stepsOf := func(ss []compile.StepStats) []map[string]any {
 		out := []map[string]any{}
 		for _, s := range ss {
-			out = append(out, stepJSONOf(s))
+			out = append(out, cxStepJSON(s))
 		}
 		return out
 	}
@@ -292,20 +292,20 @@ func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) err
 	for _, f := range c.Fused {
 		eo := []map[string]any{}
 		for _, o := range f.EagerOps {
-			eo = append(eo, map[string]any{"name": o.Name, "calls": o.Calls, "kernel_ns": o.KernelNs, "kernels": orEmpty(o.Kernels)})
+			eo = append(eo, map[string]any{"name": o.Name, "calls": o.Calls, "kernel_ns": o.KernelNs, "kernels": cxStrs(o.Kernels)})
 		}
-		fused = append(fused, map[string]any{"kernel": f.Kernel, "ops": orEmpty(f.Ops), "count": f.Count, "total_ns": f.TotalNs, "eager_ops": eo, "no_eager_op": orEmpty(f.Missing)})
+		fused = append(fused, map[string]any{"kernel": f.Kernel, "ops": cxStrs(f.Ops), "count": f.Count, "total_ns": f.TotalNs, "eager_ops": eo, "no_eager_op": cxStrs(f.Missing)})
 	}
 	stayed := []map[string]any{}
 	for _, s := range c.Stayed {
-		stayed = append(stayed, map[string]any{"name": s.Name, "family": strOrNil(s.Family), "eager_count": s.EagerCount, "compiled_count": s.CompiledCount,
+		stayed = append(stayed, map[string]any{"name": s.Name, "family": cxStr(s.Family), "eager_count": s.EagerCount, "compiled_count": s.CompiledCount,
 			"eager_total_ns": s.EagerTotalNs, "compiled_total_ns": s.CompiledTotalNs, "eager_median_ns": s.EagerMedianNs, "compiled_median_ns": s.CompiledMedianNs})
 	}
 	return JSON(w, map[string]any{
 		"schema": CompileSchema, "mode": "compare", "eager": eager, "compiled": compiled,
 		"paired_steps": ints(c.Paired), "eager_only_steps": ints(c.EagerOnly), "compiled_only_steps": ints(c.CompiledOnly),
 		"eager_steps": stepsOf(c.EagerSteps), "compiled_steps": stepsOf(c.CompiledSteps),
-		"median_step": map[string]any{"eager": stepJSONOf(c.Median[0]), "compiled": stepJSONOf(c.Median[1])},
+		"median_step": map[string]any{"eager": cxStepJSON(c.Median[0]), "compiled": cxStepJSON(c.Median[1])},
 		"metrics":     metrics, "disappeared": gone, "fused": fused, "stayed": stayed,
 		"eager_has_gpu_work": !c.NoGPU[0], "compiled_has_gpu_work": !c.NoGPU[1],
 		"eager_shows_compile": c.EagerCompiled, "compiled_shows_compile": c.CompiledCompiled,

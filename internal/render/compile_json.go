@@ -6,20 +6,20 @@ import (
 	"github.com/tracetab/tracetab/internal/compile"
 )
 
-type stepCountJSON struct {
+type cxStepCountJSON struct {
 	Step  int64 `json:"step"`
 	Count int   `json:"count"`
 }
 
-func stepCountsJSON(sc []compile.StepCount) []stepCountJSON {
-	out := make([]stepCountJSON, 0, len(sc))
+func cxStepCounts(sc []compile.StepCount) []cxStepCountJSON {
+	out := make([]cxStepCountJSON, 0, len(sc))
 	for _, s := range sc {
-		out = append(out, stepCountJSON{s.Step, s.Count})
+		out = append(out, cxStepCountJSON{s.Step, s.Count})
 	}
 	return out
 }
 
-type splitJSON struct {
+type cxSplitJSON struct {
 	CacheLookupNs int64 `json:"cache_lookup_ns"`
 	DynamoNs      int64 `json:"dynamo_ns"`
 	PregraphNs    int64 `json:"pregraph_ns"`
@@ -29,25 +29,25 @@ type splitJSON struct {
 	TotalNs       int64 `json:"total_ns"`
 }
 
-func splitOf(s compile.Split) splitJSON {
-	return splitJSON{s.CacheLookupNs, s.DynamoNs, s.PregraphNs, s.AOTNs, s.GraphNs, s.LaunchNs, s.Total()}
+func cxSplitOf(s compile.Split) cxSplitJSON {
+	return cxSplitJSON{s.CacheLookupNs, s.DynamoNs, s.PregraphNs, s.AOTNs, s.GraphNs, s.LaunchNs, s.Total()}
 }
 
-func strOrNil(s string) *string {
+func cxStr(s string) *string {
 	if s == "" {
 		return nil
 	}
 	return &s
 }
 
-func intOrNil(n int) *int {
+func cxInt(n int) *int {
 	if n < 0 {
 		return nil
 	}
 	return &n
 }
 
-func orEmpty(s []string) []string {
+func cxStrs(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
@@ -65,7 +65,7 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 		Outermost int             `json:"outermost_calls"`
 		TotalNs   int64           `json:"cpu_total_ns"`
 		MedianNs  int64           `json:"median_ns"`
-		PerStep   []stepCountJSON `json:"calls_per_step"`
+		PerStep   []cxStepCountJSON `json:"calls_per_step"`
 	}
 	type frameJ struct {
 		Frame      int   `json:"frame"`
@@ -77,8 +77,8 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 		Name         string    `json:"name"`
 		Calls        int       `json:"calls"`
 		MedianNs     int64     `json:"median_ns"`
-		PerCall      splitJSON `json:"per_call"`
-		Sum          splitJSON `json:"sum"`
+		PerCall      cxSplitJSON `json:"per_call"`
+		Sum          cxSplitJSON `json:"sum"`
 		LaunchCalls  int       `json:"launch_calls"`
 		Launches     int       `json:"launches_with_device_work"`
 		DeviceOps    int       `json:"device_ops"`
@@ -129,7 +129,7 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 	}
 	regions := []regionJ{}
 	for _, r := range s.Regions {
-		regions = append(regions, regionJ{r.Name, r.Kind, intOrNil(r.Frame), intOrNil(r.Compile), r.Calls, r.Outermost, r.TotalNs, r.MedianNs, stepCountsJSON(r.PerStep)})
+		regions = append(regions, regionJ{r.Name, r.Kind, cxInt(r.Frame), cxInt(r.Compile), r.Calls, r.Outermost, r.TotalNs, r.MedianNs, cxStepCounts(r.PerStep)})
 	}
 	frames := []frameJ{}
 	for _, f := range s.Frames {
@@ -137,7 +137,7 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 	}
 	costs := []costJ{}
 	for _, c := range s.Costs {
-		costs = append(costs, costJ{c.Name, c.Calls, c.MedianNs, splitOf(c.PerCall), splitOf(c.Sum), c.LaunchCalls, c.Launches, c.DeviceOps, c.TritonLaunch})
+		costs = append(costs, costJ{c.Name, c.Calls, c.MedianNs, cxSplitOf(c.PerCall), cxSplitOf(c.Sum), c.LaunchCalls, c.Launches, c.DeviceOps, c.TritonLaunch})
 	}
 	parts := []partJ{}
 	for _, p := range s.Parts {
@@ -145,10 +145,10 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 	}
 	kernels := []kernelJ{}
 	for _, k := range s.Kernels {
-		kj := kernelJ{k.Name, k.Class, strOrNil(k.Family), k.Count, k.TotalNs, k.MedianNs, k.InGraph, k.Unlinked, strOrNil(k.Via), strOrNil(k.Op), nil}
+		kj := kernelJ{k.Name, k.Class, cxStr(k.Family), k.Count, k.TotalNs, k.MedianNs, k.InGraph, k.Unlinked, cxStr(k.Via), cxStr(k.Op), nil}
 		if k.Class == compile.ClassInductor {
 			d := k.Decoded
-			kj.Fused = &fusedJ{strOrNil(d.Category), orEmpty(d.Ops), orEmpty(d.Unknown), d.OK, strOrNil(d.Why)}
+			kj.Fused = &fusedJ{cxStr(d.Category), cxStrs(d.Ops), cxStrs(d.Unknown), d.OK, cxStr(d.Why)}
 		}
 		kernels = append(kernels, kj)
 	}
@@ -156,9 +156,9 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 	for _, q := range s.Graphs.Sequences {
 		seqs = append(seqs, seqJ{q.Kernels, q.Replays, q.MedianGPUNs, q.First, q.Last})
 	}
-	steps := []stepJ{}
+	stepRows := []stepJ{}
 	for _, r := range s.Steps {
-		steps = append(steps, stepJ{r.Step, r.CompiledCalls, r.CompiledCPUNs, r.LaunchCalls, r.GraphReplays, r.Inductor, r.Library, r.Other, r.Outside})
+		stepRows = append(stepRows, stepJ{r.Step, r.CompiledCalls, r.CompiledCPUNs, r.LaunchCalls, r.GraphReplays, r.Inductor, r.Library, r.Other, r.Outside})
 	}
 	taxSteps := s.Tax.Steps
 	if taxSteps == nil {
@@ -176,7 +176,7 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 		"costs":       costs,
 		"parts":       parts,
 		"kernels":     kernels,
-		"undecoded":   orEmpty(s.Undecoded),
+		"undecoded":   cxStrs(s.Undecoded),
 		"scope": map[string]any{
 			"compiled_kernels": sc.CompiledKernels, "compiled_ns": sc.CompiledNs,
 			"graph_kernels": sc.GraphKernels, "graph_ns": sc.GraphNs,
@@ -186,11 +186,11 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 		},
 		"graphs": map[string]any{
 			"replays": g.Replays, "kernels": g.Kernels, "device_ops": g.DeviceOps, "empty_replays": g.Empty,
-			"min_kernels_per_replay": perReplay(g, g.MinKernels), "median_kernels_per_replay": perReplay(g, g.MedianKernels), "max_kernels_per_replay": perReplay(g, g.MaxKernels),
-			"sequences": seqs, "replays_per_step": stepCountsJSON(g.PerStep),
+			"min_kernels_per_replay": cxPerReplay(g, g.MinKernels), "median_kernels_per_replay": cxPerReplay(g, g.MedianKernels), "max_kernels_per_replay": cxPerReplay(g, g.MaxKernels),
+			"sequences": seqs, "replays_per_step": cxStepCounts(g.PerStep),
 		},
-		"compile_tax":                map[string]any{"events": s.Tax.Events, "total_ns": s.Tax.TotalNs, "first": strOrNil(s.Tax.First), "steps": taxSteps},
-		"steps":                      steps,
+		"compile_tax":                map[string]any{"events": s.Tax.Events, "total_ns": s.Tax.TotalNs, "first": cxStr(s.Tax.First), "steps": taxSteps},
+		"steps":                      stepRows,
 		"unattributed_cache_lookups": s.UnattributedLookups,
 	}
 }
@@ -201,7 +201,7 @@ func CompileJSON(w io.Writer, file string, s *compile.Summary) error {
 }
 
 // perReplay is a kernels-per-replay figure, null without replays.
-func perReplay(g compile.Graphs, n int) *int {
+func cxPerReplay(g compile.Graphs, n int) *int {
 	if g.Replays == 0 {
 		return nil
 	}

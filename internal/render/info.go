@@ -95,9 +95,9 @@ func InfoText(w io.Writer, in *info.Info) error {
 	}
 	if c := in.Compile; c.Any() {
 		p("compile     %s, %s, %s, %s; %s; %s; %s (tracetab compile)\n",
-			plural(c.Frames, "Dynamo frame", "Dynamo frames"), plural(c.Regions, "region", "regions"), plural(c.Recompiles, "recompile", "recompiles"),
-			plural(c.RegionCalls, "region call", "region calls"), plural(c.AOTCalls, "AOT call", "AOT calls"), plural(c.GraphCalls, "graph call", "graph calls"),
-			plural(c.InductorKernels, "Inductor kernel", "Inductor kernels"))
+			cxPlural(c.Frames, "Dynamo frame", "Dynamo frames"), cxPlural(c.Regions, "region", "regions"), cxPlural(c.Recompiles, "recompile", "recompiles"),
+			cxPlural(c.RegionCalls, "region call", "region calls"), cxPlural(c.AOTCalls, "AOT call", "AOT calls"), cxPlural(c.GraphCalls, "graph call", "graph calls"),
+			cxPlural(c.InductorKernels, "Inductor kernel", "Inductor kernels"))
 	}
 	if in.Truncated {
 		p("truncated   yes: only the events before the cut were read\n")
