@@ -57,14 +57,14 @@ func cxStrs(s []string) []string {
 // compileJSON is the document of tracetab.compile/1.
 func compileJSON(file string, s *compile.Summary) map[string]any {
 	type regionJ struct {
-		Name      string          `json:"name"`
-		Kind      string          `json:"kind"`
-		Frame     *int            `json:"frame"`
-		Compile   *int            `json:"compile"`
-		Calls     int             `json:"calls"`
-		Outermost int             `json:"outermost_calls"`
-		TotalNs   int64           `json:"cpu_total_ns"`
-		MedianNs  int64           `json:"median_ns"`
+		Name      string            `json:"name"`
+		Kind      string            `json:"kind"`
+		Frame     *int              `json:"frame"`
+		Compile   *int              `json:"compile"`
+		Calls     int               `json:"calls"`
+		Outermost int               `json:"outermost_calls"`
+		TotalNs   int64             `json:"cpu_total_ns"`
+		MedianNs  int64             `json:"median_ns"`
 		PerStep   []cxStepCountJSON `json:"calls_per_step"`
 	}
 	type frameJ struct {
@@ -74,15 +74,15 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 		Calls      int   `json:"calls"`
 	}
 	type costJ struct {
-		Name         string    `json:"name"`
-		Calls        int       `json:"calls"`
-		MedianNs     int64     `json:"median_ns"`
+		Name         string      `json:"name"`
+		Calls        int         `json:"calls"`
+		MedianNs     int64       `json:"median_ns"`
 		PerCall      cxSplitJSON `json:"per_call"`
 		Sum          cxSplitJSON `json:"sum"`
-		LaunchCalls  int       `json:"launch_calls"`
-		Launches     int       `json:"launches_with_device_work"`
-		DeviceOps    int       `json:"device_ops"`
-		TritonLaunch int       `json:"triton_launches"`
+		LaunchCalls  int         `json:"launch_calls"`
+		Launches     int         `json:"launches_with_device_work"`
+		DeviceOps    int         `json:"device_ops"`
+		TritonLaunch int         `json:"triton_launches"`
 	}
 	type partJ struct {
 		Name    string `json:"name"`
