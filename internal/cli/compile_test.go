@@ -20,7 +20,7 @@ import (
 )
 
 // compileOut is the part of tracetab.compile/1 the tests read.
-type compileOut struct {
+type cxCompileOut struct {
 	Schema     string `json:"schema"`
 	HasCompile bool   `json:"has_compile"`
 	Regions    []struct {
@@ -83,9 +83,9 @@ type compileOut struct {
 	} `json:"compile_tax"`
 }
 
-func compileJSONOf(t *testing.T, args ...string) compileOut {
+func cxCompileJSON(t *testing.T, args ...string) cxCompileOut {
 	t.Helper()
-	var c compileOut
+	var c cxCompileOut
 	runJSON(t, &c, append([]string{"compile", "--format", "json"}, args...)...)
 	if c.Schema != "tracetab.compile/1" {
 		t.Fatalf("schema %q", c.Schema)
@@ -94,7 +94,7 @@ func compileJSONOf(t *testing.T, args ...string) compileOut {
 }
 
 // rawEv is one X event read straight from the file with encoding/json.
-type rawEv struct {
+type cxEv struct {
 	Cat, Name string
 	Pid, Tid  string
 	Ts, Dur   int64 // ns, exact from the decimal text
@@ -106,14 +106,14 @@ type rawEv struct {
 	IsDevWork bool
 }
 
-func (e rawEv) end() int64 { return e.Ts + e.Dur }
+func (e cxEv) end() int64 { return e.Ts + e.Dur }
 
 // contains: same thread, e's interval holds o's.
-func (e rawEv) contains(o rawEv) bool {
+func (e cxEv) contains(o cxEv) bool {
 	return e.Pid == o.Pid && e.Tid == o.Tid && e.Ts <= o.Ts && o.end() <= e.end()
 }
 
-func decNs(t *testing.T, n json.Number) int64 {
+func cxDecNs(t *testing.T, n json.Number) int64 {
 	r, ok := new(big.Rat).SetString(string(n))
 	if !ok {
 		t.Fatalf("bad number %q", n)
@@ -123,7 +123,7 @@ func decNs(t *testing.T, n json.Number) int64 {
 	return q.Int64()
 }
 
-func rawEvents(t *testing.T, path string) []rawEv {
+func cxRawEvents(t *testing.T, path string) []cxEv {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -155,14 +155,14 @@ func rawEvents(t *testing.T, path string) []rawEv {
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
-	var out []rawEv
+	var out []cxEv
 	for _, e := range doc.TraceEvents {
 		if e.Ph != "X" {
 			continue
 		}
-		x := rawEv{Cat: e.Cat, Name: e.Name, Pid: string(e.Pid), Tid: string(e.Tid), Ts: decNs(t, e.Ts)}
+		x := cxEv{Cat: e.Cat, Name: e.Name, Pid: string(e.Pid), Tid: string(e.Tid), Ts: cxDecNs(t, e.Ts)}
 		if e.Dur != "" {
-			x.Dur = decNs(t, e.Dur)
+			x.Dur = cxDecNs(t, e.Dur)
 		}
 		if c, ok := e.Args["correlation"].(json.Number); ok {
 			x.Corr, _ = c.Int64()
@@ -184,16 +184,16 @@ func rawEvents(t *testing.T, path string) []rawEv {
 }
 
 var (
-	rawRegion   = regexp.MustCompile(`^Torch-Compiled Region: (\d+)/(\d+)$`)
-	rawInductor = regexp.MustCompile(`^triton_([a-z]{3})_fused_([A-Za-z0-9_]*[A-Za-z0-9])_(\d+)$`)
+	cxRegion   = regexp.MustCompile(`^Torch-Compiled Region: (\d+)/(\d+)$`)
+	cxInductor = regexp.MustCompile(`^triton_([a-z]{3})_fused_([A-Za-z0-9_]*[A-Za-z0-9])_(\d+)$`)
 )
 
-func rawIsMarker(e rawEv) bool {
-	return e.IsCPU && !e.IsLaunch && (rawRegion.MatchString(e.Name) || e.Name == "CompiledFunction" ||
+func cxIsMarker(e cxEv) bool {
+	return e.IsCPU && !e.IsLaunch && (cxRegion.MatchString(e.Name) || e.Name == "CompiledFunction" ||
 		e.Name == "CompiledFunctionBackward" || strings.HasPrefix(e.Name, "## Call CompiledFxGraph"))
 }
 
-func rawIsGraphLaunch(e rawEv) bool {
+func cxIsGraphLaunch(e cxEv) bool {
 	return e.IsLaunch && (e.Name == "cudaGraphLaunch" || e.Name == "hipGraphLaunch")
 }
 
@@ -214,12 +214,12 @@ func TestCompileSharedTraces(t *testing.T) {
 			if _, err := os.Stat(path); err != nil {
 				t.Skip(err)
 			}
-			got := compileJSONOf(t, path)
-			evs := rawEvents(t, path)
-			checkRegions(t, got, evs)
-			checkKernels(t, got, evs)
-			checkGraphs(t, got, evs)
-			checkLaunches(t, got, evs)
+			got := cxCompileJSON(t, path)
+			evs := cxRawEvents(t, path)
+			cxCheckRegions(t, got, evs)
+			cxCheckKernels(t, got, evs)
+			cxCheckGraphs(t, got, evs)
+			cxCheckLaunches(t, got, evs)
 			if !got.HasCompile {
 				t.Error("a compiled trace reported as not compiled")
 			}
@@ -230,20 +230,20 @@ func TestCompileSharedTraces(t *testing.T) {
 	}
 }
 
-func checkRegions(t *testing.T, got compileOut, evs []rawEv) {
+func cxCheckRegions(t *testing.T, got cxCompileOut, evs []cxEv) {
 	t.Helper()
 	calls := map[string]int{}
 	total := map[string]int64{}
 	compiles := map[int]map[int]bool{}
 	perStep := map[string]map[int64]int{}
-	var steps []rawEv
+	var steps []cxEv
 	for _, e := range evs {
 		if strings.HasPrefix(e.Name, "ProfilerStep#") && (e.Cat == "user_annotation" || e.Cat == "cpu_op") {
 			steps = append(steps, e)
 		}
 	}
 	for _, e := range evs {
-		if !rawIsMarker(e) {
+		if !cxIsMarker(e) {
 			continue
 		}
 		for _, s := range steps {
@@ -257,7 +257,7 @@ func checkRegions(t *testing.T, got compileOut, evs []rawEv) {
 		}
 		calls[e.Name]++
 		total[e.Name] += e.Dur
-		if m := rawRegion.FindStringSubmatch(e.Name); m != nil {
+		if m := cxRegion.FindStringSubmatch(e.Name); m != nil {
 			f, _ := strconv.Atoi(m[1])
 			c, _ := strconv.Atoi(m[2])
 			if compiles[f] == nil {
@@ -303,7 +303,7 @@ func checkRegions(t *testing.T, got compileOut, evs []rawEv) {
 	t.Logf("regions %v, frames %d", calls, len(compiles))
 }
 
-func checkKernels(t *testing.T, got compileOut, evs []rawEv) {
+func cxCheckKernels(t *testing.T, got cxCompileOut, evs []cxEv) {
 	t.Helper()
 	count := map[string]int{}
 	for _, e := range evs {
@@ -324,7 +324,7 @@ func checkKernels(t *testing.T, got compileOut, evs []rawEv) {
 		if k.Count != count[k.Name] {
 			t.Errorf("%s: %d, raw %d", k.Name, k.Count, count[k.Name])
 		}
-		m := rawInductor.FindStringSubmatch(k.Name)
+		m := cxInductor.FindStringSubmatch(k.Name)
 		switch {
 		case m == nil:
 			undecoded = append(undecoded, k.Name)
@@ -350,12 +350,12 @@ func checkKernels(t *testing.T, got compileOut, evs []rawEv) {
 	t.Logf("Inductor kernels %v; undecoded %v", count, undecoded)
 }
 
-func checkGraphs(t *testing.T, got compileOut, evs []rawEv) {
+func cxCheckGraphs(t *testing.T, got cxCompileOut, evs []cxEv) {
 	t.Helper()
 	per := map[int64]int{}
 	var replays int
 	for _, e := range evs {
-		if rawIsGraphLaunch(e) {
+		if cxIsGraphLaunch(e) {
 			replays++
 			per[e.Corr] += 0
 		}
@@ -395,15 +395,15 @@ func checkGraphs(t *testing.T, got compileOut, evs []rawEv) {
 
 // checkLaunches: launch calls and their time inside outermost compiled
 // calls, and the kernels those calls launched outside graph replays.
-func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
+func cxCheckLaunches(t *testing.T, got cxCompileOut, evs []cxEv) {
 	t.Helper()
-	var markers []rawEv
+	var markers []cxEv
 	for _, e := range evs {
-		if rawIsMarker(e) {
+		if cxIsMarker(e) {
 			markers = append(markers, e)
 		}
 	}
-	var outer []rawEv
+	var outer []cxEv
 	for i, m := range markers {
 		inside := false
 		for j, o := range markers {
@@ -416,7 +416,7 @@ func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
 			outer = append(outer, m)
 		}
 	}
-	checkLibrary(t, got, evs, outer)
+	cxCheckLibrary(t, got, evs, outer)
 	launchIn := map[string]int{}
 	launchNs := map[string]int64{}
 	corrIn := map[int64]bool{}
@@ -425,7 +425,7 @@ func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
 		if !e.IsLaunch {
 			continue
 		}
-		if rawIsGraphLaunch(e) {
+		if cxIsGraphLaunch(e) {
 			corrGraph[e.Corr] = true
 		}
 		for _, o := range outer {
@@ -455,8 +455,8 @@ func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
 			compiled++
 		}
 	}
-	if sc := got.Scope; sc["compiled_kernels"]+sc["graph_kernels"]+sc["outside_kernels"] != int64(kernelsIn(evs)) {
-		t.Errorf("scope %v does not add up to the %d kernels", sc, kernelsIn(evs))
+	if sc := got.Scope; sc["compiled_kernels"]+sc["graph_kernels"]+sc["outside_kernels"] != int64(cxKernelsIn(evs)) {
+		t.Errorf("scope %v does not add up to the %d kernels", sc, cxKernelsIn(evs))
 	}
 	if got.Scope["compiled_kernels"] != int64(compiled) {
 		t.Errorf("kernels launched in compiled code %d, raw %d", got.Scope["compiled_kernels"], compiled)
@@ -468,9 +468,9 @@ func checkLaunches(t *testing.T, got compileOut, evs []rawEv) {
 // addmm, bmm or baddbmm is a library GEMM; from an op named *attention*, a
 // library attention kernel (the innermost cpu_op around the launch call
 // launched it).
-func checkLibrary(t *testing.T, got compileOut, evs []rawEv, outer []rawEv) {
+func cxCheckLibrary(t *testing.T, got cxCompileOut, evs []cxEv, outer []cxEv) {
 	t.Helper()
-	var ops, launches []rawEv
+	var ops, launches []cxEv
 	for _, e := range evs {
 		in := false
 		for _, o := range outer {
@@ -532,7 +532,7 @@ func checkLibrary(t *testing.T, got compileOut, evs []rawEv, outer []rawEv) {
 	t.Logf("library kernels checked by their launching op: %d", checked)
 }
 
-func kernelsIn(evs []rawEv) int {
+func cxKernelsIn(evs []cxEv) int {
 	n := 0
 	for _, e := range evs {
 		if e.IsKernel {
@@ -543,7 +543,7 @@ func kernelsIn(evs []rawEv) int {
 }
 
 // torchRows reads a key_averages table: name -> [CPU total, # of Calls].
-func torchRows(t *testing.T, path string) map[string][2]string {
+func cxTorchRows(t *testing.T, path string) map[string][2]string {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -561,7 +561,7 @@ func torchRows(t *testing.T, path string) map[string][2]string {
 	return rows
 }
 
-func torchRow(rows map[string][2]string, name string) ([2]string, bool) {
+func cxTorchRow(rows map[string][2]string, name string) ([2]string, bool) {
 	if r, ok := rows[name]; ok {
 		return r, true
 	}
@@ -581,13 +581,13 @@ func TestCompileOracle(t *testing.T) {
 	for _, v := range []string{"2.6.0", "2.14.1"} {
 		t.Run(v, func(t *testing.T) {
 			dir := filepath.Join(shared, "oracle", "torch-"+v)
-			rows := torchRows(t, filepath.Join(dir, "compiled_matmul_add.table0.txt"))
-			got := compileJSONOf(t, filepath.Join(dir, "compiled_matmul_add.json"))
+			rows := cxTorchRows(t, filepath.Join(dir, "compiled_matmul_add.table0.txt"))
+			got := cxCompileJSON(t, filepath.Join(dir, "compiled_matmul_add.json"))
 			if len(got.Parts) < 2 {
 				t.Fatalf("parts %+v", got.Parts)
 			}
 			for _, p := range got.Parts {
-				r, ok := torchRow(rows, p.Name)
+				r, ok := cxTorchRow(rows, p.Name)
 				if !ok {
 					t.Errorf("%s: no row in torch's table", p.Name)
 					continue
@@ -602,8 +602,8 @@ func TestCompileOracle(t *testing.T) {
 				t.Fatalf("costs %+v", got.Costs)
 			}
 			c := got.Costs[0]
-			reg, ok1 := torchRow(rows, c.Name)
-			look, ok2 := torchRow(rows, "TorchDynamo Cache Lookup")
+			reg, ok1 := cxTorchRow(rows, c.Name)
+			look, ok2 := cxTorchRow(rows, "TorchDynamo Cache Lookup")
 			if !ok1 || !ok2 || strconv.Itoa(c.Calls) != reg[1] {
 				t.Fatalf("%s: %d calls, torch %v %v", c.Name, c.Calls, reg, look)
 			}
@@ -621,7 +621,7 @@ func TestCompileNone(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "no torch.compile activity") || !strings.Contains(out, "no torch.compile activity") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
-	if c := compileJSONOf(t, testdata("sample.pt.trace.json")); c.HasCompile || len(c.Regions) != 0 {
+	if c := cxCompileJSON(t, testdata("sample.pt.trace.json")); c.HasCompile || len(c.Regions) != 0 {
 		t.Fatalf("%+v", c)
 	}
 }
@@ -643,7 +643,7 @@ func TestCompileTax(t *testing.T) {
 	s := strings.NewReplacer("TorchDynamo_Cache_Lookup", "TorchDynamo Cache Lookup", "compile_inner_(", "compile_inner (",
 		"inner_(dynamo", "inner (dynamo", "Torch-Compiled_Region:_0/1", "Torch-Compiled Region: 0/1").Replace(string(raw))
 	os.WriteFile(p, []byte(s), 0o644)
-	c := compileJSONOf(t, p)
+	c := cxCompileJSON(t, p)
 	if c.Tax.Events != 1 || c.Tax.TotalNs != 5_000_000 || !slices.Equal(c.Tax.Steps, []int64{7}) {
 		t.Errorf("tax %+v", c.Tax)
 	}
@@ -659,12 +659,12 @@ func TestCompileTax(t *testing.T) {
 	}
 }
 
-type compareOut struct {
-	Schema        string        `json:"schema"`
-	Mode          string        `json:"mode"`
-	Paired        []int64       `json:"paired_steps"`
-	EagerSteps    []compareStep `json:"eager_steps"`
-	CompiledSteps []compareStep `json:"compiled_steps"`
+type cxCompareOut struct {
+	Schema        string          `json:"schema"`
+	Mode          string          `json:"mode"`
+	Paired        []int64         `json:"paired_steps"`
+	EagerSteps    []cxCompareStep `json:"eager_steps"`
+	CompiledSteps []cxCompareStep `json:"compiled_steps"`
 	Disappeared   []struct {
 		Kind, Name string
 		Count      int
@@ -689,7 +689,7 @@ type compareOut struct {
 	Sentence string `json:"sentence"`
 }
 
-type compareStep struct {
+type cxCompareStep struct {
 	Step         *int64 `json:"step"`
 	Kernels      int    `json:"kernels"`
 	LaunchCalls  int    `json:"launch_calls"`
@@ -697,7 +697,7 @@ type compareStep struct {
 	Memcpys      int    `json:"memcpys"`
 }
 
-func genFacts(t *testing.T, name string, cfg gen.Config) (string, gen.Facts) {
+func cxGenFacts(t *testing.T, name string, cfg gen.Config) (string, gen.Facts) {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(p)
@@ -712,7 +712,7 @@ func genFacts(t *testing.T, name string, cfg gen.Config) (string, gen.Facts) {
 	return p, facts
 }
 
-func checkSteps(t *testing.T, side string, got []compareStep, want []gen.StepFacts) {
+func cxCheckSteps(t *testing.T, side string, got []cxCompareStep, want []gen.StepFacts) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d steps, generator wrote %d", side, len(got), len(want))
@@ -730,11 +730,11 @@ func checkSteps(t *testing.T, side string, got []compareStep, want []gen.StepFac
 // generator wrote, the GEMM stays with its time, the eager add disappears,
 // and the Inductor kernel maps back to aten::add and its kernel.
 func TestCompileCompareGenerated(t *testing.T) {
-	eager, ef := genFacts(t, "eager.json", gen.Config{Steps: 4})
+	eager, ef := cxGenFacts(t, "eager.json", gen.Config{Steps: 4})
 	for _, variant := range []string{"triton", "compiled"} {
 		t.Run(variant, func(t *testing.T) {
-			comp, cf := genFacts(t, variant+".json", gen.Config{Steps: 4, Variant: variant})
-			var c compareOut
+			comp, cf := cxGenFacts(t, variant+".json", gen.Config{Steps: 4, Variant: variant})
+			var c cxCompareOut
 			runJSON(t, &c, "compile", "--format", "json", eager, comp)
 			if c.Schema != "tracetab.compile/1" || c.Mode != "compare" {
 				t.Fatalf("schema %q mode %q", c.Schema, c.Mode)
@@ -742,8 +742,8 @@ func TestCompileCompareGenerated(t *testing.T) {
 			if !slices.Equal(c.Paired, []int64{2, 3, 4, 5}) {
 				t.Errorf("paired steps %v", c.Paired)
 			}
-			checkSteps(t, "eager", c.EagerSteps, ef.PerStep)
-			checkSteps(t, variant, c.CompiledSteps, cf.PerStep)
+			cxCheckSteps(t, "eager", c.EagerSteps, ef.PerStep)
+			cxCheckSteps(t, variant, c.CompiledSteps, cf.PerStep)
 			if len(c.Stayed) != 1 || c.Stayed[0].Family == nil || *c.Stayed[0].Family != "gemm" ||
 				c.Stayed[0].EagerMedianNs != ef.GEMMDurNs || c.Stayed[0].CompiledMedianNs != cf.GEMMDurNs || c.Stayed[0].CompiledCount != cf.Steps {
 				t.Errorf("stayed %+v (GEMM %d ns)", c.Stayed, ef.GEMMDurNs)
@@ -850,7 +850,7 @@ func TestCompileCompareOracle(t *testing.T) {
 				n      int64
 				lo, hi int64
 			}
-			stepsOf := func(evs []rawEv) []win {
+			stepsOf := func(evs []cxEv) []win {
 				var w []win
 				for _, e := range evs {
 					if n, ok := strings.CutPrefix(e.Name, "ProfilerStep#"); ok && e.Cat == "user_annotation" {
@@ -861,7 +861,7 @@ func TestCompileCompareOracle(t *testing.T) {
 				sort.Slice(w, func(i, j int) bool { return w[i].lo < w[j].lo })
 				return w
 			}
-			ops := func(evs []rawEv, ws []win) map[string]int {
+			ops := func(evs []cxEv, ws []win) map[string]int {
 				m := map[string]int{}
 				for _, e := range evs {
 					if e.Cat != "cpu_op" {
@@ -876,7 +876,7 @@ func TestCompileCompareOracle(t *testing.T) {
 				}
 				return m
 			}
-			ee, ce := rawEvents(t, eager), rawEvents(t, comp)
+			ee, ce := cxRawEvents(t, eager), cxRawEvents(t, comp)
 			ew, cw := stepsOf(ee), stepsOf(ce)
 			for side, pair := range map[string]struct {
 				got  []map[string]any
@@ -936,14 +936,14 @@ func TestInfoCompileBlock(t *testing.T) {
 		want := map[string]int{}
 		regions := map[string]bool{}
 		frames := map[string]bool{}
-		for _, e := range rawEvents(t, path) {
+		for _, e := range cxRawEvents(t, path) {
 			switch {
 			case e.IsKernel && strings.HasPrefix(e.Name, "triton_"):
 				want["inductor_kernels"]++
-			case !rawIsMarker(e):
-			case rawRegion.MatchString(e.Name):
+			case !cxIsMarker(e):
+			case cxRegion.MatchString(e.Name):
 				want["region_calls"]++
-				m := rawRegion.FindStringSubmatch(e.Name)
+				m := cxRegion.FindStringSubmatch(e.Name)
 				frames[m[1]] = true
 				if !regions[e.Name] && m[2] != "0" {
 					want["recompiles"]++
@@ -975,8 +975,8 @@ func TestInfoCompileBlock(t *testing.T) {
 // runtime call of a step runs inside the compiled region, one of them
 // launches the Triton kernel, and the GEMM stays a library kernel.
 func TestCompileGeneratedSummary(t *testing.T) {
-	p, f := genFacts(t, "triton.json", gen.Config{Steps: 3, Variant: "triton"})
-	c := compileJSONOf(t, p)
+	p, f := cxGenFacts(t, "triton.json", gen.Config{Steps: 3, Variant: "triton"})
+	c := cxCompileJSON(t, p)
 	runtime := 0
 	for _, s := range f.PerStep {
 		runtime += s.RuntimeCalls

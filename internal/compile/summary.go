@@ -111,13 +111,6 @@ func median(d []int64) int64 {
 	return s[len(s)/2]
 }
 
-func addStep(m map[int64]int, order *[]int64, step int64) {
-	if _, ok := m[step]; !ok {
-		*order = append(*order, step)
-	}
-	m[step]++
-}
-
 func stepCounts(m map[int64]int) []StepCount {
 	out := make([]StepCount, 0, len(m))
 	for s, c := range m {
