@@ -21,14 +21,14 @@ func main() {
 	layers := flag.Int("layers", 0, "extra linear layers per step (training-like body on two threads and two streams)")
 	size := flag.String("size", "", "keep adding steps until the file reaches this size (e.g. 200MB, 1GB)")
 	out := flag.String("o", "-", "output file (- for stdout)")
-	variant := flag.String("variant", "", "matmul_add body: eager (default), bmm or compiled")
+	variant := flag.String("variant", "", "matmul_add body: eager (default), bmm, compiled or triton (compiled with an Inductor kernel)")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
 		v = ""
 	}
-	if v != "" && v != "bmm" && v != "compiled" {
-		fmt.Fprintln(os.Stderr, "tracegen: -variant is eager, bmm or compiled")
+	if v != "" && v != "bmm" && v != "compiled" && v != "triton" {
+		fmt.Fprintln(os.Stderr, "tracegen: -variant is eager, bmm, compiled or triton")
 		os.Exit(2)
 	}
 	cfg := gen.Config{Steps: *steps, Layers: *layers, Variant: v}

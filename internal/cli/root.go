@@ -87,6 +87,7 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 		return usageErrorf("%v", err)
 	})
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
+	root.AddCommand(newCompileCmd(e))
 	return root
 }
 

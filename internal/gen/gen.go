@@ -26,7 +26,10 @@ type Config struct {
 	TargetBytes int64 // when > 0, keep adding steps until this many bytes are written
 	// Variant of the matmul_add body: "" (eager: aten::matmul > aten::mm),
 	// "bmm" (aten::matmul > aten::bmm) or "compiled" (TorchDynamo Cache
-	// Lookup, Torch-Compiled Region > aten::addmm with a DtoD memcpy).
+	// Lookup, Torch-Compiled Region > aten::addmm with a DtoD memcpy) or
+	// "triton" (TorchDynamo Cache Lookup, Torch-Compiled Region > AOT
+	// prologue, ## Call CompiledFxGraph ## > aten::mm with the eager GEMM,
+	// then the Inductor kernel triton_poi_fused_add_0 through cuLaunchKernel).
 	Variant string
 	// GEMMScale multiplies the GEMM kernels' durations (0 means 1), to
 	// make a regressed twin of a trace.
@@ -50,6 +53,21 @@ type Facts struct {
 	// GEMMDurNs is the duration of every GEMM kernel of the matmul_add body.
 	GEMMDurNs int64
 	AddDurNs  int64
+	// FusedDurNs is the duration of the Inductor kernel of the "triton" variant.
+	FusedDurNs int64
+	// Launches counts the runtime and driver calls that launched device work.
+	Launches int
+	// PerStep holds what each ProfilerStep#N window contains.
+	PerStep []StepFacts
+}
+
+// StepFacts is what the generator wrote inside one ProfilerStep#N.
+type StepFacts struct {
+	N            int64
+	Kernels      int
+	Memcpys      int
+	RuntimeCalls int // runtime and driver calls
+	Launches     int // those that launched device work
 }
 
 const (
@@ -58,6 +76,8 @@ const (
 	bwdTid      = 4250
 	base        = int64(1790857026000000000)
 	gemm        = "ampere_sgemm_32x32_sliced1x4_nn"
+	fusedKernel = "triton_poi_fused_add_0"
+	fusedDur    = 2_112
 	addKernel   = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3>)"
 	gemmDurBase = 11_328
 	addDur      = 2_592
@@ -99,8 +119,12 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	g.header()
 	t := int64(1_000_000) // 1 ms after the trace start
 	for s := 0; ; s++ {
+		before := g.f
 		t = g.step(s, t, cfg)
 		g.f.Steps++
+		g.f.PerStep = append(g.f.PerStep, StepFacts{N: int64(s + 2), Kernels: g.f.Kernels - before.Kernels,
+			Memcpys: g.f.Memcpys - before.Memcpys, RuntimeCalls: g.f.LaunchCalls - before.LaunchCalls,
+			Launches: g.f.Launches - before.Launches})
 		if cfg.TargetBytes > 0 {
 			if g.cw.n+int64(g.w.Buffered()) >= cfg.TargetBytes {
 				break
@@ -285,15 +309,21 @@ const (
 // launch writes a runtime call at ts on tid, linked to op ext, and the
 // device op it starts on stream; it returns the device op's end.
 func (g *writer) launch(tid int, ext int64, call string, ts, dur int64, kind, stream int, name string, gpuDur int64) int64 {
+	return g.launchCat("cuda_runtime", tid, ext, call, ts, dur, kind, stream, name, gpuDur)
+}
+
+// launchCat is launch with the launch call's category (cuda_driver for cuLaunchKernel).
+func (g *writer) launchCat(cat string, tid int, ext int64, call string, ts, dur int64, kind, stream int, name string, gpuDur int64) int64 {
 	corr := g.corr
 	g.corr++
 	cbid := "211"
 	if kind != devKernel {
 		cbid = "41"
 	}
-	g.x("cuda_runtime", call, [2]int{pid, tid}, ts, dur,
+	g.x(cat, call, [2]int{pid, tid}, ts, dur,
 		"\"External id\": "+strconv.FormatInt(ext, 10)+", \"cbid\": "+cbid+", \"correlation\": "+strconv.FormatInt(corr, 10))
 	g.f.LaunchCalls++
+	g.f.Launches++
 	start := ts + g.lag + 4_100
 	if f := g.free[stream]; f > start {
 		start = f
@@ -388,6 +418,19 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, mmIn+4_000, mmEnd-mmIn, "[[64], [64, 64], [64, 64], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
 		g.launch(mainTid, eAddmm, "cudaMemcpyAsync", occ, 4_000, devMemcpy, 7, "Memcpy DtoD (Device -> Device)", 1_200)
 		gemmEnd = g.launch(mainTid, eAddmm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
+	case "triton":
+		// torch.compile with Inductor: the GEMM stays a cuBLAS call inside
+		// the compiled graph, the add becomes one Triton kernel.
+		g.op("cpu_op", "TorchDynamo Cache Lookup", mainTid, mm, 5_000, "", "")
+		g.op("cpu_op", "Torch-Compiled Region: 0/0", mainTid, mm+6_000, addEnd-mm-6_000, "", "")
+		g.op("cpu_op", "AOTDispatcher Runtime Wrapper Prologue", mainTid, mm+6_500, 1_500, "", "")
+		g.op("user_annotation", "## Call CompiledFxGraph fgen3xq7v2tracetab ##", mainTid, mm+9_000, addEnd-1_000-mm-9_000, "", "")
+		eMm := g.op("cpu_op", "aten::mm", mainTid, mmIn+4_000, mmEnd-mmIn-4_000, dims64, types2)
+		g.x("cuda_runtime", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", [2]int{pid, mainTid}, occ, 2_700,
+			"\"External id\": "+strconv.FormatInt(eMm, 10)+", \"cbid\": 183, \"correlation\": "+strconv.FormatInt(g.corr, 10))
+		g.corr++
+		g.f.LaunchCalls++
+		gemmEnd = g.launch(mainTid, eMm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
 	default:
 		inner, dims, kern := "aten::mm", dims64, gemm
 		if variant == "bmm" {
@@ -409,7 +452,12 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		g.f.BufferRequestNs = 171_000
 		g.free[7] = gemmEnd - 2_000 + 171_000
 	}
-	if variant != "compiled" {
+	if variant == "triton" {
+		eTri := g.op("cpu_op", fusedKernel, mainTid, add, addEnd-2_000-add, "", "")
+		g.launchCat("cuda_driver", mainTid, eTri, "cuLaunchKernel", launch2, 16_000, devKernel, 7, fusedKernel, fusedDur)
+		g.f.FusedDurNs = fusedDur
+	}
+	if variant != "compiled" && variant != "triton" {
 		eAdd := g.op("cpu_op", "aten::add", mainTid, add, addEnd-add, dimsAdd, typesAdd)
 		g.launch(mainTid, eAdd, "cudaLaunchKernel", launch2, 16_000, devKernel, 7, addKernel, addDur)
 		g.f.AddDurNs = addDur

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/tracetab/tracetab/internal/compile"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -42,6 +43,7 @@ type Info struct {
 	LaunchCalls  int               `json:"launch_calls"`
 	LaunchesInOp int               `json:"launch_calls_in_an_op"`
 	GraphLaunch  int               `json:"graph_launches"`
+	Compile      compile.Brief     `json:"compile"`
 	Truncated    bool              `json:"truncated"`
 	Warnings     []string          `json:"warnings"`
 }
@@ -219,6 +221,7 @@ func Summarize(t *trace.Trace) *Info {
 			in.GraphLaunch++
 		}
 	}
+	in.Compile = compile.BriefOf(t)
 	for _, w := range t.Warnings {
 		msg := w.Msg
 		if w.Count > 1 {

@@ -93,6 +93,12 @@ func InfoText(w io.Writer, in *info.Info) error {
 		}
 		p("\n")
 	}
+	if c := in.Compile; c.Any() {
+		p("compile     %s, %s, %s, %s; %s; %s; %s (tracetab compile)\n",
+			cxPlural(c.Frames, "Dynamo frame", "Dynamo frames"), cxPlural(c.Regions, "region", "regions"), cxPlural(c.Recompiles, "recompile", "recompiles"),
+			cxPlural(c.RegionCalls, "region call", "region calls"), cxPlural(c.AOTCalls, "AOT call", "AOT calls"), cxPlural(c.GraphCalls, "graph call", "graph calls"),
+			cxPlural(c.InductorKernels, "Inductor kernel", "Inductor kernels"))
+	}
 	if in.Truncated {
 		p("truncated   yes: only the events before the cut were read\n")
 	}

@@ -1,0 +1,398 @@
+package compile
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// StepStats is what one profiler step (or the whole trace, when it has no
+// steps) of one side holds. Device work belongs to the step of its launch
+// call.
+type StepStats struct {
+	Step           int64
+	HasStep        bool // false: the whole trace as one window
+	CPUNs          int64
+	GPUBusyNs      int64
+	GPUIdleNs      int64 // the device work's first start to last end, minus busy
+	Kernels        int
+	LaunchCalls    int // runtime and driver calls that launched device work
+	RuntimeCalls   int // every runtime and driver call
+	Memcpys        int
+	MedianKernelNs int64
+}
+
+// Metric is one row of the side-by-side comparison.
+type Metric struct {
+	Name     string
+	IsTime   bool
+	Eager    int64
+	Compiled int64
+	Ratio    *float64 // compiled / eager, rounded to 2 decimals; nil when eager is 0 or unmeasured
+	Measured bool     // false: a side has no device work, so a GPU time means nothing
+}
+
+// Gone is an eager op or kernel with no counterpart in the compiled trace.
+type Gone struct {
+	Name    string
+	Kind    string // "op" or "kernel"
+	Count   int    // in the compared steps
+	TotalNs int64  // its CPU (op) or GPU (kernel) time there
+}
+
+// EagerOp is an eager op whose name an Inductor kernel carries.
+type EagerOp struct {
+	Name     string
+	Calls    int
+	KernelNs int64    // GPU time of the kernels it launched
+	Kernels  []string // their names
+}
+
+// Fusion is one Inductor kernel of the compiled trace and the eager ops it
+// stands for.
+type Fusion struct {
+	Kernel   string
+	Ops      []string // decoded from the name
+	Count    int
+	TotalNs  int64
+	EagerOps []EagerOp // eager ops named aten::<op> for each op found in the eager trace
+	Missing  []string  // ops with no eager op of that name
+}
+
+// Stayed is a non-Inductor kernel both traces run.
+type Stayed struct {
+	Name                            string
+	Family                          string // gemm, attention, ... or "" (other)
+	EagerCount, CompiledCount       int
+	EagerTotalNs, CompiledTotalNs   int64
+	EagerMedianNs, CompiledMedianNs int64
+}
+
+// Comparison is eager against compiled.
+type Comparison struct {
+	EagerSteps, CompiledSteps []StepStats // the compared steps of each side
+	Paired                    []int64     // step numbers present on both sides (compared pairwise)
+	EagerOnly, CompiledOnly   []int64     // steps present on one side only
+	Median                    [2]StepStats
+	Metrics                   []Metric // on the median step
+	Disappeared               []Gone
+	Fused                     []Fusion
+	Stayed                    []Stayed
+	Headline                  *Stayed     // the kept library kernel the closing sentence names: GEMM first, then attention, conv, collective; the largest eager time
+	NoGPU                     [2]bool     // eager, compiled: no kernel, memcpy or memset at all
+	Devices                   [2][]string // GPU names from deviceProperties, sorted and distinct
+	EagerCompiled             bool        // the eager trace shows torch.compile activity
+	CompiledCompiled          bool        // the compiled trace does
+}
+
+func ratio(e, c int64) *float64 {
+	if e == 0 {
+		return nil
+	}
+	r := math.Round(float64(c)/float64(e)*100) / 100
+	return &r
+}
+
+// windows are the step windows to compare, or the whole trace as one.
+func windows(t *trace.Trace) []trace.Step {
+	if w := t.StepWindows(); len(w) > 0 {
+		return w
+	}
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		lo, hi = min(lo, e.Start), max(hi, e.End())
+	}
+	if lo > hi {
+		lo, hi = 0, 0
+	}
+	return []trace.Step{{N: -1, Start: lo, End: hi + 1}}
+}
+
+// stepStats measures each window; keep selects windows by index.
+func stepStats(t *trace.Trace, ws []trace.Step, hasSteps bool) []StepStats {
+	l := t.Links()
+	out := make([]StepStats, len(ws))
+	durs := make([][]int64, len(ws))
+	work := make([][][2]int64, len(ws))
+	for k, w := range ws {
+		out[k] = StepStats{Step: w.N, HasStep: hasSteps, CPUNs: w.End - w.Start}
+		if !hasSteps {
+			out[k].CPUNs = w.End - 1 - w.Start
+		}
+	}
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		switch {
+		case e.Kind.IsLaunch():
+			k := trace.StepAt(ws, e.Start)
+			if k < 0 {
+				continue
+			}
+			out[k].RuntimeCalls++
+			if l.Launched[i] > 0 {
+				out[k].LaunchCalls++
+			}
+		case e.Kind.IsDeviceWork():
+			k := trace.StepAt(ws, t.LaunchTime(i))
+			if k < 0 {
+				continue
+			}
+			work[k] = append(work[k], [2]int64{e.Start, e.End()})
+			switch e.Kind {
+			case trace.KindKernel:
+				out[k].Kernels++
+				durs[k] = append(durs[k], e.Dur)
+			case trace.KindMemcpy:
+				out[k].Memcpys++
+			}
+		}
+	}
+	for k := range out {
+		busy, lo, hi := trace.Union(work[k])
+		out[k].GPUBusyNs, out[k].GPUIdleNs = busy, hi-lo-busy
+		out[k].MedianKernelNs = median(durs[k])
+	}
+	return out
+}
+
+func medianStats(ss []StepStats) StepStats {
+	m := StepStats{Step: -1}
+	if len(ss) == 0 {
+		return m
+	}
+	m.HasStep = ss[0].HasStep
+	pick := func(f func(StepStats) int64) int64 {
+		v := make([]int64, len(ss))
+		for i, s := range ss {
+			v[i] = f(s)
+		}
+		return median(v)
+	}
+	m.CPUNs = pick(func(s StepStats) int64 { return s.CPUNs })
+	m.GPUBusyNs = pick(func(s StepStats) int64 { return s.GPUBusyNs })
+	m.GPUIdleNs = pick(func(s StepStats) int64 { return s.GPUIdleNs })
+	m.Kernels = int(pick(func(s StepStats) int64 { return int64(s.Kernels) }))
+	m.LaunchCalls = int(pick(func(s StepStats) int64 { return int64(s.LaunchCalls) }))
+	m.RuntimeCalls = int(pick(func(s StepStats) int64 { return int64(s.RuntimeCalls) }))
+	m.Memcpys = int(pick(func(s StepStats) int64 { return int64(s.Memcpys) }))
+	m.MedianKernelNs = pick(func(s StepStats) int64 { return s.MedianKernelNs })
+	return m
+}
+
+// side is one trace restricted to the compared windows.
+type side struct {
+	t      *trace.Trace
+	ws     []trace.Step
+	opN    map[string]int
+	opNs   map[string]int64
+	kerN   map[string]int
+	kerNs  map[string]int64
+	kerDur map[string][]int64
+	// per eager op name: kernels launched below it
+	below   map[string]map[string]bool
+	belowNs map[string]int64
+}
+
+func newSide(t *trace.Trace, ws []trace.Step) *side {
+	s := &side{t: t, ws: ws, opN: map[string]int{}, opNs: map[string]int64{}, kerN: map[string]int{}, kerNs: map[string]int64{},
+		kerDur: map[string][]int64{}, below: map[string]map[string]bool{}, belowNs: map[string]int64{}}
+	l := t.Links()
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		switch {
+		case e.Kind == trace.KindCPUOp:
+			if trace.StepAt(ws, e.Start) < 0 {
+				continue
+			}
+			n := t.Str(e.Name)
+			s.opN[n]++
+			s.opNs[n] += e.Dur
+		case e.Kind == trace.KindKernel:
+			if trace.StepAt(ws, t.LaunchTime(i)) < 0 {
+				continue
+			}
+			n := t.Str(e.Name)
+			s.kerN[n]++
+			s.kerNs[n] += e.Dur
+			s.kerDur[n] = append(s.kerDur[n], e.Dur)
+			if r := l.Launch[i]; r >= 0 {
+				seen := map[string]bool{}
+				for p := l.Parent[r]; p >= 0; p = l.Parent[p] {
+					pe := t.Ev(int(p))
+					if pe.Kind != trace.KindCPUOp {
+						continue
+					}
+					on := t.Str(pe.Name)
+					if seen[on] {
+						continue
+					}
+					seen[on] = true
+					if s.below[on] == nil {
+						s.below[on] = map[string]bool{}
+					}
+					s.below[on][n] = true
+					s.belowNs[on] += e.Dur
+				}
+			}
+		}
+	}
+	return s
+}
+
+func deviceNames(t *trace.Trace) []string {
+	var n []string
+	for _, d := range t.Devices {
+		if d.Name != "" && !slices.Contains(n, d.Name) {
+			n = append(n, d.Name)
+		}
+	}
+	slices.Sort(n)
+	return n
+}
+
+func hasDeviceWork(t *trace.Trace) bool {
+	for _, c := range t.Events.Chunks() {
+		for k := range c {
+			if c[k].Kind.IsDeviceWork() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Compare sets an eager trace against a compiled one.
+func Compare(eager, compiled *trace.Trace) *Comparison {
+	c := &Comparison{}
+	ew, cw := windows(eager), windows(compiled)
+	eSteps, cSteps := len(eager.StepWindows()) > 0, len(compiled.StepWindows()) > 0
+	if eSteps && cSteps {
+		eNums := map[int64]bool{}
+		for _, w := range ew {
+			eNums[w.N] = true
+		}
+		cNums := map[int64]bool{}
+		for _, w := range cw {
+			cNums[w.N] = true
+			if eNums[w.N] {
+				c.Paired = append(c.Paired, w.N)
+			} else {
+				c.CompiledOnly = append(c.CompiledOnly, w.N)
+			}
+		}
+		for _, w := range ew {
+			if !cNums[w.N] {
+				c.EagerOnly = append(c.EagerOnly, w.N)
+			}
+		}
+		if len(c.Paired) > 0 {
+			keep := func(ws []trace.Step) []trace.Step {
+				return slices.DeleteFunc(ws, func(s trace.Step) bool { return !slices.Contains(c.Paired, s.N) })
+			}
+			ew, cw = keep(ew), keep(cw)
+		}
+	}
+	c.EagerSteps = stepStats(eager, ew, eSteps)
+	c.CompiledSteps = stepStats(compiled, cw, cSteps)
+	e, k := medianStats(c.EagerSteps), medianStats(c.CompiledSteps)
+	c.Median = [2]StepStats{e, k}
+	c.NoGPU = [2]bool{!hasDeviceWork(eager), !hasDeviceWork(compiled)}
+	gpu := !c.NoGPU[0] && !c.NoGPU[1]
+	add := func(name string, isTime bool, a, b int64, measured bool) {
+		m := Metric{Name: name, IsTime: isTime, Eager: a, Compiled: b, Measured: measured}
+		if measured {
+			m.Ratio = ratio(a, b)
+		}
+		c.Metrics = append(c.Metrics, m)
+	}
+	add("CPU time", true, e.CPUNs, k.CPUNs, true)
+	add("GPU busy", true, e.GPUBusyNs, k.GPUBusyNs, gpu)
+	add("GPU idle", true, e.GPUIdleNs, k.GPUIdleNs, gpu)
+	add("kernels", false, int64(e.Kernels), int64(k.Kernels), true)
+	add("launch calls", false, int64(e.LaunchCalls), int64(k.LaunchCalls), true)
+	add("runtime calls", false, int64(e.RuntimeCalls), int64(k.RuntimeCalls), true)
+	add("median kernel", true, e.MedianKernelNs, k.MedianKernelNs, gpu && e.Kernels > 0 && k.Kernels > 0)
+	add("memcpys", false, int64(e.Memcpys), int64(k.Memcpys), true)
+
+	es, cs := newSide(eager, ew), newSide(compiled, cw)
+	for n, cnt := range es.opN {
+		if cs.opN[n] == 0 {
+			c.Disappeared = append(c.Disappeared, Gone{n, "op", cnt, es.opNs[n]})
+		}
+	}
+	for n, cnt := range es.kerN {
+		if cs.kerN[n] == 0 {
+			c.Disappeared = append(c.Disappeared, Gone{n, "kernel", cnt, es.kerNs[n]})
+		}
+	}
+	slices.SortFunc(c.Disappeared, func(a, b Gone) int {
+		if a.Kind != b.Kind {
+			return cmp.Compare(b.Kind, a.Kind) // ops first
+		}
+		if a.TotalNs != b.TotalNs {
+			return cmp.Compare(b.TotalNs, a.TotalNs)
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	for n, cnt := range cs.kerN {
+		if !IsInductorKernel(n) {
+			if es.kerN[n] > 0 {
+				c.Stayed = append(c.Stayed, Stayed{Name: n, Family: Family(n, ""), EagerCount: es.kerN[n], CompiledCount: cnt,
+					EagerTotalNs: es.kerNs[n], CompiledTotalNs: cs.kerNs[n], EagerMedianNs: median(es.kerDur[n]), CompiledMedianNs: median(cs.kerDur[n])})
+			}
+			continue
+		}
+		d := Decode(n)
+		f := Fusion{Kernel: n, Ops: d.Ops, Count: cnt, TotalNs: cs.kerNs[n]}
+		for _, op := range d.Ops {
+			name := "aten::" + op
+			if es.opN[name] == 0 {
+				f.Missing = append(f.Missing, op)
+				continue
+			}
+			var ks []string
+			for kn := range es.below[name] {
+				ks = append(ks, kn)
+			}
+			slices.Sort(ks)
+			f.EagerOps = append(f.EagerOps, EagerOp{Name: name, Calls: es.opN[name], KernelNs: es.belowNs[name], Kernels: ks})
+		}
+		c.Fused = append(c.Fused, f)
+	}
+	slices.SortFunc(c.Fused, func(a, b Fusion) int {
+		if a.TotalNs != b.TotalNs {
+			return cmp.Compare(b.TotalNs, a.TotalNs)
+		}
+		return strings.Compare(a.Kernel, b.Kernel)
+	})
+	slices.SortFunc(c.Stayed, func(a, b Stayed) int {
+		if (a.Family != "") != (b.Family != "") {
+			if a.Family != "" {
+				return -1
+			}
+			return 1
+		}
+		if a.CompiledTotalNs != b.CompiledTotalNs {
+			return cmp.Compare(b.CompiledTotalNs, a.CompiledTotalNs)
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	for _, fam := range []string{"gemm", "attention", "conv", "collective"} {
+		for i := range c.Stayed {
+			if s := &c.Stayed[i]; s.Family == fam && (c.Headline == nil || s.EagerTotalNs > c.Headline.EagerTotalNs) {
+				c.Headline = s
+			}
+		}
+		if c.Headline != nil {
+			break
+		}
+	}
+	c.Devices = [2][]string{deviceNames(eager), deviceNames(compiled)}
+	c.EagerCompiled = Summarize(eager).HasCompile
+	c.CompiledCompiled = Summarize(compiled).HasCompile
+	return c
+}
