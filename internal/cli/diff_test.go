@@ -209,6 +209,36 @@ func TestDiffStepCounts(t *testing.T) {
 	}
 }
 
+// TestDiffManySteps: a long trace's op rows are sampled over groups of
+// consecutive steps (bounded work), still per step: 60 against 50 steps of
+// identical work change no per-step row.
+func TestDiffManySteps(t *testing.T) {
+	a := genFile(t, "a.json", gen.Config{Steps: 60, Layers: 1})
+	b := genFile(t, "b.json", gen.Config{Steps: 50, Layers: 1})
+	out, _, code := run(t, "diff", "--format", "json", a, b)
+	if code != 0 || !strings.Contains(out, `"steps_per_sample_count": 3`) || !strings.Contains(out, `"samples_count": 20`) {
+		t.Fatalf("exit %d\n%.600s", code, out)
+	}
+	d, _, _ := diffJSON(t, a, b)
+	for _, r := range d.Rows {
+		for m, c := range r.Metrics {
+			if x := c[deltaKeyT(m)]; x != nil && x.(float64) != 0 {
+				t.Errorf("%s %s changed by %v", r.Key, m, x)
+			}
+		}
+	}
+}
+
+func deltaKeyT(m string) string {
+	switch {
+	case m == "count":
+		return "delta_count"
+	case strings.HasSuffix(m, "_mem"):
+		return "delta_bytes"
+	}
+	return "delta_ns"
+}
+
 // TestDiffByStep: step rows carry the trace's own step numbers.
 func TestDiffByStep(t *testing.T) {
 	p := testdata("sample.pt.trace.json")

@@ -55,19 +55,20 @@ type Side struct {
 	// Missing maps metrics the side cannot measure ("self_cuda",
 	// "total.step_time") to the reason.
 	Missing map[string]string
+	// StepsPerSample is the largest number of steps behind one row sample
+	// (1 unless a trace has more than MaxSamplesPerTrace steps).
+	StepsPerSample int
+	nb             int
 }
 
-// Samples is the number of samples per row: steps, or traces.
-func (s *Side) Samples() int {
-	if !s.PerStep || s.By == "step" {
-		return len(s.Traces)
-	}
-	n := 0
-	for _, t := range s.Traces {
-		n += len(t.Steps)
-	}
-	return n
-}
+// Samples is the number of samples per row: steps (or groups of steps),
+// or traces.
+func (s *Side) Samples() int { return s.nb }
+
+// MaxSamplesPerTrace bounds the op tables computed per trace: a trace with
+// more steps has its row samples taken over groups of consecutive steps,
+// each divided by its number of steps (the time stays linear in the size).
+const MaxSamplesPerTrace = 24
 
 // additive metric values of one row in one bucket (a step or a trace)
 type vals [7]float64
@@ -134,7 +135,7 @@ func opKey(r *table.Row, shape bool) string {
 
 // Reduce computes one side from its traces (files[k] names traces[k]).
 func Reduce(traces []*trace.Trace, files []string, o Options) (*Side, error) {
-	s := &Side{PerStep: o.Normalize, By: o.By, Totals: map[string][]float64{}, Missing: map[string]string{}}
+	s := &Side{PerStep: o.Normalize, By: o.By, Totals: map[string][]float64{}, Missing: map[string]string{}, StepsPerSample: 1}
 	a := &acc{rows: map[string]*racc{}}
 	var outside []vals
 	for k, t := range traces {
@@ -144,6 +145,7 @@ func Reduce(traces []*trace.Trace, files []string, o Options) (*Side, error) {
 		}
 		outside = append(outside, ov)
 	}
+	s.nb = a.nb
 	for _, key := range a.order {
 		r := a.rows[key]
 		row := Row{Key: key, Label: r.label, Device: r.device, Samples: samplesOf(r.b, a.nb)}
@@ -231,20 +233,26 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	if err != nil {
 		return vals{}, err
 	}
-	// per-step tables, computed in parallel (the trace's caches are shared safely)
+	// per-step tables (per group of steps in a long trace), computed in
+	// parallel (the trace's caches are shared safely)
 	var per []*table.Result
+	var groups [][2]int
 	if perStep {
-		per = make([]*table.Result, len(steps))
-		errs := make([]error, len(steps))
+		groups = groupSteps(steps, MaxSamplesPerTrace)
+		for _, g := range groups {
+			s.StepsPerSample = max(s.StepsPerSample, g[1]-g[0]+1)
+		}
+		per = make([]*table.Result, len(groups))
+		errs := make([]error, len(groups))
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for k, st := range steps {
+		for k, g := range groups {
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
 				so := topt
-				so.HasSteps, so.StepLo, so.StepHi = true, st.N, st.N
+				so.HasSteps, so.StepLo, so.StepHi = true, steps[g[0]].N, steps[g[1]].N
 				per[k], errs[k] = table.Compute(t, so)
 			}()
 		}
@@ -258,7 +266,10 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	base := a.nb
 	nb := 1
 	if perStep {
-		nb = len(steps)
+		nb = len(groups)
+		if o.By == "kernel" {
+			nb = len(steps)
+		}
 	}
 	a.nb += nb
 
@@ -307,10 +318,16 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 		if perStep {
 			var sum vals
 			for k, res := range per {
+				size := float64(groups[k][1] - groups[k][0] + 1)
 				for i := range res.Rows {
 					v := rowVals(&res.Rows[i])
-					a.add(opKey(&res.Rows[i], o.GroupByShape), res.Rows[i].Device, base+k, v)
 					sum[iCount] += v[iCount]
+					for j := range v {
+						if size > 1 {
+							v[j] /= size
+						}
+					}
+					a.add(opKey(&res.Rows[i], o.GroupByShape), res.Rows[i].Device, base+k, v)
 				}
 				sum[iSelfCPU] += ns(res.SumSelfCPU)
 				sum[iSelfCuda] += ns(res.SumSelfDev)
@@ -339,9 +356,12 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	}
 	add := func(m string, v float64) { s.Totals[m] = append(s.Totals[m], v) }
 	if perStep {
-		for k, st := range steps {
-			add("self_cpu", ns(per[k].SumSelfCPU))
-			add("self_cuda", ns(per[k].SumSelfDev))
+		for k, res := range per {
+			size := float64(groups[k][1] - groups[k][0] + 1)
+			add("self_cpu", math.Round(ns(res.SumSelfCPU)/size))
+			add("self_cuda", math.Round(ns(res.SumSelfDev)/size))
+		}
+		for _, st := range steps {
 			add("gpu_busy", float64(st.GPUBusyNs))
 			add("gpu_idle", float64(st.GPUSpanNs-st.GPUBusyNs))
 			add("step_time", float64(st.End-st.Start))
@@ -367,6 +387,25 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	l := t.Links()
 	add("unlinked", float64(l.DeviceOps-l.LinkedDeviceOps))
 	return outside, nil
+}
+
+// groupSteps cuts the steps into at most n runs of consecutive steps (one
+// step each when there are at most n) whose step numbers increase, so a run
+// is a StepLo..StepHi range.
+func groupSteps(steps []trace.Step, n int) [][2]int {
+	var g [][2]int
+	increasing := true
+	for k := 1; k < len(steps); k++ {
+		increasing = increasing && steps[k].N > steps[k-1].N
+	}
+	size := 1
+	if increasing && len(steps) > n {
+		size = (len(steps) + n - 1) / n
+	}
+	for lo := 0; lo < len(steps); lo += size {
+		g = append(g, [2]int{lo, min(lo+size, len(steps)) - 1})
+	}
+	return g
 }
 
 // launcherName is the op that launched device op i: the innermost cpu_op

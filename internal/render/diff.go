@@ -171,6 +171,9 @@ func diffHeader(d *diff.Diff) string {
 	} else if d.Base.PerStep {
 		per = "medians over profiler steps (work inside ProfilerStep windows; a device op counts in the step of its launch call; work outside the steps is its own row)"
 	}
+	if k := max(d.Base.StepsPerSample, d.New.StepsPerSample); k > 1 && d.Base.PerStep {
+		per += fmt.Sprintf("; a long trace's row samples are groups of up to %d consecutive steps, each divided by its step count", k)
+	}
 	return fmt.Sprintf("base %s -> new %s; %s; ~ = not significant at alpha %s (two-sided Mann-Whitney U)",
 		stepsText(d.Base), stepsText(d.New), per, strconv.FormatFloat(d.Alpha, 'g', -1, 64))
 }
@@ -608,13 +611,14 @@ func gateJSON(g *diff.Gate) (v []violationJSON, n []naJSON, m []mismatchJSON) {
 }
 
 type sideJSON struct {
-	Files        []string  `json:"files"`
-	Steps        [][]int64 `json:"steps"`
-	SamplesCount int       `json:"samples_count"`
+	Files          []string  `json:"files"`
+	Steps          [][]int64 `json:"steps"`
+	SamplesCount   int       `json:"samples_count"`
+	StepsPerSample int       `json:"steps_per_sample_count"`
 }
 
 func sideOf(s *diff.Side) sideJSON {
-	j := sideJSON{Files: []string{}, Steps: [][]int64{}, SamplesCount: s.Samples()}
+	j := sideJSON{Files: []string{}, Steps: [][]int64{}, SamplesCount: s.Samples(), StepsPerSample: s.StepsPerSample}
 	for _, t := range s.Traces {
 		j.Files = append(j.Files, t.File)
 		st := t.Steps
