@@ -164,7 +164,9 @@ func stepsText(s *diff.Side) string {
 	return strings.Join(parts, ", ")
 }
 
-func diffHeader(d *diff.Diff) string {
+func diffHeader(d *diff.Diff) string { return strings.Join(diffHeaderLines(d), "; ") }
+
+func diffHeaderLines(d *diff.Diff) []string {
 	per := "one sample per trace, whole-trace values"
 	if d.Base.PerStep && d.Base.By == "step" {
 		per = "one row per step position"
@@ -174,8 +176,8 @@ func diffHeader(d *diff.Diff) string {
 	if k := max(d.Base.StepsPerSample, d.New.StepsPerSample); k > 1 && d.Base.PerStep {
 		per += fmt.Sprintf("; a long trace's row samples are groups of up to %d consecutive steps, each divided by its step count", k)
 	}
-	return fmt.Sprintf("base %s -> new %s; %s; ~ = not significant at alpha %s (two-sided Mann-Whitney U)",
-		stepsText(d.Base), stepsText(d.New), per, strconv.FormatFloat(d.Alpha, 'g', -1, 64))
+	return []string{"base " + stepsText(d.Base) + " -> new " + stepsText(d.New), per,
+		"~ = not significant at alpha " + strconv.FormatFloat(d.Alpha, 'g', -1, 64) + " (two-sided Mann-Whitney U)"}
 }
 
 // spread is benchstat's "± x%" of a median's confidence interval.
@@ -404,7 +406,7 @@ func DiffText(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v DiffView
 		if len(g.Violations)+len(g.NA)+len(g.Mismatches) > 0 {
 			b.WriteString("\n")
 		}
-		for _, l := range strings.Split(diffHeader(d), "; ") {
+		for _, l := range diffHeaderLines(d) {
 			b.WriteString(strings.ReplaceAll(l, "<", "&lt;") + "\n\n")
 		}
 		totalsTable(d).md(&b)
@@ -651,13 +653,6 @@ func rowOf(r diff.DiffRow) rowJSON {
 // DiffJSON writes a diff as JSON: medians as integer ns (counts, bytes),
 // shares in percent with changes in percentage points.
 func DiffJSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
-	type geoJSON struct {
-		Metric    string   `json:"metric"`
-		RowsCount int      `json:"rows_count"`
-		Base      any      `json:"base"`
-		New       any      `json:"new"`
-		DeltaPct  *float64 `json:"delta_pct"`
-	}
 	out := struct {
 		Schema     string                    `json:"schema"`
 		By         string                    `json:"by"`
@@ -669,13 +664,13 @@ func DiffJSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 		Totals     map[string]map[string]any `json:"totals"`
 		Outside    *rowJSON                  `json:"outside_steps"`
 		Rows       []rowJSON                 `json:"rows"`
-		GeoMeans   []geoJSON                 `json:"geomeans"`
+		GeoMeans   []map[string]any          `json:"geomeans"`
 		Ignored    int                       `json:"ignored_added_removed_count"`
 		Violations []violationJSON           `json:"violations"`
 		NA         []naJSON                  `json:"not_measured"`
 		Failed     bool                      `json:"failed"`
 	}{Schema: DiffSchema, By: d.Base.By, PerStep: d.Base.PerStep, Alpha: d.Alpha, Base: sideOf(d.Base), New: sideOf(d.New),
-		Totals: map[string]map[string]any{}, Rows: []rowJSON{}, GeoMeans: []geoJSON{}, Ignored: d.Ignored, Failed: g.Failed()}
+		Totals: map[string]map[string]any{}, Rows: []rowJSON{}, GeoMeans: []map[string]any{}, Ignored: d.Ignored, Failed: g.Failed()}
 	out.Violations, out.NA, out.Mismatches = gateJSON(g)
 	for m, c := range d.Totals {
 		out.Totals[m] = changeOf(c)
@@ -688,11 +683,11 @@ func DiffJSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 		out.Rows = append(out.Rows, rowOf(r))
 	}
 	for _, gm := range d.GeoMeans {
-		gj := geoJSON{Metric: gm.Metric, RowsCount: gm.Rows}
+		u := diff.UnitOf(gm.Metric).Suffix()
+		gj := map[string]any{"metric": gm.Metric, "rows_count": gm.Rows, "base_" + u: nil, "new_" + u: nil, "delta_pct": nil}
 		if gm.Rows > 0 {
-			gj.Base, gj.New = exact(gm.Metric, gm.Base), exact(gm.Metric, gm.New)
-			r := round2(gm.Rel * 100)
-			gj.DeltaPct = &r
+			gj["base_"+u], gj["new_"+u] = exact(gm.Metric, gm.Base), exact(gm.Metric, gm.New)
+			gj["delta_pct"] = round2(gm.Rel * 100)
 		}
 		out.GeoMeans = append(out.GeoMeans, gj)
 	}
@@ -767,7 +762,9 @@ func JUnit(w io.Writer, suite string, g *diff.Gate) error {
 			env.Failure = &failure{Message: plural(len(lines), "environment mismatch", "environment mismatches"), Text: env.SystemOut}
 		}
 	}
-	ts.Cases = append(ts.Cases, env)
+	if suite == "tracetab.diff" {
+		ts.Cases = append(ts.Cases, env)
+	}
 	for _, c := range ts.Cases {
 		ts.Tests++
 		if c.Failure != nil {
