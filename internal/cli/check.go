@@ -61,7 +61,7 @@ without [memory] events) or whose match selects no row is n/a and fails
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
 Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
 		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
-  tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --no-unlinked
+  tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --max 'self_cuda_mem=2GB' --allow-missing
   tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -76,7 +76,7 @@ Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
 	f.StringVar(&o.maxIdle, "max-gpu-idle", "", "total.gpu_idle_pct at most this (percent of the GPU window)")
 	f.StringVar(&o.maxStep, "max-step-time", "", "median profiler step time at most this (e.g. 25ms)")
 	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us'")
-	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace")
+	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace (ops in flight when the profiler window opened have none)")
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "budgets that measure nothing (n/a) warn instead of failing")
 	f.StringVar(&o.by, "by", "op", "rows for row budgets: op or kernel")
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "row and time totals over the whole trace instead of per step")

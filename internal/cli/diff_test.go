@@ -666,3 +666,52 @@ func readRawEvents(t *testing.T, path string) []rawEvent {
 	}
 	return out
 }
+
+// TestDiffJSONContract: every number in diff and check JSON is named with
+// its unit; times, counts and sizes are integers.
+func TestDiffJSONContract(t *testing.T) {
+	shared := testenv.Shared(t)
+	base := filepath.Join(shared, "traces", "HTA__trace_diff__control__control.json.gz")
+	nw := filepath.Join(shared, "traces", "HTA__trace_diff__test__test.json.gz")
+	docs := map[string][]string{
+		"diff":  {"diff", base, nw, "--format", "json", "--limit", "-1", "--fail-on", "self_cuda>10%"},
+		"check": {"check", base, "--max-gpu-idle", "10", "--max-step-time", "25ms", "--max", "count@^aten::mm$=3", "--format", "json"},
+	}
+	for name, args := range docs {
+		out, _, _ := run(t, args...)
+		var v any
+		dec := json.NewDecoder(strings.NewReader(out))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var walk func(key string, v any)
+		walk = func(key string, v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				for k, y := range x {
+					walk(k, y)
+				}
+			case []any:
+				for _, y := range x {
+					walk(key, y)
+				}
+			case json.Number:
+				switch {
+				case strings.HasSuffix(key, "_ns"), strings.HasSuffix(key, "_count"), strings.HasSuffix(key, "_bytes"), key == "steps", key == "line":
+					if strings.ContainsAny(string(x), ".eE") {
+						t.Errorf("%s: %s = %s is not an integer", name, key, x)
+					}
+				case strings.HasSuffix(key, "_pct"), strings.HasSuffix(key, "_pp"):
+					if i := strings.Index(string(x), "."); i >= 0 && len(x)-i-1 > 2 {
+						t.Errorf("%s: %s = %s has more than 2 decimals", name, key, x)
+					}
+				case key == "p_value", key == "alpha":
+				default:
+					t.Errorf("%s: number field %q has no unit", name, key)
+				}
+			}
+		}
+		walk("", v)
+	}
+}
