@@ -715,3 +715,23 @@ func TestDiffJSONContract(t *testing.T) {
 		walk("", v)
 	}
 }
+
+// TestDiffTooFewSamples: 3 against 3 steps cannot reach p < 0.05 (the
+// smallest two-sided p is 0.1): the output says so and the thresholds alone
+// decide.
+func TestDiffTooFewSamples(t *testing.T) {
+	slow, _ := gen.ParseSlow("gemm:1.3")
+	a := genFile(t, "a.json", gen.Config{Steps: 3})
+	b := genFile(t, "b.json", gen.Config{Steps: 3, Noise: gen.Noise{Slow: []gen.Slow{slow}}})
+	out, _, code := run(t, "diff", a, b, "--fail-on", "self_cuda>10%@^aten::mm$")
+	if code != ExitCheck || !strings.Contains(out, "aten::mm: self_cuda grew from 11.328us to 14.726us (+30.0%, too few samples to test, n=3+3)") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	d, _, _ := diffJSON(t, a, b)
+	if c := d.row("aten::mm").Metrics["self_cuda"]; c["verdict"] != "too few" || c["p_value"] != nil {
+		t.Errorf("%+v", c)
+	}
+	if _, _, code := run(t, "diff", a, b, "--fail-on", "self_cuda>50%@^aten::mm$"); code != 0 {
+		t.Errorf("50%% rule: exit %d", code)
+	}
+}
