@@ -735,3 +735,55 @@ func TestDiffTooFewSamples(t *testing.T) {
 		t.Errorf("50%% rule: exit %d", code)
 	}
 }
+
+// TestDiffOpRowsAreStepTables: on HTA's control trace each op row's median
+// is the median over its six steps of `tracetab table --steps N`, and the
+// outside-steps row is the whole table minus the steps.
+func TestDiffOpRowsAreStepTables(t *testing.T) {
+	path := filepath.Join(testenv.Shared(t), "traces", "HTA__trace_diff__control__control.json.gz")
+	perStep := map[string][]int64{}
+	var stepSum, whole int64
+	tableRows := func(args ...string) map[string][2]int64 {
+		m := tableJSON(t, append([]string{"table", "--format", "json", "--limit", "-1", path}, args...)...)
+		out := map[string][2]int64{}
+		for _, r := range m["rows"].([]any) {
+			row := r.(map[string]any)
+			key := row["name"].(string)
+			if row["device_op"] == true {
+				key = "[device] " + key
+			}
+			v := out[key]
+			v[0] += int64(math.Round(row["self_cuda_us"].(float64) * 1000))
+			v[1] += int64(math.Round(row["self_cpu_us"].(float64) * 1000))
+			out[key] = v
+		}
+		return out
+	}
+	for k, n := range []string{"1009", "1010", "1011", "1012", "1013", "1014"} {
+		for key, v := range tableRows("--steps", n) {
+			if perStep[key] == nil {
+				perStep[key] = make([]int64, 6)
+			}
+			perStep[key][k] = v[0]
+			stepSum += v[1]
+		}
+	}
+	for _, v := range tableRows() {
+		whole += v[1]
+	}
+	d, _, code := diffJSON(t, path, path)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if len(d.Rows) != len(perStep) {
+		t.Errorf("%d rows, the step tables have %d", len(d.Rows), len(perStep))
+	}
+	for _, r := range d.Rows {
+		if got, want := r.Metrics["self_cuda"]["base_ns"].(float64), medianNs(perStep[r.Key]); got != float64(want) {
+			t.Errorf("%s: self_cuda median %v, table --steps %d", r.Key, got, want)
+		}
+	}
+	if got := d.Outside.Metrics["self_cpu"]["base_ns"].(float64); math.Abs(got-float64(whole-stepSum)) > 6 {
+		t.Errorf("outside self_cpu %v, table minus steps %d", got, whole-stepSum)
+	}
+}
