@@ -89,6 +89,9 @@ ABS takes 50us, 1.5ms, 2s or a plain number of us; sizes 512MB, 1GiB.`,
 			if err != nil {
 				return err
 			}
+			if o.by == "kernel" && !cmd.Flags().Changed("metric") {
+				o.metrics = []string{"self_cuda", "count", "self_cuda_per_call"} // device rows have no CPU time
+			}
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -98,7 +101,7 @@ ABS takes 50us, 1.5ms, 2s or a plain number of us; sizes 512MB, 1GiB.`,
 	f := cmd.Flags()
 	f.StringVar(&o.by, "by", "op", "rows: op, kernel or step")
 	f.StringVar(&o.key, "key", "name", "--by kernel rows keyed by the device op's name or by the op that launched it (op)")
-	f.StringSliceVar(&o.metrics, "metric", []string{"self_cuda", "self_cpu", "count"}, "metrics to show (repeatable or comma-separated)")
+	f.StringSliceVar(&o.metrics, "metric", []string{"self_cuda", "self_cpu", "count"}, "metrics to show (repeatable or comma-separated; --by kernel: self_cuda, count, self_cuda_per_call)")
 	f.StringArrayVar(&o.failOn, "fail-on", nil, "threshold rule (repeatable), e.g. self_cuda>10%&50us")
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "one whole-trace sample per trace instead of one per step")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "op rows keyed by (name, input shapes)")
