@@ -22,6 +22,14 @@ func main() {
 	size := flag.String("size", "", "keep adding steps until the file reaches this size (e.g. 200MB, 1GB)")
 	out := flag.String("o", "-", "output file (- for stdout)")
 	variant := flag.String("variant", "", "matmul_add body: eager (default), bmm, compiled or triton (compiled with an Inductor kernel)")
+	seed := flag.Uint64("seed", 0, "random seed for -jitter")
+	jitter := flag.Float64("jitter", 0, "scale each device op's and launch call's duration by a random factor within +-F (0 to 0.2)")
+	var slows []gen.Slow
+	flag.Func("slow", "PATTERN:FACTOR: device ops whose name matches take FACTOR times as long (repeatable), e.g. gemm:1.3", func(s string) error {
+		sl, err := gen.ParseSlow(s)
+		slows = append(slows, sl)
+		return err
+	})
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -31,7 +39,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tracegen: -variant is eager, bmm, compiled or triton")
 		os.Exit(2)
 	}
-	cfg := gen.Config{Steps: *steps, Layers: *layers, Variant: v}
+	cfg := gen.Config{Steps: *steps, Layers: *layers, Variant: v, Noise: gen.Noise{Seed: *seed, Jitter: *jitter, Slow: slows}}
+	if err := cfg.Noise.Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(2)
+	}
 	if *size != "" {
 		n, err := parseSize(*size)
 		if err != nil {

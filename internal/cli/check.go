@@ -9,18 +9,20 @@ import (
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 type checkOptions struct {
-	budgetFile  string
-	maxIdle     string
-	maxStep     string
-	max         []string
-	noUnlinked  bool
-	by          string
-	noNormalize bool
-	format      string
-	budgets     []diff.Budget
+	budgetFile   string
+	maxIdle      string
+	maxStep      string
+	max          []string
+	noUnlinked   bool
+	allowMissing bool
+	by           string
+	noNormalize  bool
+	format       string
+	budgets      []diff.Budget
 }
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -32,8 +34,7 @@ func newCheckCmd(e *env) *cobra.Command {
 (YAML or JSON) kept next to the CI config, prints every budget with the
 value found, and exits 1 when any is exceeded (2 when a budget is wrong, 3
 when the trace cannot be read). Row budgets apply to every row whose name
-matches (all rows without match); values are per profiler step unless
---no-normalize, except the per-call metrics.
+matches (all rows without match).
 
 Budget file:
 
@@ -45,13 +46,22 @@ Budget file:
     - metric: self_cuda_per_call    # an op's self CUDA time per call
       match: ^aten::mm$
       max: 50us
-    - metric: total.unlinked        # device ops without a launch call
-      max: 0
+    - metric: self_cpu_per_call     # CPU time per call of the ops that matter
+      match: ^aten::(mm|addmm)$
+      max: 100us
+
+Values are medians over the profiler steps (the work inside ProfilerStep#N
+windows; device ops by the step of their launch call; the work outside the
+steps is the row "(outside steps)"), or whole-trace values with
+--no-normalize. A budget whose metric the trace lacks (total.step_time
+without ProfilerStep, a CUDA metric without device ops, a memory metric
+without [memory] events) or whose match selects no row is n/a and fails
+(exit 1) unless --allow-missing.
 
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
 Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
 		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
-  tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --no-unlinked
+  tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --max 'self_cuda_mem=2GB' --allow-missing
   tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -66,7 +76,8 @@ Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
 	f.StringVar(&o.maxIdle, "max-gpu-idle", "", "total.gpu_idle_pct at most this (percent of the GPU window)")
 	f.StringVar(&o.maxStep, "max-step-time", "", "median profiler step time at most this (e.g. 25ms)")
 	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us'")
-	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace")
+	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace (ops in flight when the profiler window opened have none)")
+	f.BoolVar(&o.allowMissing, "allow-missing", false, "budgets that measure nothing (n/a) warn instead of failing")
 	f.StringVar(&o.by, "by", "op", "rows for row budgets: op or kernel")
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "row and time totals over the whole trace instead of per step")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, json or junit")
@@ -135,29 +146,35 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	s, err := diff.Reduce(t, path, diff.Options{By: o.by, Torch: table.Newest, Normalize: !o.noNormalize})
+	opts := diff.Options{By: o.by, Torch: table.Newest, Normalize: !o.noNormalize}
+	if opts.Normalize && len(t.StepWindows()) == 0 {
+		note(e.stderr, path+" has no ProfilerStep#N annotations: whole-trace values, and step metrics are n/a")
+		opts.Normalize = false
+	}
+	s, err := diff.Reduce([]*trace.Trace{t}, []string{path}, opts)
 	if err != nil {
 		return err
 	}
 	out := diff.Check(s, o.budgets)
-	var viol []diff.Violation
-	var names []string
-	checked := map[string]int{}
+	g := &diff.Gate{AllowMissing: o.allowMissing, Checked: map[string]int{}}
 	for _, oc := range out {
-		viol = append(viol, oc.Failed...)
-		names = append(names, oc.Budget.Text)
-		checked[oc.Budget.Text] = oc.Rows
+		g.Violations = append(g.Violations, oc.Failed...)
+		g.Rules = append(g.Rules, oc.Budget.Text)
+		g.Checked[oc.Budget.Text] = oc.Rows
+		if oc.Missing != "" {
+			g.NA = append(g.NA, diff.NA{Rule: oc.Budget.Text, Reason: oc.Missing})
+		}
 	}
 	switch o.format {
 	case "json":
-		err = render.CheckJSON(e.stdout, path, out)
+		err = render.CheckJSON(e.stdout, path, out, g)
 	case "junit":
-		err = render.JUnit(e.stdout, "tracetab.check", names, checked, viol)
+		err = render.JUnit(e.stdout, "tracetab.check", g)
 	default:
-		err = render.CheckText(e.stdout, o.format, path, out)
+		err = render.CheckText(e.stdout, o.format, path, out, g)
 	}
 	if err != nil {
 		return err
 	}
-	return failIfViolated(e, o.format, "budget", viol)
+	return gateResult(e, o.format, "budget", g)
 }

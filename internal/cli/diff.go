@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,29 +16,48 @@ import (
 )
 
 type diffOptions struct {
-	by          string
-	metrics     []string
-	failOn      []string
-	noNormalize bool
-	groupShape  bool
-	torch       string
-	limit       int
-	format      string
-	rules       []diff.Rule
-	version     table.Version
+	by             string
+	key            string
+	metrics        []string
+	failOn         []string
+	noNormalize    bool
+	groupShape     bool
+	torch          string
+	limit          int
+	top            int
+	format         string
+	alpha          float64
+	allowMissing   bool
+	requireSameEnv bool
+	ignoreAddRem   bool
+	rules          []diff.Rule
+	version        table.Version
 }
 
 func newDiffCmd(e *env) *cobra.Command {
 	o := &diffOptions{}
 	cmd := &cobra.Command{
-		Use:   "diff BASE NEW",
-		Short: "Compare two traces and fail when a threshold is crossed (exit 1)",
-		Long: `diff aligns the rows of two traces by key (op name, kernel name, or step
-position), prints base, new, absolute and relative change for each metric,
-marks rows found in only one trace (added/removed), compares totals (self
-CPU, self CUDA, GPU busy and idle, median step time), and sorts rows by the
-size of the change. Values are per profiler step by default, so traces with
-different numbers of steps compare fairly; --no-normalize compares totals.
+		Use:   "diff BASE NEW | diff BASE... -- NEW...",
+		Short: "Compare traces and fail when a significant change crosses a threshold (exit 1)",
+		Long: `diff compares a base and a new side, each one trace, several traces
+(diff b1.json b2.json -- n1.json n2.json) or a directory of traces.
+
+Every metric has one sample per profiler step of every trace: the work
+inside the ProfilerStep#N windows (CPU events by their start, device ops by
+the step of their launch call). Work outside the steps is its own row,
+"(outside steps)", never divided by a step count. Each side shows the median
+with the spread of its 95% confidence interval (± x%), then the change and
+the p-value of a two-sided Mann-Whitney U test over the samples, as
+benchstat does. A change that is not significant at --alpha is shown as ~
+and never fails a rule; when the samples are too few for the test to reach
+--alpha (3 vs 3 steps, or one trace per side without steps) the p column
+says "few" and the thresholds alone decide. --no-normalize compares one
+whole-trace sample per trace.
+
+Rows are aligned by key: op name (--by op), device op name (--by kernel;
+--key op keys them by the op that launched them, so a renamed cuBLAS kernel
+is a change of aten::mm, not an added and a removed kernel) or step position
+(--by step, labelled with each trace's own ProfilerStep numbers).
 
 --fail-on RULE (repeatable) sets thresholds; all changes are printed and
 only those over a threshold fail (exit 1, listing each violation):
@@ -44,44 +66,116 @@ only those over a threshold fail (exit 1, listing each violation):
   METRIC>ABS           absolute growth, e.g. self_cuda>50us, count>0
   METRIC>REL%&ABS      both must be exceeded, e.g. self_cuda>10%&50us
   ...@REGEX            only rows whose name matches, e.g. count>0@^aten::copy_$
-  total.METRIC>...     a total, e.g. total.gpu_idle>5%
+  total.METRIC>...     a total, e.g. total.gpu_idle>5%, total.gpu_idle_pct>3 (points)
+
+A rule whose metric a trace lacks (no steps, no device ops, no memory
+events) or whose pattern matches no row is n/a and fails (exit 1) unless
+--allow-missing. Traces from different environments (GPU model, device
+count, world size, rank, exporter era, step count, shapes/stacks/memory
+recorded) are compared with a warning per difference; --require-same-env
+makes that exit 1.
 
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
 Total metrics: ` + strings.Join(diff.TotalMetrics, ", ") + `.
-Times are microseconds; ABS takes 50us, 1.5ms, 2s or a plain number of us.`,
+ABS takes 50us, 1.5ms, 2s or a plain number of us; sizes 512MB, 1GiB.`,
 		Example: `  tracetab diff base.json.gz new.json.gz
-  tracetab diff base.json new.json --by kernel --fail-on 'self_cuda>10%&50us'
+  tracetab diff base.json new.json --by kernel --key op --fail-on 'self_cuda>10%&50us'
+  tracetab diff base1.json base2.json -- new1.json new2.json --fail-on 'self_cuda>5%'
   tracetab diff base.json new.json --fail-on 'total.gpu_idle>5%' --fail-on 'count>0@^aten::copy_$'
   tracetab diff base.json new.json --format md >> "$GITHUB_STEP_SUMMARY"
   tracetab diff base.json new.json --fail-on 'self_cuda>10%' --format junit > tracetab.xml`,
-		Args: exactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			base, nw, err := splitSides(cmd, args)
+			if err != nil {
+				return err
+			}
+			if o.by == "kernel" && !cmd.Flags().Changed("metric") {
+				o.metrics = []string{"self_cuda", "count", "self_cuda_per_call"} // device rows have no CPU time
+			}
 			if err := o.validate(); err != nil {
 				return err
 			}
-			return runDiff(e, o, args[0], args[1])
+			return runDiff(e, o, base, nw)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.by, "by", "op", "rows: op, kernel or step")
-	f.StringSliceVar(&o.metrics, "metric", []string{"self_cuda", "self_cpu", "count"}, "metrics to show (repeatable or comma-separated)")
+	f.StringVar(&o.key, "key", "name", "--by kernel rows keyed by the device op's name or by the op that launched it (op)")
+	f.StringSliceVar(&o.metrics, "metric", []string{"self_cuda", "self_cpu", "count"}, "metrics to show (repeatable or comma-separated; --by kernel: self_cuda, count, self_cuda_per_call)")
 	f.StringArrayVar(&o.failOn, "fail-on", nil, "threshold rule (repeatable), e.g. self_cuda>10%&50us")
-	f.BoolVar(&o.noNormalize, "no-normalize", false, "compare totals instead of per-step values")
+	f.BoolVar(&o.noNormalize, "no-normalize", false, "one whole-trace sample per trace instead of one per step")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "op rows keyed by (name, input shapes)")
 	f.StringVar(&o.torch, "torch", table.Newest.String(), "torch rules for the op rows (see table --torch)")
 	f.IntVar(&o.limit, "limit", 50, "rows to print (negative: all); violations are always listed")
-	f.StringVar(&o.format, "format", "text", "output format: text, md, json or junit")
+	f.IntVar(&o.top, "top", 20, "md: rows in the main table; the rest fold into <details>")
+	f.StringVar(&o.format, "format", "text", "output format: text, md, json, junit or csv")
+	f.Float64Var(&o.alpha, "alpha", 0.05, "significance level of the Mann-Whitney test")
+	f.BoolVar(&o.allowMissing, "allow-missing", false, "rules that measure nothing (n/a) warn instead of failing")
+	f.BoolVar(&o.requireSameEnv, "require-same-env", false, "exit 1 when the traces come from different environments")
+	f.BoolVar(&o.ignoreAddRem, "ignore-added-removed", false, "leave out device rows found on one side only")
 	return cmd
 }
 
+// splitSides reads BASE NEW, or BASE... -- NEW...; a directory stands for
+// the traces in it.
+func splitSides(cmd *cobra.Command, args []string) (base, nw []string, err error) {
+	dash := cmd.ArgsLenAtDash()
+	switch {
+	case dash < 0 && len(args) == 2:
+		base, nw = args[:1], args[1:]
+	case dash > 0 && dash < len(args):
+		base, nw = args[:dash], args[dash:]
+	default:
+		return nil, nil, usageErrorf("diff takes BASE NEW, or BASE... -- NEW... (got %d argument(s)); see 'tracetab diff --help'", len(args))
+	}
+	expand := func(list []string) ([]string, error) {
+		var out []string
+		for _, p := range list {
+			st, err := os.Stat(p)
+			if err != nil || !st.IsDir() {
+				out = append(out, p)
+				continue
+			}
+			var found []string
+			for _, pat := range []string{"*.json", "*.json.gz"} {
+				m, _ := filepath.Glob(filepath.Join(p, pat))
+				found = append(found, m...)
+			}
+			if len(found) == 0 {
+				return nil, usageErrorf("%s: no .json or .json.gz traces in the directory", p)
+			}
+			slices.Sort(found)
+			out = append(out, found...)
+		}
+		return out, nil
+	}
+	if base, err = expand(base); err != nil {
+		return nil, nil, err
+	}
+	nw, err = expand(nw)
+	return base, nw, err
+}
+
 func (o *diffOptions) validate() error {
-	if err := checkFormat(o.format, "text", "md", "json", "junit"); err != nil {
+	if err := checkFormat(o.format, "text", "md", "json", "junit", "csv"); err != nil {
 		return err
 	}
 	switch o.by {
 	case "op", "kernel", "step":
 	default:
 		return usageErrorf("unknown --by %q: use op, kernel or step", o.by)
+	}
+	switch o.key {
+	case "name":
+	case "op":
+		if o.by != "kernel" {
+			return usageErrorf("--key op applies to --by kernel")
+		}
+	default:
+		return usageErrorf("unknown --key %q: use name or op", o.key)
+	}
+	if !(o.alpha > 0 && o.alpha < 1) {
+		return usageErrorf("--alpha %v: want a level between 0 and 1, e.g. 0.05", o.alpha)
 	}
 	for _, m := range o.metrics {
 		if !slices.Contains(diff.RowMetrics, m) {
@@ -106,45 +200,67 @@ func (o *diffOptions) validate() error {
 	return nil
 }
 
-func runDiff(e *env, o *diffOptions, basePath, newPath string) error {
-	opts := diff.Options{By: o.by, GroupByShape: o.groupShape, Torch: o.version, Normalize: !o.noNormalize}
-	var traces [2]*trace.Trace
-	for k, p := range []string{basePath, newPath} {
+func loadAll(e *env, paths []string) ([]*trace.Trace, error) {
+	var out []*trace.Trace
+	for _, p := range paths {
 		t, err := e.load(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		traces[k] = t
-		if opts.Normalize && len(t.StepWindows()) == 0 {
-			note(e.stderr, p+" has no ProfilerStep#N annotations: values are totals, not per step")
-			opts.Normalize = false
-		}
+		out = append(out, t)
 	}
-	var sides [2]*diff.Side
-	for k, p := range []string{basePath, newPath} {
-		s, err := diff.Reduce(traces[k], p, opts)
+	return out, nil
+}
+
+func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
+	if o.by == "step" && (len(basePaths) > 1 || len(newPaths) > 1) {
+		return usageErrorf("--by step compares one trace per side")
+	}
+	opts := diff.Options{By: o.by, GroupByShape: o.groupShape, Torch: o.version, Normalize: !o.noNormalize, KeyOp: o.key == "op"}
+	var sides [2][]*trace.Trace
+	for k, paths := range [][]string{basePaths, newPaths} {
+		ts, err := loadAll(e, paths)
 		if err != nil {
 			return err
 		}
-		sides[k] = s
+		sides[k] = ts
+		for j, t := range ts {
+			if opts.Normalize && len(t.StepWindows()) == 0 {
+				note(e.stderr, paths[j]+" has no ProfilerStep#N annotations: one whole-trace sample per trace, and step metrics are n/a")
+				opts.Normalize = false
+			}
+		}
 	}
-	d := diff.Compare(sides[0], sides[1], o.metrics, opts.Normalize)
-	viol, checked := diff.Evaluate(d, o.rules)
-	var err error
+	base, err := diff.Reduce(sides[0], basePaths, opts)
+	if err != nil {
+		return err
+	}
+	nw, err := diff.Reduce(sides[1], newPaths, opts)
+	if err != nil {
+		return err
+	}
+	d := diff.Compare(base, nw, diff.CompareOptions{Metrics: o.metrics, Alpha: o.alpha, IgnoreAddedRemoved: o.ignoreAddRem})
+	g := &diff.Gate{AllowMissing: o.allowMissing, RequireSameEnv: o.requireSameEnv, Mismatches: d.Mismatches}
+	g.Violations, g.NA, g.Checked = diff.Evaluate(d, o.rules)
+	for _, r := range o.rules {
+		g.Rules = append(g.Rules, r.Text)
+	}
+	for _, m := range d.Mismatches {
+		fmt.Fprintf(e.stderr, "tracetab: warning: traces not comparable: %s differs: %s (%s) vs %s (%s)\n",
+			diff.MismatchLabel(m.Field), m.Base, m.BaseFile, m.New, m.NewFile)
+	}
 	switch o.format {
 	case "json":
-		err = render.DiffJSON(e.stdout, d, viol)
+		err = render.DiffJSON(e.stdout, d, g)
 	case "junit":
-		var names []string
-		for _, r := range o.rules {
-			names = append(names, r.Text)
-		}
-		err = render.JUnit(e.stdout, "tracetab.diff", names, checked, viol)
+		err = render.JUnit(e.stdout, "tracetab.diff", g)
+	case "csv":
+		err = render.DiffCSV(e.stdout, d)
 	default:
-		err = render.DiffText(e.stdout, o.format, d, viol, len(o.rules), o.limit)
+		err = render.DiffText(e.stdout, o.format, d, g, render.DiffView{Top: o.top, Limit: o.limit})
 	}
 	if err != nil {
 		return err
 	}
-	return failIfViolated(e, o.format, "threshold", viol)
+	return gateResult(e, o.format, "rule", g)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/parse"
@@ -61,16 +62,35 @@ func exitCode(err error, stderr io.Writer) int {
 	return code
 }
 
-// failIfViolated lists violations on stderr when the chosen format did not
-// show them to a person, and returns the exit-1 error when there are any.
-func failIfViolated(e *env, format, what string, viol []diff.Violation) error {
-	if len(viol) == 0 {
-		return nil
-	}
-	if format == "json" || format == "junit" {
-		for _, v := range viol {
+// gateResult returns the exit-1 error when a diff or check gate fails
+// (violations; n/a results unless --allow-missing; environment mismatches
+// under --require-same-env). Formats not read by a person (json, junit,
+// csv) get the reasons on stderr too.
+func gateResult(e *env, format, what string, g *diff.Gate) error {
+	if format == "json" || format == "junit" || format == "csv" {
+		for _, v := range g.Violations {
 			fmt.Fprintf(e.stderr, "tracetab: [%s] %s\n", v.Rule, v.Msg)
 		}
 	}
-	return checkFailed("%d %s violation(s)", len(viol), what)
+	for _, n := range g.NA {
+		if g.AllowMissing {
+			fmt.Fprintf(e.stderr, "tracetab: warning: n/a [%s] %s (allowed by --allow-missing)\n", n.Rule, n.Reason)
+		} else if format == "json" || format == "junit" || format == "csv" {
+			fmt.Fprintf(e.stderr, "tracetab: n/a [%s] %s\n", n.Rule, n.Reason)
+		}
+	}
+	if !g.Failed() {
+		return nil
+	}
+	var parts []string
+	if n := len(g.Violations); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s violation(s)", n, what))
+	}
+	if n := len(g.NA); n > 0 && !g.AllowMissing {
+		parts = append(parts, fmt.Sprintf("%d %s(s) measured nothing (n/a; --allow-missing makes them warnings)", n, what))
+	}
+	if n := len(g.Mismatches); n > 0 && g.RequireSameEnv {
+		parts = append(parts, fmt.Sprintf("%d environment mismatch(es) under --require-same-env", n))
+	}
+	return checkFailed("%s", strings.Join(parts, "; "))
 }

@@ -5,21 +5,23 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tracetab/tracetab/internal/stats"
 )
 
 // Budget is an absolute limit on one trace: a total (total.METRIC) or a
 // row metric, for every row matching Match (all rows when nil).
 type Budget struct {
-	Text   string
-	Metric string
-	Total  bool
-	Match  *regexp.Regexp
-	Max    float64
-	Line   int // in the budget file, 0 for flags
+	Text    string
+	Metric  string
+	Total   bool
+	Match   *regexp.Regexp
+	Max     float64 // ns, count, bytes or percent
+	MaxText string  // as written
+	Line    int     // in the budget file, 0 for flags
 }
 
 // BudgetError is a budget that cannot be used, with its line.
@@ -38,7 +40,7 @@ func (e *BudgetError) Error() string {
 
 // NewBudget checks a metric name and builds a budget.
 func NewBudget(metric, match, max string) (Budget, error) {
-	b := Budget{Text: metric + "<=" + max}
+	b := Budget{Text: metric + "<=" + max, MaxText: strings.TrimSpace(max)}
 	if match != "" {
 		b.Text += "@" + match
 	}
@@ -63,7 +65,7 @@ func NewBudget(metric, match, max string) (Budget, error) {
 		}
 		b.Match = re
 	}
-	v, err := ParseAmount(max, IsCount(b.Metric))
+	v, err := ParseAmount(max, b.Metric)
 	if err != nil || math.IsNaN(v) {
 		return b, fmt.Errorf("bad max: %v", err)
 	}
@@ -148,59 +150,74 @@ func ParseBudgetFile(name string, data []byte) ([]Budget, error) {
 
 // Outcome is one budget checked against one trace.
 type Outcome struct {
-	Budget Budget
-	Value  float64 // the largest value among matching rows, or the total
-	Row    string  // the row holding Value
-	Rows   int     // rows the budget applied to
-	Failed []Violation
+	Budget  Budget
+	Value   float64 // the largest median among matching rows, or the total
+	Row     string  // the row holding Value
+	Rows    int     // rows the budget applied to
+	Missing string  // why nothing was measured (n/a), "" when measured
+	Failed  []Violation
 }
 
-// Check holds one trace to its budgets.
+// Check holds one side to its budgets. Row values and per-step totals are
+// the medians over the steps (or the whole trace without steps or with
+// --no-normalize); a budget whose metric the trace lacks or whose match
+// selects no row is n/a.
 func Check(s *Side, budgets []Budget) []Outcome {
 	var out []Outcome
 	for _, b := range budgets {
-		o := Outcome{Budget: b, Value: math.Inf(-1)}
+		o := Outcome{Budget: b}
+		key := b.Metric
 		if b.Total {
-			o.Value, o.Rows = s.Totals[b.Metric], 1
+			key = "total." + b.Metric
+		}
+		if m, ok := s.Missing[key]; ok {
+			o.Missing = key + ": " + m
+			out = append(out, o)
+			continue
+		}
+		if b.Total {
+			xs := s.Totals[b.Metric]
+			if len(xs) == 0 {
+				o.Missing = key + ": not measured"
+				out = append(out, o)
+				continue
+			}
+			o.Value, o.Rows = stats.Summarize(xs).Median, 1
 			if o.Value > b.Max {
-				o.Failed = append(o.Failed, Violation{Rule: b.Text, Metric: "total." + b.Metric,
-					Msg: fmt.Sprintf("total.%s is %s, over the budget of %s", b.Metric, fmtVal(b.Metric, o.Value), fmtVal(b.Metric, b.Max))})
+				o.Failed = append(o.Failed, Violation{Rule: b.Text, Metric: key,
+					Msg: fmt.Sprintf("%s is %s, over the budget of %s", key, FormatValue(b.Metric, o.Value), b.MaxText)})
 			}
 			out = append(out, o)
 			continue
 		}
-		for _, r := range s.Rows {
+		rows := s.Rows
+		if s.Outside != nil {
+			rows = append(slices.Clone(rows), *s.Outside)
+		}
+		o.Value = math.Inf(-1)
+		for _, r := range rows {
 			if b.Match != nil && !b.Match.MatchString(r.Key) {
 				continue
 			}
+			xs := r.Samples[b.Metric]
+			if len(xs) == 0 {
+				continue
+			}
 			o.Rows++
-			v := r.Values[b.Metric]
+			v := stats.Summarize(xs).Median
 			if v > o.Value {
 				o.Value, o.Row = v, r.Key
 			}
 			if v > b.Max {
 				o.Failed = append(o.Failed, Violation{Rule: b.Text, Row: r.Key, Metric: b.Metric,
-					Msg: fmt.Sprintf("%s: %s is %s, over the budget of %s", r.Key, b.Metric, fmtVal(b.Metric, v), fmtVal(b.Metric, b.Max))})
+					Msg: fmt.Sprintf("%s: %s is %s, over the budget of %s", r.Key, b.Metric, FormatValue(b.Metric, v), b.MaxText)})
 			}
 		}
 		if o.Rows == 0 {
 			o.Value = 0
+			o.Missing = noRowReason(b.Match)
 		}
 		out = append(out, o)
 	}
 	return out
-}
-
-// FormatValue formats a metric value for people.
-func FormatValue(metric string, v float64) string {
-	if metric == "gpu_idle_pct" {
-		return strconv.FormatFloat(v, 'f', 2, 64) + "%"
-	}
-	if IsCount(metric) {
-		if v == math.Trunc(v) {
-			return strconv.FormatFloat(v, 'f', 0, 64)
-		}
-		return strconv.FormatFloat(v, 'f', 3, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 3, 64) + "us"
 }

@@ -8,20 +8,21 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-var inf = math.Inf(1)
+	"github.com/tracetab/tracetab/internal/units"
+)
 
 // Rule is a threshold: METRIC>REL%, METRIC>ABS or METRIC>REL%&ABS, with an
 // optional @REGEX restricting it to matching rows; total.METRIC applies to
-// the totals. A change counts only when every given part is exceeded, so
-// noise below the absolute part never fails a job.
+// the totals. A change counts only when every given part is exceeded and
+// it is not noise (a Mann-Whitney test over the steps that does not reach
+// alpha).
 type Rule struct {
 	Text   string
 	Metric string
 	Total  bool
 	Rel    float64 // fraction; NaN when absent
-	Abs    float64 // us (or count); NaN when absent
+	Abs    float64 // ns, count, bytes or percentage points; NaN when absent
 	Match  *regexp.Regexp
 }
 
@@ -55,15 +56,15 @@ func ParseRule(s string) (Rule, error) {
 	r.Metric = metric
 	for _, part := range strings.Split(limits, "&") {
 		part = strings.TrimSpace(part)
-		if p, ok := strings.CutSuffix(part, "%"); ok {
+		if p, ok := strings.CutSuffix(part, "%"); ok && UnitOf(metric) != Pct {
 			v, err := strconv.ParseFloat(p, 64)
-			if err != nil || v < 0 || !math.IsNaN(r.Rel) {
+			if err != nil || v < 0 || math.IsInf(v, 0) || !math.IsNaN(r.Rel) {
 				return r, fmt.Errorf("rule %q: bad relative part %q", s, part)
 			}
 			r.Rel = v / 100
 			continue
 		}
-		v, err := ParseAmount(part, IsCount(metric))
+		v, err := ParseAmount(part, metric)
 		if err != nil || !math.IsNaN(r.Abs) {
 			return r, fmt.Errorf("rule %q: bad absolute part %q: %v", s, part, err)
 		}
@@ -75,28 +76,50 @@ func ParseRule(s string) (Rule, error) {
 	return r, nil
 }
 
-// ParseAmount reads a time ("50us", "1.5ms", "2s", "120" = us) or, for count
-// metrics, a plain number.
-func ParseAmount(s string, count bool) (float64, error) {
+// ParseAmount reads an amount of a metric: a time ("50us", "1.5ms", "2s",
+// a plain number is us) in ns, a size ("512MB", "1GiB", plain bytes) in
+// bytes, a count, or a percentage (gpu_idle_pct: "40" or "40%").
+func ParseAmount(s, metric string) (float64, error) {
 	s = strings.TrimSpace(s)
-	if count {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+	num := func(x string) (float64, error) {
+		v, err := strconv.ParseFloat(x, 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 			return 0, fmt.Errorf("%q is not a number", s)
 		}
 		return v, nil
 	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		return v, nil
+	switch UnitOf(metric) {
+	case Count:
+		return num(s)
+	case Pct:
+		return num(strings.TrimSuffix(s, "%"))
+	case Bytes:
+		u := strings.ToUpper(s)
+		for _, m := range []struct {
+			suf string
+			f   float64
+		}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}} {
+			if x, ok := strings.CutSuffix(u, m.suf); ok {
+				v, err := num(strings.TrimSpace(x))
+				if err != nil {
+					return 0, fmt.Errorf("%q is not a size such as 512MB or 1GiB", s)
+				}
+				return v * m.f, nil
+			}
+		}
+		return num(s)
+	}
+	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) {
+		return math.Round(v * 1000), nil
 	}
 	d, err := time.ParseDuration(strings.Replace(s, "µs", "us", 1))
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a duration such as 50us, 1.5ms or 2s", s)
 	}
-	return float64(d.Nanoseconds()) / 1e3, nil
+	return float64(d.Nanoseconds()), nil
 }
 
-// exceeded reports whether a change breaks the rule.
+// exceeded reports whether a change is past every part of the rule.
 func (r Rule) exceeded(c Change) bool {
 	if !math.IsNaN(r.Rel) && !(c.Rel > r.Rel) {
 		return false
@@ -116,38 +139,137 @@ type Violation struct {
 	Msg    string
 }
 
-// Evaluate applies the rules to a diff; every rule's checked rows are
-// counted so a report can show passing rules too.
-func Evaluate(d *Diff, rules []Rule) (viol []Violation, checked map[string]int) {
+// NA is a rule or budget that measured nothing: its metric is not in the
+// trace or its pattern matches no row. It fails the gate unless allowed.
+type NA struct {
+	Rule   string
+	Reason string
+}
+
+// Evaluate applies the rules to a diff; checked counts the rows each rule
+// looked at.
+func Evaluate(d *Diff, rules []Rule) (viol []Violation, na []NA, checked map[string]int) {
 	checked = map[string]int{}
 	for _, r := range rules {
 		if r.Total {
+			c := d.Totals[r.Metric]
+			if c.Verdict == Unmeasured {
+				na = append(na, NA{r.Text, "total." + r.Metric + ": " + c.Missing})
+				continue
+			}
 			checked[r.Text]++
-			if c := d.Totals[r.Metric]; r.exceeded(c) {
+			if c.Counts() && r.exceeded(c) {
 				viol = append(viol, Violation{Rule: r.Text, Metric: "total." + r.Metric, Change: c,
-					Msg: fmt.Sprintf("total.%s grew from %s to %s (%s)", r.Metric, fmtVal(r.Metric, c.Base), fmtVal(r.Metric, c.New), fmtRel(c.Rel))})
+					Msg: "total." + r.Metric + " " + ChangeText(c)})
 			}
 			continue
 		}
-		for _, row := range d.Rows {
+		if m := missingOf(d.Base, d.New, r.Metric); m != "" {
+			na = append(na, NA{r.Text, r.Metric + ": " + m})
+			continue
+		}
+		rows := d.Rows
+		if d.Outside != nil {
+			rows = append(slices.Clone(rows), *d.Outside)
+		}
+		for _, row := range rows {
 			if r.Match != nil && !r.Match.MatchString(row.Key) {
 				continue
 			}
 			checked[r.Text]++
-			if c := row.Metrics[r.Metric]; r.exceeded(c) {
+			if c := row.Metrics[r.Metric]; c.Counts() && r.exceeded(c) {
 				viol = append(viol, Violation{Rule: r.Text, Row: row.Key, Metric: r.Metric, Change: c,
-					Msg: fmt.Sprintf("%s: %s grew from %s to %s (%s)", row.Key, r.Metric, fmtVal(r.Metric, c.Base), fmtVal(r.Metric, c.New), fmtRel(c.Rel))})
+					Msg: row.Key + ": " + r.Metric + " " + ChangeText(c)})
 			}
 		}
+		if checked[r.Text] == 0 {
+			na = append(na, NA{r.Text, noRowReason(r.Match)})
+		}
 	}
-	return viol, checked
+	return viol, na, checked
 }
 
-func fmtVal(metric string, v float64) string { return FormatValue(metric, v) }
-
-func fmtRel(r float64) string {
-	if math.IsInf(r, 1) {
-		return "new"
+func noRowReason(re *regexp.Regexp) string {
+	if re == nil {
+		return "the traces have no rows"
 	}
-	return fmt.Sprintf("%+.1f%%", r*100)
+	return "no row matches " + re.String() + " (a typo would disable the rule)"
+}
+
+// ChangeText says how a change went: "grew from 1.000ms to 1.300ms
+// (+30.0%, p=0.000, n=8+8)".
+func ChangeText(c Change) string {
+	verb := "grew"
+	if c.Abs < 0 {
+		verb = "fell"
+	} else if c.Abs == 0 {
+		verb = "stayed"
+	}
+	s := fmt.Sprintf("%s from %s to %s (%s", verb, FormatValue(c.Metric, median0(c.Base)), FormatValue(c.Metric, median0(c.New)), RelText(c))
+	if !math.IsNaN(c.P) {
+		s += ", p=" + PText(c.P)
+	} else if c.Verdict == TooFew {
+		s += ", too few samples to test"
+	}
+	return s + fmt.Sprintf(", n=%d+%d)", c.Base.N, c.New.N)
+}
+
+// PText formats a p-value with three significant decimals.
+func PText(p float64) string {
+	if p < 0.001 {
+		return strconv.FormatFloat(p, 'e', 1, 64)
+	}
+	return strconv.FormatFloat(p, 'f', 3, 64)
+}
+
+// RelText is the relative change ("+30.0%", "new", "+3.30 pp" for shares).
+func RelText(c Change) string {
+	if UnitOf(c.Metric) == Pct {
+		return signed(units.Pct(c.Abs)) + " pp"
+	}
+	switch {
+	case math.IsInf(c.Rel, 1):
+		return "new"
+	case math.IsNaN(c.Rel):
+		return "0.0%"
+	}
+	return signed(strconv.FormatFloat(c.Rel*100, 'f', 1, 64)) + "%"
+}
+
+func signed(s string) string {
+	if s == "-0.0" || s == "-0.00" {
+		s = s[1:]
+	}
+	if !strings.HasPrefix(s, "-") {
+		return "+" + s
+	}
+	return s
+}
+
+// FormatValue formats a metric value for people.
+func FormatValue(metric string, v float64) string {
+	switch UnitOf(metric) {
+	case Pct:
+		return units.Pct(v) + "%"
+	case Count:
+		if v == math.Trunc(v) {
+			return strconv.FormatFloat(v, 'f', 0, 64)
+		}
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case Bytes:
+		return units.Bytes(int64(math.Round(v)))
+	}
+	return units.Dur(int64(math.Round(v)))
+}
+
+// FormatDelta formats an absolute change with its sign.
+func FormatDelta(metric string, v float64) string {
+	if UnitOf(metric) == Pct {
+		return signed(units.Pct(v)) + " pp"
+	}
+	s := FormatValue(metric, math.Abs(v))
+	if math.Round(v) < 0 || (UnitOf(metric) == Count && v < 0) {
+		return "-" + s
+	}
+	return "+" + s
 }

@@ -14,11 +14,14 @@ func TestParseRule(t *testing.T) {
 		match    string
 	}{
 		{"self_cuda>10%", "self_cuda", false, 0.10, math.NaN(), ""},
-		{"self_cuda>50us", "self_cuda", false, math.NaN(), 50, ""},
-		{"self_cuda>10%&1.5ms", "self_cuda", false, 0.10, 1500, ""},
+		{"self_cuda>50us", "self_cuda", false, math.NaN(), 50_000, ""},
+		{"self_cuda>10%&1.5ms", "self_cuda", false, 0.10, 1_500_000, ""},
+		{"self_cuda>120", "self_cuda", false, math.NaN(), 120_000, ""},
+		{"self_cuda_mem>1MiB", "self_cuda_mem", false, math.NaN(), 1 << 20, ""},
+		{"total.gpu_idle_pct>5", "gpu_idle_pct", true, math.NaN(), 5, ""},
 		{"count>0@^aten::copy_$", "count", false, math.NaN(), 0, "^aten::copy_$"},
 		{"total.gpu_idle>5%", "gpu_idle", true, 0.05, math.NaN(), ""},
-		{"cpu_total>2s&5%", "cpu_total", false, 0.05, 2e6, ""},
+		{"cpu_total>2s&5%", "cpu_total", false, 0.05, 2e9, ""},
 	} {
 		r, err := ParseRule(c.in)
 		if err != nil {
@@ -43,14 +46,14 @@ func TestRuleBothParts(t *testing.T) {
 		base, new float64
 		fail      bool
 	}{
-		{100, 200, true},    // +100%, +100us
-		{100, 140, false},   // +40%, but only +40us
-		{1000, 1060, false}, // +60us, but only +6%
-		{0, 60, true},       // new from zero: infinitely larger, +60us
-		{100, 100, false},
-		{200, 100, false}, // faster never fails
+		{100e3, 200e3, true},    // +100%, +100us
+		{100e3, 140e3, false},   // +40%, but only +40us
+		{1000e3, 1060e3, false}, // +60us, but only +6%
+		{0, 60e3, true},         // new from zero: infinitely larger, +60us
+		{100e3, 100e3, false},
+		{200e3, 100e3, false}, // faster never fails
 	} {
-		if got := r.exceeded(change(c.base, c.new)); got != c.fail {
+		if got := r.exceeded(compare("self_cuda", []float64{c.base}, []float64{c.new}, 0.05, "")); got != c.fail {
 			t.Errorf("%v -> %v: failed=%v, want %v", c.base, c.new, got, c.fail)
 		}
 	}

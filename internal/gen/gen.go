@@ -34,6 +34,8 @@ type Config struct {
 	// GEMMScale multiplies the GEMM kernels' durations (0 means 1), to
 	// make a regressed twin of a trace.
 	GEMMScale float64
+	// Noise: seed, jitter and slowed device ops (noise.go).
+	Noise Noise
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -96,6 +98,8 @@ type writer struct {
 	free map[int]int64
 	// the GPU lane trails the CPU lane
 	lag int64
+	// noise scales durations (noise.go)
+	noise *noiser
 }
 
 type countWriter struct {
@@ -112,7 +116,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // Write writes one trace to w and returns what it contains.
 func Write(w io.Writer, cfg Config) (Facts, error) {
 	cw := &countWriter{w: w}
-	g := &writer{w: bufio.NewWriterSize(cw, 1<<20), cw: cw, first: true, ext: 1, corr: 1000, free: map[int]int64{}}
+	g := &writer{w: bufio.NewWriterSize(cw, 1<<20), cw: cw, first: true, ext: 1, corr: 1000, free: map[int]int64{}, noise: newNoiser(cfg.Noise)}
 	if cfg.Steps <= 0 {
 		cfg.Steps = 1
 	}
@@ -314,6 +318,7 @@ func (g *writer) launch(tid int, ext int64, call string, ts, dur int64, kind, st
 
 // launchCat is launch with the launch call's category (cuda_driver for cuLaunchKernel).
 func (g *writer) launchCat(cat string, tid int, ext int64, call string, ts, dur int64, kind, stream int, name string, gpuDur int64) int64 {
+	dur, gpuDur = g.noise.cpu(dur), g.noise.device(name, gpuDur)
 	corr := g.corr
 	g.corr++
 	cbid := "211"

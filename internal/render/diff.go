@@ -7,218 +7,775 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/diff"
 )
 
 // DiffSchema and CheckSchema version the JSON forms.
 const (
-	DiffSchema  = "tracetab.diff/1"
-	CheckSchema = "tracetab.check/1"
+	DiffSchema  = "tracetab.diff/2"
+	CheckSchema = "tracetab.check/2"
 )
 
-func relText(r float64) string {
+// DiffView chooses how much of a diff a person sees.
+type DiffView struct {
+	Top   int // rows in the main table (md: the rest fold into <details>)
+	Limit int // rows in all (negative: all)
+}
+
+// Middle shortens s to at most n runes by cutting its middle, so the tail
+// (template arguments, tile sizes) that tells kernels apart stays.
+func Middle(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	head := (n - 1) / 3
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// distinctNames shortens every name to about n runes like Middle, and
+// where two shortened names would read the same it also shows the stretch
+// where the full names first differ, so that distinct rows never look alike.
+func distinctNames(names []string, n int) []string {
+	out := make([]string, len(names))
+	groups := map[string][]int{}
+	for i, s := range names {
+		out[i] = Middle(s, n)
+		groups[out[i]] = append(groups[out[i]], i)
+	}
+	for _, idx := range groups {
+		if len(idx) < 2 {
+			continue
+		}
+		// the first rune at which the group's names differ
+		rs := make([][]rune, len(idx))
+		for k, i := range idx {
+			rs[k] = []rune(names[i])
+		}
+		d := len(rs[0])
+		for _, r := range rs[1:] {
+			j := 0
+			for j < len(r) && j < len(rs[0]) && r[j] == rs[0][j] {
+				j++
+			}
+			d = min(d, j)
+		}
+		seen := map[string]bool{}
+		for k, i := range idx {
+			r := rs[k]
+			head, tail := (n-1)/3, (n-1)/3
+			lo, hi := max(d-8, head), min(d+24, len(r)-tail)
+			var s string
+			switch {
+			case len(r) <= n || lo >= hi:
+				s = names[i]
+			default:
+				s = string(r[:head])
+				if lo > head {
+					s += "…"
+				}
+				s += string(r[lo:hi])
+				if hi < len(r)-tail {
+					s += "…"
+				}
+				s += string(r[len(r)-tail:])
+			}
+			if seen[s] {
+				s += " #" + strconv.Itoa(k+1)
+			}
+			seen[s] = true
+			out[i] = s
+		}
+	}
+	return out
+}
+
+// code puts s in a Markdown code span that survives a table cell: `|` is
+// escaped, and a name holding backticks gets a longer fence. Inside a code
+// span GitHub shows < and * as they are.
+func code(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\n", " ")
+	if strings.Contains(s, "`") {
+		return "`` " + s + " ``"
+	}
+	return "`" + s + "`"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// verdictLine is the first line: PASS or FAIL with the counts.
+func verdictLine(what string, g *diff.Gate) string {
+	res := "PASS"
+	if g.Failed() {
+		res = "FAIL"
+	}
+	parts := []string{plural(len(g.Rules), what, what+"s")}
+	if len(g.Violations) > 0 {
+		parts = append(parts, plural(len(g.Violations), "violation", "violations"))
+	}
+	if len(g.NA) > 0 {
+		s := plural(len(g.NA), "not measured (n/a)", "not measured (n/a)")
+		if g.AllowMissing {
+			s += ", allowed"
+		}
+		parts = append(parts, s)
+	}
+	if len(g.Mismatches) > 0 {
+		s := plural(len(g.Mismatches), "environment mismatch", "environment mismatches")
+		if g.RequireSameEnv {
+			s += ", not allowed"
+		}
+		parts = append(parts, s)
+	}
+	return res + ": " + strings.Join(parts, ", ")
+}
+
+func mismatchText(m diff.Mismatch, md bool) string {
+	q := func(s string) string {
+		if md {
+			return code(s)
+		}
+		return s
+	}
+	return fmt.Sprintf("%s differs: %s (%s) vs %s (%s)", diff.MismatchLabel(m.Field), q(m.Base), q(m.BaseFile), q(m.New), q(m.NewFile))
+}
+
+func stepsText(s *diff.Side) string {
+	var parts []string
+	for _, t := range s.Traces {
+		p := t.File + " (" + plural(len(t.Steps), "step", "steps")
+		if n := len(t.Steps); n > 0 {
+			p += ": ProfilerStep#" + strconv.FormatInt(t.Steps[0], 10)
+			if n > 1 {
+				p += " to #" + strconv.FormatInt(t.Steps[n-1], 10)
+			}
+		}
+		parts = append(parts, p+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func diffHeader(d *diff.Diff) string { return strings.Join(diffHeaderLines(d), "; ") }
+
+func diffHeaderLines(d *diff.Diff) []string {
+	per := "one sample per trace, whole-trace values"
+	if d.Base.PerStep && d.Base.By == "step" {
+		per = "one row per step position"
+	} else if d.Base.PerStep {
+		per = "medians over profiler steps (work inside ProfilerStep windows; a device op counts in the step of its launch call; work outside the steps is its own row)"
+	}
+	if k := max(d.Base.StepsPerSample, d.New.StepsPerSample); k > 1 && d.Base.PerStep {
+		per += fmt.Sprintf("; a long trace's row samples are groups of up to %d consecutive steps, each divided by its step count", k)
+	}
+	return []string{"base " + stepsText(d.Base) + " -> new " + stepsText(d.New), per,
+		"~ = not significant at alpha " + strconv.FormatFloat(d.Alpha, 'g', -1, 64) + " (two-sided Mann-Whitney U)"}
+}
+
+// spread is benchstat's "± x%" of a median's confidence interval.
+func spread(c diff.Change, base bool) string {
+	s := c.New
+	if base {
+		s = c.Base
+	}
+	if s.N == 0 {
+		return ""
+	}
+	sp := s.Spread()
 	switch {
-	case math.IsInf(r, 1):
-		return "new"
-	case math.IsNaN(r):
+	case math.IsInf(sp, 1):
+		return "±∞"
+	case math.IsNaN(sp):
+		return "±?"
+	}
+	return "±" + strconv.FormatFloat(sp*100, 'f', 0, 64) + "%"
+}
+
+func valueCell(c diff.Change, base bool) string {
+	s := c.New
+	if base {
+		s = c.Base
+	}
+	if s.N == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%+.1f%%", r*100)
+	v := diff.FormatValue(c.Metric, s.Median)
+	if sp := spread(c, base); sp != "" && sp != "±∞" && s.N > 1 {
+		v += " " + sp
+	}
+	return v
 }
 
-func deltaText(metric string, v float64) string {
-	s := diff.FormatValue(metric, v)
-	if v >= 0 {
-		return "+" + s
+func deltaCell(c diff.Change) string {
+	switch c.Verdict {
+	case diff.Unmeasured:
+		return "n/a"
+	case diff.Noise, diff.Same:
+		return "~"
 	}
-	return s
+	return diff.RelText(c)
 }
 
-// DiffGrid is the row table of a diff; nameWidth > 0 shortens names.
-func DiffGrid(d *diff.Diff, limit, nameWidth int) *Grid {
-	g := &Grid{Headers: []string{"Name", "Status"}}
-	for _, m := range d.Metrics {
-		g.Headers = append(g.Headers, m+" base", m+" new", "Δ", "Δ%")
-	}
-	g.RightAlign = make([]bool, len(g.Headers))
-	for i := 2; i < len(g.Headers); i++ {
-		g.RightAlign[i] = true
-	}
-	for k, r := range d.Rows {
-		if limit >= 0 && k >= limit {
-			break
+func pCell(c diff.Change) string {
+	if math.IsNaN(c.P) {
+		if c.Verdict == diff.TooFew {
+			return "few"
 		}
-		name := r.Key
-		if nameWidth > 0 {
-			name = short(name, nameWidth)
+		return ""
+	}
+	return diff.PText(c.P)
+}
+
+func rowName(r diff.DiffRow) string {
+	name := r.Key
+	if r.BaseLabel != "" || r.NewLabel != "" {
+		l := r.BaseLabel
+		if r.NewLabel != r.BaseLabel {
+			l = r.BaseLabel + " -> " + r.NewLabel
+		}
+		name += " (" + l + ")"
+	}
+	if len(r.Kernels) > 0 {
+		name += " -> [" + plural(len(r.Kernels), "kernel", "kernels") + "]"
+	}
+	return name
+}
+
+type dtable struct {
+	headers []string
+	right   []bool
+	rows    [][]string
+}
+
+func displayNames(rows []diff.DiffRow, width int) []string {
+	var full []string
+	for _, r := range rows {
+		full = append(full, rowName(r))
+	}
+	return distinctNames(full, width)
+}
+
+func rowsTable(d *diff.Diff, rows []diff.DiffRow, names []string, md bool) *dtable {
+	t := &dtable{headers: []string{"Name", "Status"}, right: []bool{false, false}}
+	for _, m := range d.Metrics {
+		t.headers = append(t.headers, m+" base", m+" new", "Δ", "p")
+		t.right = append(t.right, true, true, true, true)
+	}
+	for k, r := range rows {
+		name := names[k]
+		if md {
+			name = code(name)
 		}
 		cells := []string{name, r.Status}
 		for _, m := range d.Metrics {
 			c := r.Metrics[m]
-			cells = append(cells, diff.FormatValue(m, c.Base), diff.FormatValue(m, c.New), deltaText(m, c.Abs), relText(c.Rel))
+			cells = append(cells, valueCell(c, true), valueCell(c, false), deltaCell(c), pCell(c))
 		}
-		g.Rows = append(g.Rows, cells)
+		t.rows = append(t.rows, cells)
 	}
-	return g
+	return t
 }
 
-func totalsGrid(d *diff.Diff) *Grid {
-	g := &Grid{Headers: []string{"Total", "Base", "New", "Δ", "Δ%"}, RightAlign: []bool{false, true, true, true, true}}
+func geoRow(d *diff.Diff, t *dtable) {
+	cells := []string{"[geomean]", ""}
+	for _, g := range d.GeoMeans {
+		if g.Rows == 0 {
+			cells = append(cells, "-", "-", "", "")
+			continue
+		}
+		cells = append(cells, diff.FormatValue(g.Metric, g.Base), diff.FormatValue(g.Metric, g.New),
+			diff.RelText(diff.Change{Metric: g.Metric, Rel: g.Rel}), "")
+	}
+	t.rows = append(t.rows, cells)
+}
+
+func totalsTable(d *diff.Diff) *dtable {
+	t := &dtable{headers: []string{"Total", "Base", "New", "Δ", "Δ%", "p"}, right: []bool{false, true, true, true, true, true}}
 	for _, m := range diff.TotalMetrics {
 		c := d.Totals[m]
-		g.Rows = append(g.Rows, []string{m, diff.FormatValue(m, c.Base), diff.FormatValue(m, c.New), deltaText(m, c.Abs), relText(c.Rel)})
+		if c.Verdict == diff.Unmeasured {
+			t.rows = append(t.rows, []string{m, "n/a", "n/a", "", "n/a", ""})
+			continue
+		}
+		t.rows = append(t.rows, []string{m, valueCell(c, true), valueCell(c, false), diff.FormatDelta(m, c.Abs), deltaCell(c), pCell(c)})
 	}
-	return g
+	return t
 }
 
-func diffHeader(d *diff.Diff) string {
-	per := "values are totals over each trace (--no-normalize)"
-	if d.Normalize {
-		per = "values are per profiler step (totals divided by each trace's step count)"
-	}
-	return fmt.Sprintf("base %s (%d steps) -> new %s (%d steps); %s", d.Base.File, d.Base.Steps, d.New.File, d.New.Steps, per)
-}
+func (t *dtable) grid() *Grid { return &Grid{Headers: t.headers, Rows: t.rows, RightAlign: t.right} }
 
-func violationsText(b *strings.Builder, viol []diff.Violation, rules int) {
-	if rules == 0 {
-		return
-	}
-	if len(viol) == 0 {
-		fmt.Fprintf(b, "\nPASS: %d rule(s), no threshold crossed\n", rules)
-		return
-	}
-	fmt.Fprintf(b, "\nFAIL: %d violation(s)\n", len(viol))
-	for _, v := range viol {
-		fmt.Fprintf(b, "  [%s] %s\n", v.Rule, v.Msg)
-	}
-}
-
-// DiffText writes a diff for a person (format text or md).
-func DiffText(w io.Writer, format string, d *diff.Diff, viol []diff.Violation, rules, limit int) error {
-	var b strings.Builder
-	if format == "md" {
-		fmt.Fprintf(&b, "### tracetab diff\n\n%s\n\n", diffHeader(d))
-	} else {
-		b.WriteString(diffHeader(d) + "\n\n")
-	}
-	if err := totalsGrid(d).Write(&b, format); err != nil {
-		return err
+func (t *dtable) md(b *strings.Builder) {
+	b.WriteString("| " + strings.Join(t.headers, " | ") + " |\n|")
+	for i := range t.headers {
+		if t.right[i] {
+			b.WriteString(" ---: |")
+		} else {
+			b.WriteString(" --- |")
+		}
 	}
 	b.WriteString("\n")
-	width := 0
-	if format == "text" {
-		width = 60
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i > 0 && !strings.HasPrefix(c, "`") {
+				r[i] = strings.ReplaceAll(strings.ReplaceAll(c, "|", `\|`), "<", "&lt;")
+			}
+		}
+		b.WriteString("| " + strings.Join(r, " | ") + " |\n")
 	}
-	if err := DiffGrid(d, limit, width).Write(&b, format); err != nil {
-		return err
+}
+
+func violationLine(v diff.Violation, md bool) string {
+	row := v.Row
+	if md {
+		if row == "" {
+			return "- " + code(v.Rule) + ": " + code(v.Metric) + " " + diff.ChangeText(v.Change)
+		}
+		return "- " + code(v.Rule) + ": " + code(Middle(row, 100)) + ": " + v.Metric + " " + diff.ChangeText(v.Change)
 	}
-	violationsText(&b, viol, rules)
-	_, err := io.WriteString(w, b.String())
+	return "  - [" + v.Rule + "] " + v.Msg
+}
+
+func budgetViolationLine(v diff.Violation, md bool) string {
+	if !md {
+		return "  - [" + v.Rule + "] " + v.Msg
+	}
+	s := "- " + code(v.Rule) + ": "
+	if v.Row != "" {
+		s += code(Middle(v.Row, 100)) + ": "
+		return s + strings.TrimPrefix(v.Msg, v.Row+": ")
+	}
+	return s + v.Msg
+}
+
+func naLine(n diff.NA, md bool) string {
+	if md {
+		return "- n/a " + code(n.Rule) + ": " + strings.ReplaceAll(n.Reason, "<", "&lt;")
+	}
+	return "  - n/a [" + n.Rule + "] " + n.Reason
+}
+
+func gateLines(b *strings.Builder, g *diff.Gate, md, budgets bool) {
+	for _, v := range g.Violations {
+		if budgets {
+			b.WriteString(budgetViolationLine(v, md) + "\n")
+		} else {
+			b.WriteString(violationLine(v, md) + "\n")
+		}
+	}
+	for _, n := range g.NA {
+		b.WriteString(naLine(n, md) + "\n")
+	}
+	for _, m := range g.Mismatches {
+		if md {
+			b.WriteString("- warning: " + mismatchText(m, true) + "\n")
+		} else {
+			b.WriteString("  - warning: " + mismatchText(m, false) + "\n")
+		}
+	}
+}
+
+// DiffText writes a diff for a person (format text or md): the verdict
+// first, then violations, totals and the rows that changed most.
+func DiffText(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v DiffView) error {
+	var b strings.Builder
+	md := format == "md"
+	rows := d.Rows
+	if v.Limit >= 0 && len(rows) > v.Limit {
+		rows = rows[:v.Limit]
+	}
+	if d.Outside != nil {
+		rows = append([]diff.DiffRow{*d.Outside}, rows...)
+	}
+	top := min(max(v.Top, 0), len(rows))
+	if md {
+		res := "PASS"
+		if g.Failed() {
+			res = "FAIL"
+		}
+		line := verdictLine("rule", g)
+		fmt.Fprintf(&b, "**%s**: tracetab diff, %s\n\n", res, strings.TrimPrefix(strings.TrimPrefix(line, res+": "), ""))
+		gateLines(&b, g, true, false)
+		if len(g.Violations)+len(g.NA)+len(g.Mismatches) > 0 {
+			b.WriteString("\n")
+		}
+		for _, l := range diffHeaderLines(d) {
+			b.WriteString(strings.ReplaceAll(l, "<", "&lt;") + "\n\n")
+		}
+		totalsTable(d).md(&b)
+		b.WriteString("\n")
+		names := displayNames(rows, 80)
+		t := rowsTable(d, rows[:top], names[:top], true)
+		geoRow(d, t)
+		t.md(&b)
+		if rest := rows[top:]; len(rest) > 0 {
+			fmt.Fprintf(&b, "\n<details><summary>%s more</summary>\n\n", plural(len(rest), "row", "rows"))
+			rowsTable(d, rest, names[top:], true).md(&b)
+			b.WriteString("\n</details>\n")
+		}
+	} else {
+		b.WriteString(verdictLine("rule", g) + "\n")
+		gateLines(&b, g, false, false)
+		b.WriteString("\n" + diffHeader(d) + "\n\n")
+		if err := totalsTable(d).grid().Write(&b, "text"); err != nil {
+			return err
+		}
+		b.WriteString("\n")
+		t := rowsTable(d, rows, displayNames(rows, 60), false)
+		geoRow(d, t)
+		if err := t.grid().Write(&b, "text"); err != nil {
+			return err
+		}
+	}
+	if n := len(d.Rows) + boolInt(d.Outside != nil) - len(rows); n > 0 {
+		fmt.Fprintf(&b, "\n%s not shown (--limit); --format json or csv lists every row\n", plural(n, "row", "rows"))
+	}
+	if d.Ignored > 0 {
+		fmt.Fprintf(&b, "\n%s found on one side only left out (--ignore-added-removed)\n", plural(d.Ignored, "device row", "device rows"))
+	}
+	_, err := io.WriteString(w, trimLines(b.String()))
 	return err
 }
 
-type changeJSON struct {
-	Base float64  `json:"base"`
-	New  float64  `json:"new"`
-	Abs  float64  `json:"abs"`
-	Rel  *float64 `json:"rel"` // null when new from zero
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
-func changeOf(c diff.Change) changeJSON {
-	j := changeJSON{Base: c.Base, New: c.New, Abs: c.Abs}
-	if !math.IsInf(c.Rel, 0) && !math.IsNaN(c.Rel) {
-		r := c.Rel
-		j.Rel = &r
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// DiffCSV writes one line per row and metric, values in ns, counts, bytes
+// or percent as the unit column says.
+func DiffCSV(w io.Writer, d *diff.Diff) error {
+	g := &Grid{Headers: []string{"row", "status", "metric", "unit", "base", "new", "delta", "delta_pct", "p_value", "verdict", "base_samples", "new_samples"}}
+	add := func(r diff.DiffRow, total bool) {
+		ms := diff.RowMetrics
+		if total {
+			ms = diff.TotalMetrics
+		}
+		for _, m := range ms {
+			c := r.Metrics[m]
+			j := changeOf(c)
+			u := diff.UnitOf(m).Suffix()
+			g.Rows = append(g.Rows, []string{r.Key, r.Status, m, u, csvNum(j["base_"+u]), csvNum(j["new_"+u]),
+				csvNum(j[deltaKey(m)]), csvNum(j["delta_pct"]), csvNum(j["p_value"]), c.Verdict,
+				strconv.Itoa(c.Base.N), strconv.Itoa(c.New.N)})
+		}
+	}
+	add(diff.DiffRow{Key: "[total]", Metrics: d.Totals}, true)
+	if d.Outside != nil {
+		add(*d.Outside, false)
+	}
+	for _, r := range d.Rows {
+		add(r, false)
+	}
+	return g.Write(w, "csv")
+}
+
+func csvNum(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+func deltaKey(m string) string {
+	if diff.UnitOf(m) == diff.Pct {
+		return "delta_pp"
+	}
+	return "delta_" + diff.UnitOf(m).Suffix()
+}
+
+func round2(x float64) float64 {
+	r := math.Round(x*100) / 100
+	if r == 0 {
+		return 0
+	}
+	return r
+}
+
+// exact converts a value of a unit for JSON: integers for ns, counts and
+// bytes, two decimals for percentages.
+func exact(m string, v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	if diff.UnitOf(m) == diff.Pct {
+		return round2(v)
+	}
+	r := int64(math.Round(v))
+	return r
+}
+
+func changeOf(c diff.Change) map[string]any {
+	u := diff.UnitOf(c.Metric).Suffix()
+	j := map[string]any{"verdict": c.Verdict, "base_samples_count": c.Base.N, "new_samples_count": c.New.N}
+	if c.Verdict == diff.Unmeasured {
+		j["base_"+u], j["new_"+u], j[deltaKey(c.Metric)], j["delta_pct"], j["p_value"] = nil, nil, nil, nil, nil
+		j["missing"] = c.Missing
+		return j
+	}
+	med := func(s float64) any {
+		if math.IsNaN(s) {
+			return nil
+		}
+		return exact(c.Metric, s)
+	}
+	j["base_"+u], j["new_"+u] = med(c.Base.Median), med(c.New.Median)
+	bm, nm := 0.0, 0.0
+	if !math.IsNaN(c.Base.Median) {
+		bm = c.Base.Median
+	}
+	if !math.IsNaN(c.New.Median) {
+		nm = c.New.Median
+	}
+	// the delta of the exact values, so base + delta == new in the JSON
+	if diff.UnitOf(c.Metric) == diff.Pct {
+		j[deltaKey(c.Metric)] = round2(round2(nm) - round2(bm))
+	} else {
+		j[deltaKey(c.Metric)] = int64(math.Round(nm)) - int64(math.Round(bm))
+	}
+	j["delta_pct"] = nil
+	if diff.UnitOf(c.Metric) != diff.Pct && !math.IsNaN(c.Rel) && !math.IsInf(c.Rel, 0) {
+		j["delta_pct"] = round2(c.Rel * 100)
+	} else if math.IsNaN(c.Rel) && diff.UnitOf(c.Metric) != diff.Pct {
+		j["delta_pct"] = 0.0
+	}
+	j["p_value"] = nil
+	if !math.IsNaN(c.P) {
+		j["p_value"] = math.Round(c.P*1e6) / 1e6
+	}
+	for k, s := range map[string]bool{"base_spread_pct": true, "new_spread_pct": false} {
+		sp := c.New.Spread()
+		if s {
+			sp = c.Base.Spread()
+		}
+		j[k] = nil
+		if !math.IsNaN(sp) && !math.IsInf(sp, 0) {
+			j[k] = round2(sp * 100)
+		}
 	}
 	return j
 }
 
 type violationJSON struct {
-	Rule    string     `json:"rule"`
-	Row     string     `json:"row,omitempty"`
-	Metric  string     `json:"metric"`
-	Message string     `json:"message"`
-	Change  changeJSON `json:"change"`
+	Rule    string `json:"rule"`
+	Row     string `json:"row,omitempty"`
+	Metric  string `json:"metric"`
+	Message string `json:"message"`
 }
 
-func violationsJSON(viol []diff.Violation) []violationJSON {
-	out := []violationJSON{}
-	for _, v := range viol {
-		out = append(out, violationJSON{v.Rule, v.Row, v.Metric, v.Msg, changeOf(v.Change)})
-	}
-	return out
+type naJSON struct {
+	Rule   string `json:"rule"`
+	Reason string `json:"reason"`
 }
 
-// DiffJSON writes a diff as JSON (values in microseconds or counts).
-func DiffJSON(w io.Writer, d *diff.Diff, viol []diff.Violation) error {
-	type rowJSON struct {
-		Key     string                `json:"key"`
-		Status  string                `json:"status,omitempty"`
-		Metrics map[string]changeJSON `json:"metrics"`
+type mismatchJSON struct {
+	Field    string `json:"field"`
+	Base     string `json:"base"`
+	New      string `json:"new"`
+	BaseFile string `json:"base_file"`
+	NewFile  string `json:"new_file"`
+}
+
+func gateJSON(g *diff.Gate) (v []violationJSON, n []naJSON, m []mismatchJSON) {
+	v, n, m = []violationJSON{}, []naJSON{}, []mismatchJSON{}
+	for _, x := range g.Violations {
+		v = append(v, violationJSON{x.Rule, x.Row, x.Metric, x.Msg})
 	}
+	for _, x := range g.NA {
+		n = append(n, naJSON{x.Rule, x.Reason})
+	}
+	for _, x := range g.Mismatches {
+		m = append(m, mismatchJSON{x.Field, x.Base, x.New, x.BaseFile, x.NewFile})
+	}
+	return
+}
+
+type sideJSON struct {
+	Files          []string  `json:"files"`
+	Steps          [][]int64 `json:"steps"`
+	SamplesCount   int       `json:"samples_count"`
+	StepsPerSample int       `json:"steps_per_sample_count"`
+}
+
+func sideOf(s *diff.Side) sideJSON {
+	j := sideJSON{Files: []string{}, Steps: [][]int64{}, SamplesCount: s.Samples(), StepsPerSample: s.StepsPerSample}
+	for _, t := range s.Traces {
+		j.Files = append(j.Files, t.File)
+		st := t.Steps
+		if st == nil {
+			st = []int64{}
+		}
+		j.Steps = append(j.Steps, st)
+	}
+	return j
+}
+
+type rowJSON struct {
+	Key       string                    `json:"key"`
+	Status    string                    `json:"status,omitempty"`
+	Device    bool                      `json:"device_op"`
+	BaseLabel string                    `json:"base_label,omitempty"`
+	NewLabel  string                    `json:"new_label,omitempty"`
+	Kernels   []string                  `json:"kernels,omitempty"`
+	Metrics   map[string]map[string]any `json:"metrics"`
+}
+
+func rowOf(r diff.DiffRow) rowJSON {
+	rj := rowJSON{Key: r.Key, Status: r.Status, Device: r.Device, BaseLabel: r.BaseLabel, NewLabel: r.NewLabel, Kernels: r.Kernels, Metrics: map[string]map[string]any{}}
+	for m, c := range r.Metrics {
+		rj.Metrics[m] = changeOf(c)
+	}
+	return rj
+}
+
+// DiffJSON writes a diff as JSON: medians as integer ns (counts, bytes),
+// shares in percent with changes in percentage points.
+func DiffJSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 	out := struct {
-		Schema     string                `json:"schema"`
-		Base       string                `json:"base"`
-		New        string                `json:"new"`
-		BaseSteps  int                   `json:"base_steps"`
-		NewSteps   int                   `json:"new_steps"`
-		Normalized bool                  `json:"normalized_per_step"`
-		Totals     map[string]changeJSON `json:"totals"`
-		Rows       []rowJSON             `json:"rows"`
-		Violations []violationJSON       `json:"violations"`
-		Failed     bool                  `json:"failed"`
-	}{Schema: DiffSchema, Base: d.Base.File, New: d.New.File, BaseSteps: d.Base.Steps, NewSteps: d.New.Steps,
-		Normalized: d.Normalize, Totals: map[string]changeJSON{}, Rows: []rowJSON{}, Violations: violationsJSON(viol), Failed: len(viol) > 0}
+		Schema     string                    `json:"schema"`
+		By         string                    `json:"by"`
+		PerStep    bool                      `json:"per_step"`
+		Alpha      float64                   `json:"alpha"`
+		Base       sideJSON                  `json:"base"`
+		New        sideJSON                  `json:"new"`
+		Mismatches []mismatchJSON            `json:"mismatches"`
+		Totals     map[string]map[string]any `json:"totals"`
+		Outside    *rowJSON                  `json:"outside_steps"`
+		Rows       []rowJSON                 `json:"rows"`
+		GeoMeans   []map[string]any          `json:"geomeans"`
+		Ignored    int                       `json:"ignored_added_removed_count"`
+		Violations []violationJSON           `json:"violations"`
+		NA         []naJSON                  `json:"not_measured"`
+		Failed     bool                      `json:"failed"`
+	}{Schema: DiffSchema, By: d.Base.By, PerStep: d.Base.PerStep, Alpha: d.Alpha, Base: sideOf(d.Base), New: sideOf(d.New),
+		Totals: map[string]map[string]any{}, Rows: []rowJSON{}, GeoMeans: []map[string]any{}, Ignored: d.Ignored, Failed: g.Failed()}
+	out.Violations, out.NA, out.Mismatches = gateJSON(g)
 	for m, c := range d.Totals {
 		out.Totals[m] = changeOf(c)
 	}
+	if d.Outside != nil {
+		o := rowOf(*d.Outside)
+		out.Outside = &o
+	}
 	for _, r := range d.Rows {
-		rj := rowJSON{Key: r.Key, Status: r.Status, Metrics: map[string]changeJSON{}}
-		for m, c := range r.Metrics {
-			rj.Metrics[m] = changeOf(c)
+		out.Rows = append(out.Rows, rowOf(r))
+	}
+	for _, gm := range d.GeoMeans {
+		u := diff.UnitOf(gm.Metric).Suffix()
+		gj := map[string]any{"metric": gm.Metric, "rows_count": gm.Rows, "base_" + u: nil, "new_" + u: nil, "delta_pct": nil}
+		if gm.Rows > 0 {
+			gj["base_"+u], gj["new_"+u] = exact(gm.Metric, gm.Base), exact(gm.Metric, gm.New)
+			gj["delta_pct"] = round2(gm.Rel * 100)
 		}
-		out.Rows = append(out.Rows, rj)
+		out.GeoMeans = append(out.GeoMeans, gj)
 	}
 	return JSON(w, out)
 }
 
-// JUnit writes one test case per rule (or budget), failing with every
-// violation it found.
-func JUnit(w io.Writer, suite string, names []string, checked map[string]int, viol []diff.Violation) error {
+// JUnit writes a <testsuites> document: one test case per rule (or
+// budget), failing with its violations or because it measured nothing, and
+// one "environment" case listing the mismatches (failing under
+// --require-same-env).
+func JUnit(w io.Writer, suite string, g *diff.Gate) error {
 	type failure struct {
 		Message string `xml:"message,attr"`
 		Text    string `xml:",chardata"`
+	}
+	type skipped struct {
+		Message string `xml:"message,attr"`
 	}
 	type testcase struct {
 		Name      string   `xml:"name,attr"`
 		Classname string   `xml:"classname,attr"`
 		Failure   *failure `xml:"failure,omitempty"`
+		Skipped   *skipped `xml:"skipped,omitempty"`
 		SystemOut string   `xml:"system-out,omitempty"`
 	}
 	type testsuite struct {
-		XMLName  xml.Name   `xml:"testsuite"`
 		Name     string     `xml:"name,attr"`
 		Tests    int        `xml:"tests,attr"`
 		Failures int        `xml:"failures,attr"`
+		Skipped  int        `xml:"skipped,attr"`
 		Cases    []testcase `xml:"testcase"`
 	}
-	ts := testsuite{Name: suite, Tests: len(names)}
-	for _, n := range names {
-		tc := testcase{Name: n, Classname: suite, SystemOut: fmt.Sprintf("checked %d row(s)", checked[n])}
+	type testsuites struct {
+		XMLName  xml.Name    `xml:"testsuites"`
+		Name     string      `xml:"name,attr"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Suites   []testsuite `xml:"testsuite"`
+	}
+	ts := testsuite{Name: suite}
+	for _, n := range g.Rules {
+		tc := testcase{Name: n, Classname: suite, SystemOut: "checked " + plural(g.Checked[n], "row", "rows")}
 		var msgs []string
-		for _, v := range viol {
+		for _, v := range g.Violations {
 			if v.Rule == n {
 				msgs = append(msgs, v.Msg)
 			}
 		}
+		for _, x := range g.NA {
+			if x.Rule != n {
+				continue
+			}
+			if g.AllowMissing {
+				tc.Skipped = &skipped{Message: "n/a: " + x.Reason}
+			} else {
+				msgs = append(msgs, "n/a: "+x.Reason)
+			}
+		}
 		if len(msgs) > 0 {
-			tc.Failure = &failure{Message: strconv.Itoa(len(msgs)) + " violation(s)", Text: strings.Join(msgs, "\n")}
-			ts.Failures++
+			tc.Failure = &failure{Message: plural(len(msgs), "failure", "failures") + ": " + Middle(msgs[0], 200), Text: strings.Join(msgs, "\n")}
 		}
 		ts.Cases = append(ts.Cases, tc)
 	}
-	b, err := xml.MarshalIndent(ts, "", "  ")
+	env := testcase{Name: "environment", Classname: suite, SystemOut: "traces comparable: no mismatch"}
+	if len(g.Mismatches) > 0 {
+		var lines []string
+		for _, m := range g.Mismatches {
+			lines = append(lines, mismatchText(m, false))
+		}
+		env.SystemOut = strings.Join(lines, "\n")
+		if g.RequireSameEnv {
+			env.Failure = &failure{Message: plural(len(lines), "environment mismatch", "environment mismatches"), Text: env.SystemOut}
+		}
+	}
+	if suite == "tracetab.diff" {
+		ts.Cases = append(ts.Cases, env)
+	}
+	for _, c := range ts.Cases {
+		ts.Tests++
+		if c.Failure != nil {
+			ts.Failures++
+		}
+		if c.Skipped != nil {
+			ts.Skipped++
+		}
+	}
+	doc := testsuites{Name: suite, Tests: ts.Tests, Failures: ts.Failures, Suites: []testsuite{ts}}
+	b, err := xml.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -226,78 +783,95 @@ func JUnit(w io.Writer, suite string, names []string, checked map[string]int, vi
 	return err
 }
 
-// CheckText writes budget outcomes (text or md).
-func CheckText(w io.Writer, format, file string, out []diff.Outcome) error {
-	var b strings.Builder
-	if format == "md" {
-		fmt.Fprintf(&b, "### tracetab check %s\n\n", file)
-	} else {
-		fmt.Fprintf(&b, "tracetab check %s\n\n", file)
+func outcomeResult(o diff.Outcome) string {
+	switch {
+	case o.Missing != "":
+		return "n/a"
+	case len(o.Failed) > 0:
+		return "FAIL"
 	}
-	g := &Grid{Headers: []string{"Result", "Budget", "Value", "Max", "Where", "Rows"}, RightAlign: []bool{false, false, true, true, false, true}}
-	failed := 0
+	return "ok"
+}
+
+// CheckText writes budget outcomes (text or md), the verdict first.
+func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gate) error {
+	var b strings.Builder
+	md := format == "md"
+	line := verdictLine("budget", g)
+	if md {
+		res, rest, _ := strings.Cut(line, ": ")
+		fmt.Fprintf(&b, "**%s**: tracetab check %s, %s\n\n", res, code(file), rest)
+	} else {
+		b.WriteString(line + "\n")
+	}
+	gateLines(&b, g, md, true)
+	b.WriteString("\n")
+	t := &dtable{headers: []string{"Result", "Budget", "Value", "Max", "Where", "Rows"}, right: []bool{false, false, true, true, false, true}}
 	for _, o := range out {
-		res := "ok"
-		if len(o.Failed) > 0 {
-			res = "FAIL"
-			failed++
-		}
 		where := o.Row
 		if o.Budget.Total {
 			where = "(total)"
 		}
-		if o.Rows == 0 {
-			res, where = "ok", "no row matches"
+		val := diff.FormatValue(o.Budget.Metric, o.Value)
+		if o.Missing != "" {
+			val, where = "n/a", o.Missing
 		}
-		g.Rows = append(g.Rows, []string{res, o.Budget.Text, diff.FormatValue(o.Budget.Metric, o.Value),
-			diff.FormatValue(o.Budget.Metric, o.Budget.Max), where, strconv.Itoa(o.Rows)})
+		if md {
+			where = code(Middle(where, 120))
+		} else {
+			where = Middle(where, 80)
+		}
+		budget := o.Budget.Text
+		if md {
+			budget = code(budget)
+		}
+		t.rows = append(t.rows, []string{outcomeResult(o), budget, val, o.Budget.MaxText, where, strconv.Itoa(o.Rows)})
 	}
-	if err := g.Write(&b, format); err != nil {
+	if md {
+		t.md(&b)
+	} else if err := t.grid().Write(&b, "text"); err != nil {
 		return err
 	}
-	if failed == 0 {
-		fmt.Fprintf(&b, "\nPASS: %d budget(s) met\n", len(out))
-	} else {
-		fmt.Fprintf(&b, "\nFAIL: %d of %d budget(s) exceeded\n", failed, len(out))
-		for _, o := range out {
-			for _, v := range o.Failed {
-				fmt.Fprintf(&b, "  [%s] %s\n", v.Rule, v.Msg)
-			}
-		}
-	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, trimLines(b.String()))
 	return err
 }
 
 // CheckJSON writes budget outcomes as JSON.
-func CheckJSON(w io.Writer, file string, out []diff.Outcome) error {
-	type outcomeJSON struct {
-		Budget     string          `json:"budget"`
-		Metric     string          `json:"metric"`
-		Max        float64         `json:"max"`
-		Value      float64         `json:"value"`
-		Row        string          `json:"row,omitempty"`
-		Rows       int             `json:"rows"`
-		Line       int             `json:"line,omitempty"`
-		Passed     bool            `json:"passed"`
-		Violations []violationJSON `json:"violations"`
-	}
+func CheckJSON(w io.Writer, file string, out []diff.Outcome, g *diff.Gate) error {
 	res := struct {
-		Schema   string        `json:"schema"`
-		File     string        `json:"file"`
-		Failed   bool          `json:"failed"`
-		Outcomes []outcomeJSON `json:"budgets"`
-	}{Schema: CheckSchema, File: file, Outcomes: []outcomeJSON{}}
+		Schema     string           `json:"schema"`
+		File       string           `json:"file"`
+		Failed     bool             `json:"failed"`
+		Outcomes   []map[string]any `json:"budgets"`
+		NA         []naJSON         `json:"not_measured"`
+		Violations []violationJSON  `json:"violations"`
+	}{Schema: CheckSchema, File: file, Failed: g.Failed(), Outcomes: []map[string]any{}}
+	res.Violations, res.NA, _ = gateJSON(g)
 	for _, o := range out {
 		m := o.Budget.Metric
 		if o.Budget.Total {
 			m = "total." + m
 		}
-		res.Outcomes = append(res.Outcomes, outcomeJSON{o.Budget.Text, m, o.Budget.Max, o.Value, o.Row, o.Rows, o.Budget.Line,
-			len(o.Failed) == 0, violationsJSON(o.Failed)})
-		if len(o.Failed) > 0 {
-			res.Failed = true
+		u := diff.UnitOf(o.Budget.Metric).Suffix()
+		j := map[string]any{"budget": o.Budget.Text, "metric": m, "max_" + u: exact(o.Budget.Metric, o.Budget.Max),
+			"max_text": o.Budget.MaxText, "value_" + u: exact(o.Budget.Metric, o.Value), "rows_count": o.Rows,
+			"result": outcomeResult(o), "passed": outcomeResult(o) == "ok"}
+		if o.Missing != "" {
+			j["value_"+u] = nil
+			j["reason"] = o.Missing
 		}
+		if o.Row != "" {
+			j["row"] = o.Row
+		}
+		if o.Budget.Line > 0 {
+			j["line"] = o.Budget.Line
+		}
+		vs := []violationJSON{}
+		for _, v := range o.Failed {
+			vs = append(vs, violationJSON{v.Rule, v.Row, v.Metric, v.Msg})
+		}
+		j["violations"] = vs
+		res.Outcomes = append(res.Outcomes, j)
 	}
 	return JSON(w, res)
 }

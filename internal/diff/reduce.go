@@ -1,0 +1,443 @@
+package diff
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Options choose the rows and the samples.
+type Options struct {
+	By           string // op, kernel or step
+	GroupByShape bool
+	Torch        table.Version
+	// Normalize: one sample per profiler step (of the work inside the
+	// step windows, device ops by the step of their launch call) and a row
+	// for the work outside the steps; otherwise one sample per trace of the
+	// whole trace.
+	Normalize bool
+	KeyOp     bool // --by kernel: device rows keyed by the op that launched them
+}
+
+// TraceInfo is what a side knows of one of its traces.
+type TraceInfo struct {
+	File  string
+	Steps []int64 // the trace's ProfilerStep numbers, in time order
+	Env   Env
+}
+
+// Row is one keyed row with its samples: one per step (or per trace), in
+// nanoseconds, counts or bytes.
+type Row struct {
+	Key     string
+	Label   string // --by step: the trace's own step number
+	Device  bool   // a device op row
+	Samples map[string][]float64
+	Kernels []string // --key op: the device ops behind the row
+}
+
+// OutsideKey is the row of the work outside the profiler steps.
+const OutsideKey = "(outside steps)"
+
+// Side is the traces of one side reduced to rows and totals.
+type Side struct {
+	Traces  []TraceInfo
+	PerStep bool
+	By      string
+	Rows    []Row
+	Outside *Row // work outside the steps, one sample per trace; nil unless PerStep
+	Totals  map[string][]float64
+	// Missing maps metrics the side cannot measure ("self_cuda",
+	// "total.step_time") to the reason.
+	Missing map[string]string
+	// StepsPerSample is the largest number of steps behind one row sample
+	// (1 unless a trace has more than MaxSamplesPerTrace steps).
+	StepsPerSample int
+	nb             int
+}
+
+// Samples is the number of samples per row: steps (or groups of steps),
+// or traces.
+func (s *Side) Samples() int { return s.nb }
+
+// MaxSamplesPerTrace bounds the op tables computed per trace: a trace with
+// more steps has its row samples taken over groups of consecutive steps,
+// each divided by its number of steps (the time stays linear in the size).
+const MaxSamplesPerTrace = 24
+
+// additive metric values of one row in one bucket (a step or a trace)
+type vals [7]float64
+
+const (
+	iSelfCuda = iota
+	iCudaTotal
+	iSelfCPU
+	iCPUTotal
+	iCount
+	iSelfCPUMem
+	iSelfCudaMem
+)
+
+var addNames = [7]string{"self_cuda", "cuda_total", "self_cpu", "cpu_total", "count", "self_cpu_mem", "self_cuda_mem"}
+
+type racc struct {
+	device  bool
+	label   string
+	b       map[int]*vals
+	kernels map[string]bool
+}
+
+type acc struct {
+	order []string
+	rows  map[string]*racc
+	nb    int // buckets so far
+}
+
+func (a *acc) add(key string, device bool, bucket int, v vals) *racc {
+	r := a.rows[key]
+	if r == nil {
+		r = &racc{device: device, b: map[int]*vals{}}
+		a.rows[key] = r
+		a.order = append(a.order, key)
+	}
+	x := r.b[bucket]
+	if x == nil {
+		x = &vals{}
+		r.b[bucket] = x
+	}
+	for k := range v {
+		x[k] += v[k]
+	}
+	return r
+}
+
+func ns(us float64) float64 { return math.Round(us * 1000) }
+
+func rowVals(r *table.Row) vals {
+	return vals{ns(r.SelfDev), ns(r.DevTotal), ns(r.SelfCPU), ns(r.CPUTotal), float64(r.Count), float64(r.SelfCPUMem), float64(r.SelfDevMem)}
+}
+
+func opKey(r *table.Row, shape bool) string {
+	key := r.Name
+	if r.Device {
+		key = "[device] " + key
+	}
+	if shape {
+		key += " " + r.Shapes
+	}
+	return key
+}
+
+// Reduce computes one side from its traces (files[k] names traces[k]).
+func Reduce(traces []*trace.Trace, files []string, o Options) (*Side, error) {
+	s := &Side{PerStep: o.Normalize, By: o.By, Totals: map[string][]float64{}, Missing: map[string]string{}, StepsPerSample: 1}
+	a := &acc{rows: map[string]*racc{}}
+	var outside []vals
+	for k, t := range traces {
+		ov, err := reduceOne(s, a, t, files[k], o)
+		if err != nil {
+			return nil, err
+		}
+		outside = append(outside, ov)
+	}
+	s.nb = a.nb
+	for _, key := range a.order {
+		r := a.rows[key]
+		row := Row{Key: key, Label: r.label, Device: r.device, Samples: samplesOf(r.b, a.nb)}
+		for kn := range r.kernels {
+			row.Kernels = append(row.Kernels, kn)
+		}
+		slices.Sort(row.Kernels)
+		s.Rows = append(s.Rows, row)
+	}
+	if s.PerStep && o.By != "step" {
+		b := map[int]*vals{}
+		for k := range outside {
+			b[k] = &outside[k]
+		}
+		s.Outside = &Row{Key: OutsideKey, Samples: samplesOf(b, len(outside))}
+		for _, m := range []string{"avg", "cuda_avg", "self_cuda_per_call", "self_cpu_per_call"} {
+			s.Outside.Samples[m] = nil
+		}
+	}
+	return s, nil
+}
+
+// samplesOf turns buckets into samples: additive metrics have one per
+// bucket (0 where the row did not run), per-call metrics one per bucket in
+// which it ran.
+func samplesOf(b map[int]*vals, nb int) map[string][]float64 {
+	out := map[string][]float64{}
+	for i, m := range addNames {
+		xs := make([]float64, nb)
+		for k, v := range b {
+			xs[k] = v[i]
+		}
+		out[m] = xs
+	}
+	for k := 0; k < nb; k++ {
+		v := b[k]
+		if v == nil || v[iCount] == 0 {
+			continue
+		}
+		n := v[iCount]
+		out["avg"] = append(out["avg"], math.Round(v[iCPUTotal]/n))
+		out["cuda_avg"] = append(out["cuda_avg"], math.Round(v[iCudaTotal]/n))
+		out["self_cuda_per_call"] = append(out["self_cuda_per_call"], math.Round(v[iSelfCuda]/n))
+		out["self_cpu_per_call"] = append(out["self_cpu_per_call"], math.Round(v[iSelfCPU]/n))
+	}
+	return out
+}
+
+func hasDeviceWork(t *trace.Trace) bool {
+	for _, k := range []string{"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset", "xpu_kernel", "xpu_memcpy", "xpu_memset", "mtia_ccp_events"} {
+		if t.CatCounts[k] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// reduceOne adds one trace's buckets; it returns the trace's work outside
+// the steps.
+func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, error) {
+	steps := t.Steps(nil)
+	info := TraceInfo{File: file, Env: EnvOf(t)}
+	for _, st := range steps {
+		info.Steps = append(info.Steps, st.N)
+	}
+	s.Traces = append(s.Traces, info)
+	miss := func(n need, metrics func(string) need, prefix string, list []string) {
+		for _, m := range list {
+			if metrics(m) == n {
+				if _, ok := s.Missing[prefix+m]; !ok {
+					s.Missing[prefix+m] = file + ": " + needReason[n]
+				}
+			}
+		}
+	}
+	for n, lacks := range map[need]bool{needSteps: len(steps) == 0, needDevice: !hasDeviceWork(t), needMemory: len(t.Mem) == 0} {
+		if lacks {
+			miss(n, rowNeeds, "", RowMetrics)
+			miss(n, totalNeeds, "total.", TotalMetrics)
+		}
+	}
+	perStep := o.Normalize && len(steps) > 0
+	topt := table.Options{Torch: o.Torch, GroupByShape: o.GroupByShape}
+	all, err := table.Compute(t, topt)
+	if err != nil {
+		return vals{}, err
+	}
+	// per-step tables (per group of steps in a long trace), computed in
+	// parallel (the trace's caches are shared safely)
+	var per []*table.Result
+	var groups [][2]int
+	if perStep {
+		groups = groupSteps(steps, MaxSamplesPerTrace)
+		for _, g := range groups {
+			s.StepsPerSample = max(s.StepsPerSample, g[1]-g[0]+1)
+		}
+		per = make([]*table.Result, len(groups))
+		errs := make([]error, len(groups))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for k, g := range groups {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				so := topt
+				so.HasSteps, so.StepLo, so.StepHi = true, steps[g[0]].N, steps[g[1]].N
+				per[k], errs[k] = table.Compute(t, so)
+			}()
+		}
+		wg.Wait()
+		for _, e := range errs {
+			if e != nil {
+				return vals{}, e
+			}
+		}
+	}
+	base := a.nb
+	nb := 1
+	if perStep {
+		nb = len(groups)
+		if o.By == "kernel" {
+			nb = len(steps)
+		}
+	}
+	a.nb += nb
+
+	// rows
+	var outside vals
+	switch o.By {
+	case "step":
+		for k, st := range steps {
+			cpu := float64(st.End - st.Start)
+			r := a.add("step "+itoa(k+1), false, base+0, vals{float64(st.GPUBusyNs), float64(st.GPUBusyNs), cpu, cpu, float64(st.Kernels), 0, 0})
+			r.label = "ProfilerStep#" + itoa64(st.N)
+		}
+		// one sample per row: the buckets are positions, not steps
+		a.nb = base + 1
+	case "kernel":
+		l := t.Links()
+		for i := 0; i < t.NumEvents(); i++ {
+			e := t.Ev(i)
+			if !e.Kind.IsDeviceWork() {
+				continue
+			}
+			b := 0
+			if perStep {
+				b = trace.StepAt(steps, t.LaunchTime(i))
+			}
+			v := vals{float64(e.Dur), float64(e.Dur), 0, 0, 1, 0, 0}
+			if b < 0 {
+				for j := range v {
+					outside[j] += v[j]
+				}
+				continue
+			}
+			key := t.NameOf(i)
+			if o.KeyOp {
+				key = launcherName(t, l, i)
+			}
+			r := a.add(key, true, base+b, v)
+			if o.KeyOp {
+				if r.kernels == nil {
+					r.kernels = map[string]bool{}
+				}
+				r.kernels[t.NameOf(i)] = true
+			}
+		}
+	default:
+		if perStep {
+			var sum vals
+			for k, res := range per {
+				size := float64(groups[k][1] - groups[k][0] + 1)
+				for i := range res.Rows {
+					v := rowVals(&res.Rows[i])
+					sum[iCount] += v[iCount]
+					for j := range v {
+						if size > 1 {
+							v[j] /= size
+						}
+					}
+					a.add(opKey(&res.Rows[i], o.GroupByShape), res.Rows[i].Device, base+k, v)
+				}
+				sum[iSelfCPU] += ns(res.SumSelfCPU)
+				sum[iSelfCuda] += ns(res.SumSelfDev)
+			}
+			var allCount float64
+			for i := range all.Rows {
+				allCount += float64(all.Rows[i].Count)
+			}
+			outside[iSelfCPU] = ns(all.SumSelfCPU) - sum[iSelfCPU]
+			outside[iSelfCuda] = ns(all.SumSelfDev) - sum[iSelfCuda]
+			outside[iCount] = allCount - sum[iCount]
+		} else {
+			for i := range all.Rows {
+				a.add(opKey(&all.Rows[i], o.GroupByShape), all.Rows[i].Device, base, rowVals(&all.Rows[i]))
+			}
+		}
+	}
+	outside[iCPUTotal], outside[iCudaTotal] = outside[iSelfCPU], outside[iSelfCuda]
+
+	// totals
+	g := gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, Top: 1})
+	var busy, window int64
+	for _, d := range g.Devices {
+		busy += d.BusyNs
+		window += d.WindowNs
+	}
+	add := func(m string, v float64) { s.Totals[m] = append(s.Totals[m], v) }
+	if perStep {
+		for k, res := range per {
+			size := float64(groups[k][1] - groups[k][0] + 1)
+			add("self_cpu", math.Round(ns(res.SumSelfCPU)/size))
+			add("self_cuda", math.Round(ns(res.SumSelfDev)/size))
+		}
+		for _, st := range steps {
+			add("gpu_busy", float64(st.GPUBusyNs))
+			add("gpu_idle", float64(st.GPUSpanNs-st.GPUBusyNs))
+			add("step_time", float64(st.End-st.Start))
+		}
+	} else {
+		add("self_cpu", ns(all.SumSelfCPU))
+		add("self_cuda", ns(all.SumSelfDev))
+		add("gpu_busy", float64(busy))
+		add("gpu_idle", float64(window-busy))
+		if len(steps) > 0 {
+			d := make([]int64, 0, len(steps))
+			for _, st := range steps {
+				d = append(d, st.End-st.Start)
+			}
+			slices.Sort(d)
+			add("step_time", float64(d[len(d)/2]))
+		}
+	}
+	if window > 0 {
+		add("gpu_idle_pct", math.Round(float64(window-busy)*1e4/float64(window))/100)
+	}
+	add("steps", float64(len(steps)))
+	l := t.Links()
+	add("unlinked", float64(l.DeviceOps-l.LinkedDeviceOps))
+	return outside, nil
+}
+
+// groupSteps cuts the steps into at most n runs of consecutive steps (one
+// step each when there are at most n) whose step numbers increase, so a run
+// is a StepLo..StepHi range.
+func groupSteps(steps []trace.Step, n int) [][2]int {
+	var g [][2]int
+	increasing := true
+	for k := 1; k < len(steps); k++ {
+		increasing = increasing && steps[k].N > steps[k-1].N
+	}
+	size := 1
+	if increasing && len(steps) > n {
+		size = (len(steps) + n - 1) / n
+	}
+	for lo := 0; lo < len(steps); lo += size {
+		g = append(g, [2]int{lo, min(lo+size, len(steps)) - 1})
+	}
+	return g
+}
+
+// launcherName is the op that launched device op i: the innermost cpu_op
+// around its launch call, else the launch call, else "(no launch call)".
+func launcherName(t *trace.Trace, l *trace.Links, i int) string {
+	r := l.Launch[i]
+	if r < 0 {
+		return "(no launch call) " + t.NameOf(i)
+	}
+	if op := l.Launch[r]; op >= 0 {
+		return t.NameOf(int(op))
+	}
+	return t.NameOf(int(r))
+}
+
+func itoa(n int) string { return itoa64(int64(n)) }
+
+func itoa64(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		return "-" + string(b)
+	}
+	return string(b)
+}
