@@ -64,7 +64,7 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
   tracetab diff base.json.gz new.json.gz --fail-on 'self_cuda>10%&50us'
   tracetab check trace.json.gz --budget perf/budget.yaml
   cat trace.json | tracetab info -`,
-		Version:       Version,
+		Version:       version(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -87,6 +87,8 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 		return usageErrorf("%v", err)
 	})
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
+	root.AddCommand(newVersionCmd(e))
+	groupCommands(root)
 	return root
 }
 
