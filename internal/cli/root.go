@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/info"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -107,8 +108,14 @@ func (e *env) load(path string) (*trace.Trace, error) {
 	return t, nil
 }
 
+// printWarnings prints the reader's warnings, except the "thread named
+// twice" one: no number depends on a thread's name; info lists it where a
+// renamed thread is shown.
 func printWarnings(w io.Writer, t *trace.Trace) {
 	for _, wa := range t.Warnings {
+		if info.IsThreadRename(wa) {
+			continue
+		}
 		msg := wa.Msg
 		if wa.Count > 1 {
 			msg += " (" + itoa(wa.Count) + " times)"
