@@ -35,15 +35,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// end: a lower GC target costs little time and keeps the peak near the
 	// live size.
 	debug.SetGCPercent(40)
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	out := &outWriter{w: stdout}
+	e := &env{stdin: stdin, stdout: out, stderr: stderr}
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	err := root.Execute()
 	if e.stopProfile != nil {
 		e.stopProfile()
+	}
+	if out.err != nil {
+		err = &writeError{out.err}
 	}
 	return exitCode(err, stderr)
 }
@@ -73,7 +77,10 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 		"analyse a truncated trace up to its last complete event (with a warning)")
 	root.PersistentFlags().StringVar(&e.cpuProfile, "cpuprofile", "", "write a Go CPU profile of tracetab itself to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if err := checkFlagValues(cmd); err != nil {
+			return err
+		}
 		if e.cpuProfile == "" {
 			return nil
 		}
@@ -84,9 +91,7 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 		e.stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
 		return pprof.StartCPUProfile(f)
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v", err)
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
 	root.AddCommand(newVersionCmd(e))
 	groupCommands(root)

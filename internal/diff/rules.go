@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 var inf = math.Inf(1)
@@ -75,7 +76,7 @@ func ParseRule(s string) (Rule, error) {
 	return r, nil
 }
 
-// ParseAmount reads a time ("50us", "1.5ms", "2s", "120" = us) or, for count
+// ParseAmount reads a time with its unit ("50us", "1.5ms", "2s") or, for count
 // metrics, a plain number.
 func ParseAmount(s string, count bool) (float64, error) {
 	s = strings.TrimSpace(s)
@@ -86,14 +87,11 @@ func ParseAmount(s string, count bool) (float64, error) {
 		}
 		return v, nil
 	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		return v, nil
-	}
-	d, err := time.ParseDuration(strings.Replace(s, "µs", "us", 1))
+	ns, err := units.ParseDur(s) // a unit is always required (docs/output.md)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration such as 50us, 1.5ms or 2s", s)
+		return 0, err
 	}
-	return float64(d.Nanoseconds()) / 1e3, nil
+	return float64(ns) / 1e3, nil
 }
 
 // exceeded reports whether a change breaks the rule.
