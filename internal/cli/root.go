@@ -24,6 +24,7 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	allowTruncated bool
+	demangle       bool // show C++ names demangled in text output
 	cpuProfile     string
 	stopProfile    func()
 }
@@ -75,6 +76,8 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 	}
 	root.PersistentFlags().BoolVar(&e.allowTruncated, "allow-truncated", false,
 		"analyse a truncated trace up to its last complete event (with a warning)")
+	root.PersistentFlags().BoolVar(&e.demangle, "demangle", true,
+		"show mangled C++ names (_Z...) demangled in text and Markdown; JSON and CSV keep the name as written (--demangle=false: as written everywhere)")
 	root.PersistentFlags().StringVar(&e.cpuProfile, "cpuprofile", "", "write a Go CPU profile of tracetab itself to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {

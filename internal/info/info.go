@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -54,16 +55,19 @@ type Info struct {
 	Threads    []Thread   `json:"threads"`
 	Steps      []Step     `json:"steps"`
 
-	DeviceOps       int      `json:"device_ops"`
-	Linked          int      `json:"device_ops_linked"`
-	Unlinked        int      `json:"device_ops_unlinked"`
-	RuntimeCalls    int      `json:"runtime_calls"`         // every runtime and driver call
-	LaunchCalls     int      `json:"launch_calls"`          // those that enqueue device work
-	LaunchCallsWork int      `json:"launch_calls_with_ops"` // launch calls with a device op in the trace
-	LaunchesInOp    int      `json:"launch_calls_in_an_op"`
-	GraphLaunch     int      `json:"graph_launches"`
-	Truncated       bool     `json:"truncated"`
-	Warnings        []string `json:"warnings"`
+	DeviceOps       int `json:"device_ops"`
+	Linked          int `json:"device_ops_linked"`
+	Unlinked        int `json:"device_ops_unlinked"`
+	RuntimeCalls    int `json:"runtime_calls"`         // every runtime and driver call
+	LaunchCalls     int `json:"launch_calls"`          // those that enqueue device work
+	LaunchCallsWork int `json:"launch_calls_with_ops"` // launch calls with a device op in the trace
+	LaunchesInOp    int `json:"launch_calls_in_an_op"`
+	GraphLaunch     int `json:"graph_launches"`
+	// MangledNames counts the distinct event names that are Itanium C++
+	// mangled (_Z...); text output shows them demangled.
+	MangledNames int      `json:"mangled_names"`
+	Truncated    bool     `json:"truncated"`
+	Warnings     []string `json:"warnings"`
 }
 
 // CatCount is the number of complete events of one category.
@@ -318,6 +322,7 @@ func Summarize(t *trace.Trace) *Info {
 			in.GraphLaunch++
 		}
 	}
+	in.MangledNames = countMangled(t)
 	if l.DuplicateCorrIDs > 0 {
 		in.Warnings = append(in.Warnings, plural(l.DuplicateCorrIDs, "launch call reuses", "launch calls reuse")+" a correlation id seen before; their device ops are linked to the first")
 	}
@@ -332,6 +337,23 @@ func Summarize(t *trace.Trace) *Info {
 		in.Warnings = append(in.Warnings, msg)
 	}
 	return in
+}
+
+// countMangled counts the distinct names of events that demangle.
+func countMangled(t *trace.Trace) int {
+	used := make([]bool, len(t.Strings))
+	for _, c := range t.Events.Chunks() {
+		for k := range c {
+			used[c[k].Name] = true
+		}
+	}
+	n := 0
+	for id, s := range t.Strings {
+		if used[id] && names.IsMangled(s) {
+			n++
+		}
+	}
+	return n
 }
 
 // plural is "1 <one>" or "N <many>".

@@ -35,6 +35,10 @@ func InfoText(w io.Writer, in *info.Info) error {
 	infoThreads(p, in)
 	infoDevices(p, in)
 	infoLaunches(p, in)
+	if in.MangledNames > 0 {
+		p("names       %s (C++, shown demangled in text and Markdown; --demangle=false shows them as written)\n",
+			infoCount(in.MangledNames, "mangled name"))
+	}
 	if in.Truncated {
 		p("truncated   yes: only the events before the cut were read\n")
 	}
