@@ -193,13 +193,15 @@ func infoLaunches(p infoPrintf, in *info.Info) {
 	}
 	p("launches    %s (%d inside an op, %d with device ops in the trace)", infoCount(in.LaunchCalls, "launch call"), in.LaunchesInOp, in.LaunchCallsWork)
 	if other := in.RuntimeCalls - in.LaunchCalls; other > 0 {
-		p(" and %s (queries, syncs, events)", infoCount(other, "other runtime call"))
+		p("; %s (queries, syncs, events)", infoCount(other, "other runtime call"))
 	}
-	p("; %s, %d linked to their launch call, %d unlinked", infoCount(in.DeviceOps, "device op"), in.Linked, in.Unlinked)
 	if in.GraphLaunch > 0 {
 		p("; %s", infoPlural(in.GraphLaunch, "graph launch", "graph launches"))
 	}
 	p("\n")
+	if in.DeviceOps > 0 {
+		p("device ops  %d: %d linked to their launch call, %d unlinked\n", in.DeviceOps, in.Linked, in.Unlinked)
+	}
 }
 
 func infoPlural(n int, one, many string) string {
