@@ -192,8 +192,12 @@ func TestContractChecker(t *testing.T) {
 // except the commands in contractExempt (logged only).
 func TestOutputContract(t *testing.T) {
 	traces := []string{testdata("sample.pt.trace.json")}
-	shared, _ := filepath.Glob(filepath.Join(testenv.Shared(t), "traces", "*.json*"))
-	traces = append(traces, shared...)
+	if dir, ok := testenv.SharedDir(); ok {
+		shared, _ := filepath.Glob(filepath.Join(dir, "traces", "*.json*"))
+		traces = append(traces, shared...)
+	} else {
+		t.Log("../shared not found: only the sample trace is checked")
+	}
 	exemptHits := map[string]int{}
 	checked := map[string]int{}
 	for _, args := range contractRuns {
