@@ -50,6 +50,7 @@ bench-go:
 
 lint:
 	$(GO) vet ./...
+	$(GO) mod tidy -diff
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 
 clean:
