@@ -14,18 +14,18 @@ build:
 
 SKIPLOG  := $(CACHE)/skipped-for-shared.txt
 
-# All tests, vet, and a short fuzz run of the parser; then one line saying
+# Vet, a short fuzz run of the parser, all tests; then one line saying
 # how many checks skipped because ../shared (real traces, torch's tables)
 # is absent, and how to run them.
 test:
 	$(GO) vet ./...
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
 	@mkdir -p $(CACHE) && rm -f $(SKIPLOG)
 	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -race -count=1 ./...; rc=$$?; \
 	if [ -s $(SKIPLOG) ]; then \
 		echo "make test: $$(wc -l < $(SKIPLOG) | tr -d ' ') checks SKIPPED: the shared reference data (../shared) was not found;" \
 		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \
 	else echo "make test: no check skipped for want of ../shared"; fi; exit $$rc
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
 
 # Refresh golden files after a deliberate change; review the diff.
 golden:
