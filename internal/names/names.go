@@ -113,3 +113,13 @@ func DemangleAll(in []string) []string {
 	}
 	return out
 }
+
+// DemangledOrNil is for JSON, which keeps the raw name and gives the
+// demangled one beside it: the demangled name, or nil (null) when s is not
+// a mangled name.
+func DemangledOrNil(s string) *string {
+	if d := Demangle(s); d != s {
+		return &d
+	}
+	return nil
+}

@@ -82,3 +82,12 @@ func TestDemangle(t *testing.T) {
 		t.Errorf("DemangleAll: %q", got)
 	}
 }
+
+func TestDemangledOrNil(t *testing.T) {
+	if d := DemangledOrNil("_Z3fooi"); d == nil || *d != "foo(int)" {
+		t.Errorf("DemangledOrNil(_Z3fooi) = %v", d)
+	}
+	if d := DemangledOrNil("aten::mm"); d != nil {
+		t.Errorf("DemangledOrNil(aten::mm) = %q, want nil", *d)
+	}
+}
