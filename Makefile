@@ -12,11 +12,20 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X github.com/tracetab/tracetab/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/tracetab
 
-# All tests, vet, and a short fuzz run of the parser.
+SKIPLOG  := $(CACHE)/skipped-for-shared.txt
+
+# Vet, a short fuzz run of the parser, all tests; then one line saying
+# how many checks skipped because ../shared (real traces, torch's tables)
+# is absent, and how to run them.
 test:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
+	@mkdir -p $(CACHE) && rm -f $(SKIPLOG)
+	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -race -count=1 ./...; rc=$$?; \
+	if [ -s $(SKIPLOG) ]; then \
+		echo "make test: $$(wc -l < $(SKIPLOG) | tr -d ' ') checks SKIPPED: the shared reference data (../shared) was not found;" \
+		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \
+	else echo "make test: no check skipped for want of ../shared"; fi; exit $$rc
 
 # Refresh golden files after a deliberate change; review the diff.
 golden:
@@ -42,6 +51,7 @@ bench-go:
 
 lint:
 	$(GO) vet ./...
+	$(GO) mod tidy -diff
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 
 clean:

@@ -1,19 +1,36 @@
 package cli
 
 import (
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 // exactArgs is cobra.ExactArgs with a usage exit code.
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usageErrorf("%s takes %d argument(s), got %d; see 'tracetab %s --help'", cmd.Name(), n, len(args), cmd.Name())
+			return usageErrorf("%s takes %s, got %d; see 'tracetab %s --help'", cmd.Name(), nArgs(n), len(args), cmd.Name())
 		}
 		return nil
 	}
+}
+
+func nArgs(n int) string {
+	switch n {
+	case 0:
+		return "no argument"
+	case 1:
+		return "1 argument"
+	}
+	return strconv.Itoa(n) + " arguments"
 }
 
 // rangeArgs is cobra.RangeArgs with a usage exit code.
@@ -33,4 +50,188 @@ func checkFormat(f string, allowed ...string) error {
 		}
 	}
 	return usageErrorf("unknown --format %q: use %s", f, strings.Join(allowed, ", "))
+}
+
+// The one rule for durations, the same for every flag (and for rules and
+// budget files): a duration needs its unit, ns, us (or µs), ms or s;
+// a bare number is refused. durationFlags are the string flags that hold
+// a duration; duration-typed flags use durationValue.
+var durationFlags = map[string]bool{"max-step-time": true}
+
+// percentFlags hold a percentage, written 40 or 40%; the % is dropped
+// before the command sees the value.
+var percentFlags = map[string]bool{"max-gpu-idle": true}
+
+// checkFlagValues applies the duration and percentage rules to the flags
+// of cmd that were set, naming the flag and the accepted forms.
+func checkFlagValues(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if err != nil || f.Value.Type() != "string" {
+			return
+		}
+		v := f.Value.String()
+		switch {
+		case durationFlags[f.Name]:
+			if _, e := units.ParseDur(v); e != nil {
+				err = usageErrorf("--%s: %v", f.Name, e)
+			}
+		case percentFlags[f.Name]:
+			num := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "%"))
+			if p, e := strconv.ParseFloat(num, 64); e != nil || p < 0 || p > 100 {
+				err = usageErrorf("--%s %q: give a percentage from 0 to 100, e.g. 40 or 40%%", f.Name, v)
+				return
+			}
+			f.Value.Set(num)
+		}
+	})
+	return err
+}
+
+// durationValue is a time.Duration flag under the duration rule.
+type durationValue struct{ d *time.Duration }
+
+func newDurationValue(d *time.Duration) *durationValue { return &durationValue{d} }
+
+func (v *durationValue) String() string {
+	if v.d == nil || *v.d == 0 {
+		return "0s"
+	}
+	return units.Dur(int64(*v.d))
+}
+
+func (v *durationValue) Set(s string) error {
+	ns, err := units.ParseDur(s)
+	if err != nil {
+		return err
+	}
+	*v.d = time.Duration(ns)
+	return nil
+}
+
+func (v *durationValue) Type() string { return "duration" }
+
+// forms says what a flag of a pflag type accepts.
+func forms(typ string) string {
+	switch typ {
+	case "int", "int64", "int32":
+		return "a whole number, e.g. 20"
+	case "uint", "uint64":
+		return "a whole number from 0, e.g. 20"
+	case "float64":
+		return "a number, e.g. 1.5"
+	case "bool":
+		return "true or false (or the flag alone for true)"
+	case "duration":
+		return units.DurForms
+	}
+	return ""
+}
+
+var (
+	invalidArg  = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: (.*)$`)
+	unknownFlag = regexp.MustCompile(`^unknown (?:shorthand )?flag: '?(-{1,2}[\w-]+)'?`)
+	needsArg    = regexp.MustCompile(`^flag needs an argument: (?:'\w' in )?-{1,2}([\w-]+)`)
+)
+
+// flagError rewrites pflag's errors for a person: a bad value names the
+// flag and the forms it accepts; an unknown flag gets the closest names
+// of cmd's flags, as cobra does for commands.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if m := invalidArg.FindStringSubmatch(msg); m != nil {
+		typ := ""
+		if f := cmd.Flags().Lookup(m[2]); f != nil {
+			typ = f.Value.Type()
+		}
+		why := m[3]
+		if typ == "duration" {
+			// units.ParseDur's own message already names the forms
+			return usageErrorf("--%s: %s", m[2], why)
+		}
+		if fo := forms(typ); fo != "" {
+			return usageErrorf("--%s %q: want %s", m[2], m[1], fo)
+		}
+		return usageErrorf("--%s %q: %s", m[2], m[1], why)
+	}
+	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
+		name := strings.TrimLeft(m[1], "-")
+		if s := suggestFlags(cmd, name); len(s) > 0 {
+			return usageErrorf("unknown flag %s for 'tracetab %s'; did you mean %s?", m[1], cmd.Name(), strings.Join(s, " or "))
+		}
+		return usageErrorf("unknown flag %s for 'tracetab %s'; see 'tracetab %s --help'", m[1], cmd.Name(), cmd.Name())
+	}
+	if m := needsArg.FindStringSubmatch(msg); m != nil {
+		if f := cmd.Flags().Lookup(m[1]); f != nil {
+			if fo := forms(f.Value.Type()); fo != "" {
+				return usageErrorf("--%s needs a value: %s", m[1], fo)
+			}
+			return usageErrorf("--%s needs a value (%s)", m[1], f.Usage)
+		}
+	}
+	return usageErrorf("%v", err)
+}
+
+// suggestFlags lists the flags of cmd (its own and inherited) within an
+// edit distance of 2 of name, or that it is a prefix of, closest first.
+func suggestFlags(cmd *cobra.Command, name string) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	see := func(f *pflag.Flag) {
+		if f.Hidden || seen[f.Name] {
+			return
+		}
+		seen[f.Name] = true
+		d := editDistance(name, f.Name)
+		if d <= 2 || (len(name) >= 3 && strings.HasPrefix(f.Name, name)) {
+			cs = append(cs, cand{"--" + f.Name, d})
+		}
+	}
+	cmd.Flags().VisitAll(see)
+	cmd.InheritedFlags().VisitAll(see)
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].name < cs[j].name
+	})
+	var out []string
+	for i, c := range cs {
+		if i == 3 {
+			break
+		}
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// editDistance is the Damerau-Levenshtein distance (adjacent swaps count
+// one, so --srot is 1 from --sort).
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			c := 1
+			if ra[i-1] == rb[j-1] {
+				c = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+c)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }

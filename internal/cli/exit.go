@@ -15,8 +15,33 @@ const (
 	ExitOK         = 0 // success
 	ExitCheck      = 1 // a check or threshold failed
 	ExitUsage      = 2 // bad flags, arguments or budget files
-	ExitUnreadable = 3 // an input trace cannot be read
+	ExitUnreadable = 3 // an input trace cannot be read, or the output cannot be written
 )
+
+// outWriter is stdout that remembers its first write error: whatever a
+// command does with the error, the exit code reports it.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.err = err
+	}
+	return n, err
+}
+
+// writeError is a failed write of the output (a full disk, a closed
+// file): exit 3 with the OS error, no usage text.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return "cannot write the output: " + e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
 
 // exitError carries an exit code with its message.
 type exitError struct {
@@ -46,7 +71,11 @@ func exitCode(err error, stderr io.Writer) int {
 	code := ExitUsage // cobra's own errors are flag and argument errors
 	var ee *exitError
 	var pe *parse.Error
+	var we *writeError
 	switch {
+	case errors.As(err, &we):
+		fmt.Fprintf(stderr, "tracetab: %v\n", we)
+		return ExitUnreadable
 	case errors.As(err, &ee):
 		code = ee.code
 	case errors.As(err, &pe):

@@ -60,7 +60,7 @@ A CPU-only trace says it has no GPU lane and exits 0.`,
 	f := cmd.Flags()
 	f.IntVar(&o.device, "device", -1, "only this GPU (-1: all)")
 	f.Int64Var(&o.stream, "stream", -1, "only this stream (-1: all)")
-	f.DurationVar(&o.minGap, "min-gap", 0, "list only gaps at least this long (e.g. 20us, 1ms); all gaps still count")
+	f.Var(newDurationValue(&o.minGap), "min-gap", "list only gaps at least this long (e.g. 20us, 1ms); all gaps still count")
 	f.IntVar(&o.top, "top", 10, "how many gaps and dead windows to list (0: all)")
 	f.StringVar(&o.steps, "steps", "", "only profiler steps A-B (e.g. 3-5, or 4)")
 	f.BoolVar(&o.linked, "linked-only", false, "count only device ops whose launch call is in the trace (as TraceLens does)")

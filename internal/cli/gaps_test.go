@@ -211,7 +211,7 @@ func TestGapsCauses(t *testing.T) {
 			t.Fatalf("every kernel of the graph has its launch: %+v %+v", g.Latency, g.Gaps)
 		}
 		out, _, _ := run(t, "info", p)
-		if !strings.Contains(out, "1 graph launches") {
+		if !strings.Contains(out, "1 graph launch") {
 			t.Errorf("info should count the graph launch:\n%s", out)
 		}
 	})

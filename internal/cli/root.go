@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/info"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -23,6 +24,7 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	allowTruncated bool
+	demangle       bool // show C++ names demangled in text output
 	cpuProfile     string
 	stopProfile    func()
 }
@@ -34,15 +36,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// end: a lower GC target costs little time and keeps the peak near the
 	// live size.
 	debug.SetGCPercent(40)
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	out := &outWriter{w: stdout}
+	e := &env{stdin: stdin, stdout: out, stderr: stderr}
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	err := root.Execute()
 	if e.stopProfile != nil {
 		e.stopProfile()
+	}
+	if out.err != nil {
+		err = &writeError{out.err}
 	}
 	return exitCode(err, stderr)
 }
@@ -64,15 +70,20 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
   tracetab diff base.json.gz new.json.gz --fail-on 'self_cuda>10%&50us'
   tracetab check trace.json.gz --budget perf/budget.yaml
   cat trace.json | tracetab info -`,
-		Version:       Version,
+		Version:       version(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
 	root.PersistentFlags().BoolVar(&e.allowTruncated, "allow-truncated", false,
 		"analyse a truncated trace up to its last complete event (with a warning)")
+	root.PersistentFlags().BoolVar(&e.demangle, "demangle", true,
+		"show mangled C++ names (_Z...) demangled in text and Markdown; JSON and CSV keep the name as written (--demangle=false: as written everywhere)")
 	root.PersistentFlags().StringVar(&e.cpuProfile, "cpuprofile", "", "write a Go CPU profile of tracetab itself to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if err := checkFlagValues(cmd); err != nil {
+			return err
+		}
 		if e.cpuProfile == "" {
 			return nil
 		}
@@ -83,11 +94,11 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 		e.stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
 		return pprof.StartCPUProfile(f)
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v", err)
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
 	root.AddCommand(newCompileCmd(e))
+	root.AddCommand(newVersionCmd(e))
+	groupCommands(root)
 	return root
 }
 
@@ -106,8 +117,14 @@ func (e *env) load(path string) (*trace.Trace, error) {
 	return t, nil
 }
 
+// printWarnings prints the reader's warnings, except the "thread named
+// twice" one: no number depends on a thread's name; info lists it where a
+// renamed thread is shown.
 func printWarnings(w io.Writer, t *trace.Trace) {
 	for _, wa := range t.Warnings {
+		if info.IsThreadRename(wa) {
+			continue
+		}
 		msg := wa.Msg
 		if wa.Count > 1 {
 			msg += " (" + itoa(wa.Count) + " times)"

@@ -35,6 +35,7 @@ type tableOptions struct {
 	stepLo       int64
 	stepHi       int64
 	stepsEnabled bool
+	compact      *compactOptions // --columns, --width (columns.go)
 }
 
 func newTableCmd(e *env) *cobra.Command {
@@ -83,6 +84,7 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	f.StringVar(&o.exclude, "exclude", "", "drop rows whose name matches this regular expression")
 	f.StringVar(&o.steps, "steps", "", "only profiler steps A-B (e.g. 3-5, or 4): their CPU events and the device ops they launched")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, csv or json")
+	o.compact = addCompactFlags(cmd)
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return table.SortKeys(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -180,6 +182,15 @@ func runTable(e *env, o *tableOptions) error {
 	res, err := table.Compute(t, opts)
 	if err != nil {
 		return usageErrorf("%v", err)
+	}
+	if o.compact.active() {
+		if err := writeCompact(e, o, res); err != nil {
+			return err
+		}
+		for _, n := range append(notes, res.Notes...) {
+			note(e.stderr, n)
+		}
+		return nil
 	}
 	lay := render.DefaultTorchLayout()
 	lay.Limit, lay.TopLevel, lay.NameWidth, lay.TimeUnit, lay.Header = o.limit, o.topLevel, o.nameWidth, o.timeUnit, o.header

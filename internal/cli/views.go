@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -28,6 +29,11 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 	for _, r := range rows {
 		if (o.matchRe == nil || o.matchRe.MatchString(r.Name)) && (o.excludeRe == nil || !o.excludeRe.MatchString(r.Name)) {
 			filtered = append(filtered, r)
+		}
+	}
+	if e.demangle && (o.format == "text" || o.format == "md") {
+		for i := range filtered {
+			filtered[i].Name = names.Demangle(filtered[i].Name)
 		}
 	}
 	return render.Kernels(e.stdout, o.format, o.path, filtered, total, o.limit, o.nameWidth*2)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -109,14 +108,11 @@ func ParseAmount(s, metric string) (float64, error) {
 		}
 		return num(s)
 	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) {
-		return math.Round(v * 1000), nil
-	}
-	d, err := time.ParseDuration(strings.Replace(s, "µs", "us", 1))
+	ns, err := units.ParseDur(s) // a unit is always required (docs/output.md)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration such as 50us, 1.5ms or 2s", s)
+		return 0, err
 	}
-	return float64(d.Nanoseconds()), nil
+	return float64(ns), nil
 }
 
 // exceeded reports whether a change is past every part of the rule.

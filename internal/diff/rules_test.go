@@ -16,7 +16,6 @@ func TestParseRule(t *testing.T) {
 		{"self_cuda>10%", "self_cuda", false, 0.10, math.NaN(), ""},
 		{"self_cuda>50us", "self_cuda", false, math.NaN(), 50_000, ""},
 		{"self_cuda>10%&1.5ms", "self_cuda", false, 0.10, 1_500_000, ""},
-		{"self_cuda>120", "self_cuda", false, math.NaN(), 120_000, ""},
 		{"self_cuda_mem>1MiB", "self_cuda_mem", false, math.NaN(), 1 << 20, ""},
 		{"total.gpu_idle_pct>5", "gpu_idle_pct", true, math.NaN(), 5, ""},
 		{"count>0@^aten::copy_$", "count", false, math.NaN(), 0, "^aten::copy_$"},
@@ -80,4 +79,12 @@ func FuzzBudgetFile(f *testing.F) {
 			t.Fatal("no error and no budgets")
 		}
 	})
+}
+
+func TestParseRuleRefusesBareDuration(t *testing.T) {
+	for _, s := range []string{"self_cuda>120", "self_cpu>10%&50", "cpu_total>1.5"} {
+		if _, err := ParseRule(s); err == nil {
+			t.Errorf("%s: accepted a duration without a unit", s)
+		}
+	}
 }

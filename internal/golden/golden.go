@@ -12,10 +12,27 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// Check compares got with the golden file path (relative to the repo root
-// given), writing it under -update.
+// forbidden are the characters Windows or macOS file systems cannot hold
+// in a file name (the path separators included).
+const forbidden = `<>:"|?*\/`
+
+// FileName turns a test's name (often a command line) into a file name
+// every file system can hold: each forbidden character becomes '_', and
+// control characters too.
+func FileName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(forbidden, r) {
+			return '_'
+		}
+		return r
+	}, name)
+}
+
+// Check compares got with the golden file for name (made a portable file
+// name by FileName) under root/testdata/golden, writing it under -update.
 func Check(t *testing.T, root, name, got string) {
 	t.Helper()
+	name = FileName(name)
 	path := filepath.Join(root, "testdata", "golden", name)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -6,103 +6,171 @@ import (
 	"strconv"
 
 	"github.com/tracetab/tracetab/internal/compile"
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // Schema is the version of the JSON form of Info.
-const Schema = "tracetab.info/1"
+// 2: times are integer ns (*_ns) measured from the origin; pid/tid are
+// numbers; launch calls count only calls that enqueue device work; era
+// meaning, origin, device and step windows added; rank, world_size and
+// backend are null when absent.
+const Schema = "tracetab.info/2"
 
-// Info is the summary of one trace. Times are microseconds in JSON.
+// Info is the summary of one trace. Every time is integer nanoseconds;
+// every offset (*_start_ns, *_end_ns) is from the origin (see Origin).
 type Info struct {
-	Schema       string            `json:"schema"`
-	File         string            `json:"file"`
-	Bytes        int64             `json:"bytes"`
-	Container    string            `json:"container"`
-	Era          string            `json:"era"`
-	Torch        string            `json:"torch_hint"`
-	EraNotes     string            `json:"era_notes"`
-	Meta         map[string]string `json:"metadata,omitempty"`
-	Rank         *int64            `json:"rank,omitempty"`
-	WorldSize    *int64            `json:"world_size,omitempty"`
-	Backend      string            `json:"backend,omitempty"`
-	SpanUs       float64           `json:"span_us"`
-	StartNs      int64             `json:"-"`
-	EndNs        int64             `json:"-"`
-	Events       int               `json:"events"`
-	Categories   []CatCount        `json:"categories"`
-	Flows        int               `json:"flows"`
-	Memory       int               `json:"memory_events"`
-	Instants     int               `json:"instant_events"`
-	Counters     int               `json:"counter_events"`
-	Devices      []Device          `json:"devices"`
-	Threads      []Thread          `json:"threads"`
-	Steps        []Step            `json:"steps"`
-	DeviceOps    int               `json:"device_ops"`
-	Linked       int               `json:"device_ops_linked"`
-	Unlinked     int               `json:"device_ops_unlinked"`
-	LaunchCalls  int               `json:"launch_calls"`
-	LaunchesInOp int               `json:"launch_calls_in_an_op"`
-	GraphLaunch  int               `json:"graph_launches"`
-	Compile      compile.Brief     `json:"compile"`
-	Truncated    bool              `json:"truncated"`
-	Warnings     []string          `json:"warnings"`
+	Schema     string            `json:"schema"`
+	File       string            `json:"file"`
+	SizeBytes  int64             `json:"size_bytes"`
+	Container  string            `json:"container"`
+	Era        string            `json:"era"`
+	EraMeaning string            `json:"era_meaning"`
+	Torch      string            `json:"torch_hint"`
+	EraNotes   string            `json:"era_notes"`
+	Meta       map[string]string `json:"metadata"`
+	Rank       *int64            `json:"rank"`
+	WorldSize  *int64            `json:"world_size"`
+	Backend    *string           `json:"backend"`
+
+	// Origin is what offsets are measured from: "trace_span" (the start of
+	// the profiler's own "PyTorch Profiler" Trace event, torch's
+	// trace_start) or "first_event" (the earliest event start, when the
+	// trace has no Trace event).
+	Origin   string `json:"origin"`
+	OriginNs int64  `json:"origin_ts_ns"` // the origin on the trace's clock (ts as written, in ns)
+	// The span covers every complete event, the Trace event and the GPU
+	// lanes included. SpanStartNs is negative when an event starts before
+	// the origin.
+	SpanStartNs int64 `json:"span_start_ns"`
+	SpanEndNs   int64 `json:"span_end_ns"`
+	SpanNs      int64 `json:"span_ns"`
+
+	Events     int        `json:"events"`
+	Categories []CatCount `json:"categories"`
+	Flows      int        `json:"flows"`
+	Memory     int        `json:"memory_events"`
+	Instants   int        `json:"instant_events"`
+	Counters   int        `json:"counter_events"`
+	Devices    []Device   `json:"devices"`
+	Threads    []Thread   `json:"threads"`
+	Steps      []Step     `json:"steps"`
+
+	DeviceOps       int `json:"device_ops"`
+	Linked          int `json:"device_ops_linked"`
+	Unlinked        int `json:"device_ops_unlinked"`
+	RuntimeCalls    int `json:"runtime_calls"`         // every runtime and driver call
+	LaunchCalls     int `json:"launch_calls"`          // those that enqueue device work
+	LaunchCallsWork int `json:"launch_calls_with_ops"` // launch calls with a device op in the trace
+	LaunchesInOp    int `json:"launch_calls_in_an_op"`
+	GraphLaunch     int `json:"graph_launches"`
+	// MangledNames counts the distinct event names that are Itanium C++
+	// mangled (_Z...); text output shows them demangled.
+	MangledNames int           `json:"mangled_names"`
+	Compile      compile.Brief `json:"compile"`
+	Truncated    bool          `json:"truncated"`
+	Warnings     []string      `json:"warnings"`
 }
 
-// CatCount is the number of X events of one category.
+// CatCount is the number of complete events of one category.
 type CatCount struct {
-	Cat   string `json:"cat"`
-	Count int    `json:"count"`
-}
-
-// Device is one GPU with its streams.
-type Device struct {
-	ID      int      `json:"device"`
-	Name    string   `json:"name,omitempty"`
-	Streams []Stream `json:"streams"`
-}
-
-// Stream is one GPU stream.
-type Stream struct {
-	ID      int64   `json:"stream"`
-	Kernels int     `json:"kernels"`
-	Memcpy  int     `json:"memcpy"`
-	Memset  int     `json:"memset"`
-	Other   int     `json:"other"`
-	BusyUs  float64 `json:"sum_us"`
-}
-
-// Thread is one CPU lane.
-type Thread struct {
-	Pid    string `json:"pid"`
-	Tid    string `json:"tid"`
-	Name   string `json:"name,omitempty"`
+	Cat    string `json:"cat"`
 	Events int    `json:"events"`
+}
+
+// Device is one GPU with its streams. WorkStartNs and WorkEndNs bound its
+// kernels, memcpys and memsets (null when it has none).
+type Device struct {
+	ID          int      `json:"device"`
+	Name        *string  `json:"name"`
+	WorkStartNs *int64   `json:"work_start_ns"`
+	WorkEndNs   *int64   `json:"work_end_ns"`
+	Streams     []Stream `json:"streams"`
+}
+
+// Stream is one GPU stream. WorkNs sums the durations of its kernels,
+// memcpys and memsets (a sum, not a union).
+type Stream struct {
+	ID      int64 `json:"stream"`
+	Kernels int   `json:"kernels"`
+	Memcpys int   `json:"memcpys"`
+	Memsets int   `json:"memsets"`
+	Other   int   `json:"other"`
+	WorkNs  int64 `json:"work_ns"`
+}
+
+// Thread is one CPU lane. Pid and Tid are null when the trace wrote them
+// as text that is not a number; PidText and TidText then hold that text.
+type Thread struct {
+	Pid     *int64  `json:"pid"`
+	Tid     *int64  `json:"tid"`
+	PidText *string `json:"pid_text"`
+	TidText *string `json:"tid_text"`
+	Name    *string `json:"name"`
+	Events  int     `json:"events"`
+}
+
+// PidString and TidString are the ids as text, whichever form they had.
+func (th Thread) PidString() string { return idText(th.Pid, th.PidText) }
+
+// TidString: see PidString.
+func (th Thread) TidString() string { return idText(th.Tid, th.TidText) }
+
+func idText(n *int64, s *string) string {
+	if n != nil {
+		return strconv.FormatInt(*n, 10)
+	}
+	if s != nil {
+		return *s
+	}
+	return ""
 }
 
 // Step is one ProfilerStep#N annotation.
 type Step struct {
-	N     int64   `json:"step"`
-	DurUs float64 `json:"dur_us"`
+	N       int64 `json:"step"`
+	StartNs int64 `json:"start_ns"`
+	DurNs   int64 `json:"dur_ns"`
 }
 
-func idStr(t *trace.Trace, id trace.ID) string {
-	if id.IsStr {
-		return t.Str(id.Str)
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
 	}
-	return strconv.FormatInt(id.Int, 10)
+	return &s
+}
+
+func ids(t *trace.Trace, id trace.ID) (*int64, *string) {
+	if id.IsStr {
+		s := t.Str(id.Str)
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return &n, nil
+		}
+		return nil, &s
+	}
+	n := id.Int
+	return &n, nil
 }
 
 // Summarize builds the Info of t.
 func Summarize(t *trace.Trace) *Info {
 	era := t.Era()
 	in := &Info{
-		Schema: Schema, File: t.File, Bytes: t.BytesRead, Container: t.Container,
-		Era: era.Tag, Torch: era.Torch, EraNotes: era.Notes, Meta: t.Meta,
+		Schema: Schema, File: t.File, SizeBytes: t.BytesRead, Container: t.Container,
+		Era: era.Tag, EraMeaning: EraMeaning(era.Tag), Torch: era.Torch, EraNotes: era.Notes, Meta: t.Meta,
 		Events: t.NumEvents(), Memory: len(t.Mem), Instants: t.Instants, Counters: t.Counters,
 		Flows: len(t.Flows) + t.LaunchFlows, Truncated: t.Truncated,
+		Origin: "first_event", OriginNs: t.TraceStart,
+		Categories: []CatCount{}, Devices: []Device{}, Threads: []Thread{}, Steps: []Step{}, Warnings: []string{},
+	}
+	if in.Meta == nil {
+		in.Meta = map[string]string{}
+	}
+	if t.HasTraceSpan {
+		in.Origin = "trace_span"
 	}
 	if t.Dist.Present {
-		in.Backend = t.Dist.Backend
+		in.Backend = strPtr(t.Dist.Backend)
 		if t.Dist.Rank >= 0 {
 			r := t.Dist.Rank
 			in.Rank = &r
@@ -117,27 +185,32 @@ func Summarize(t *trace.Trace) *Info {
 	}
 	sort.Slice(in.Categories, func(i, j int) bool {
 		a, b := in.Categories[i], in.Categories[j]
-		if a.Count != b.Count {
-			return a.Count > b.Count
+		if a.Events != b.Events {
+			return a.Events > b.Events
 		}
 		return a.Cat < b.Cat
 	})
 
+	l := t.Links()
 	streams := map[int32]*Stream{}
 	threads := map[int32]*Thread{}
+	type window struct{ lo, hi int64 }
+	work := map[int]*window{}
+	launchedWork := map[int32]bool{}
+	var lo, hi int64
 	first := true
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
+		if first || e.Start < lo {
+			lo = e.Start
+		}
+		if first || e.End() > hi {
+			hi = e.End()
+		}
+		first = false
 		if e.Kind == trace.KindTraceSpan {
 			continue
 		}
-		if first || e.Start < in.StartNs {
-			in.StartNs = e.Start
-		}
-		if first || e.End() > in.EndNs {
-			in.EndNs = e.End()
-		}
-		first = false
 		tr := &t.Tracks[e.Track]
 		switch tr.Kind {
 		case trace.TrackDevice:
@@ -150,30 +223,44 @@ func Summarize(t *trace.Trace) *Info {
 			case trace.KindKernel:
 				s.Kernels++
 			case trace.KindMemcpy:
-				s.Memcpy++
+				s.Memcpys++
 			case trace.KindMemset:
-				s.Memset++
+				s.Memsets++
 			default:
 				s.Other++
 			}
 			if e.Kind.IsDeviceWork() {
-				s.BusyUs += float64(e.Dur) / 1e3
+				s.WorkNs += e.Dur
+				w := work[tr.Device]
+				if w == nil {
+					work[tr.Device] = &window{e.Start, e.End()}
+				} else {
+					w.lo, w.hi = min(w.lo, e.Start), max(w.hi, e.End())
+				}
+				if r := l.Launch[i]; r >= 0 {
+					launchedWork[r] = true
+				}
 			}
 		case trace.TrackCPU:
 			th := threads[e.Track]
 			if th == nil {
-				th = &Thread{Pid: idStr(t, tr.Pid), Tid: idStr(t, tr.Tid), Name: tr.Name}
+				th = &Thread{Name: strPtr(tr.Name)}
+				th.Pid, th.PidText = ids(t, tr.Pid)
+				th.Tid, th.TidText = ids(t, tr.Tid)
 				threads[e.Track] = th
 			}
 			th.Events++
 			if e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp {
 				if n, ok := trace.StepNumber(t.Str(e.Name)); ok {
-					in.Steps = append(in.Steps, Step{N: n, DurUs: float64(e.Dur) / 1e3})
+					in.Steps = append(in.Steps, Step{N: n, StartNs: e.Start - t.TraceStart, DurNs: e.Dur})
 				}
 			}
 		}
 	}
-	in.SpanUs = float64(in.EndNs-in.StartNs) / 1e3
+	if !first {
+		in.SpanStartNs, in.SpanEndNs = min(lo, t.TraceStart)-t.TraceStart, hi-t.TraceStart
+		in.SpanNs = in.SpanEndNs - in.SpanStartNs
+	}
 	sort.Slice(in.Steps, func(i, j int) bool { return in.Steps[i].N < in.Steps[j].N })
 
 	devs := map[int]*Device{}
@@ -184,8 +271,12 @@ func Summarize(t *trace.Trace) *Info {
 			dv = &Device{ID: d}
 			for _, p := range t.Devices {
 				if p.ID == d {
-					dv.Name = p.Name
+					dv.Name = strPtr(p.Name)
 				}
+			}
+			if w := work[d]; w != nil {
+				a, b := w.lo-t.TraceStart, w.hi-t.TraceStart
+				dv.WorkStartNs, dv.WorkEndNs = &a, &b
 			}
 			devs[d] = dv
 		}
@@ -204,25 +295,44 @@ func Summarize(t *trace.Trace) *Info {
 		if a.Events != b.Events {
 			return a.Events > b.Events
 		}
-		return a.Tid < b.Tid
+		if a.PidString() != b.PidString() {
+			return a.PidString() < b.PidString()
+		}
+		return a.TidString() < b.TidString()
 	})
 
-	l := t.Links()
 	in.DeviceOps = l.DeviceOps
 	in.Linked = l.LinkedDeviceOps
 	in.Unlinked = l.DeviceOps - l.LinkedDeviceOps
-	in.LaunchCalls = l.LaunchCalls
-	in.LaunchesInOp = l.LaunchesWithOp
-	if l.DuplicateCorrIDs > 0 {
-		in.Warnings = append(in.Warnings, strconv.Itoa(l.DuplicateCorrIDs)+" launch calls reuse a correlation id seen before; their device ops are linked to the first")
-	}
-	for r, n := range l.Launched {
-		if n > 1 && trace.IsGraphLaunch(t.NameOf(r)) {
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if !e.Kind.IsLaunch() {
+			continue
+		}
+		in.RuntimeCalls++
+		if !launchedWork[int32(i)] && !IsLaunchAPI(t.NameOf(i)) {
+			continue
+		}
+		in.LaunchCalls++
+		if launchedWork[int32(i)] {
+			in.LaunchCallsWork++
+		}
+		if l.Launch[i] >= 0 {
+			in.LaunchesInOp++
+		}
+		if l.Launched[i] > 1 && trace.IsGraphLaunch(t.NameOf(i)) {
 			in.GraphLaunch++
 		}
 	}
 	in.Compile = compile.BriefOf(t)
+	in.MangledNames = countMangled(t)
+	if l.DuplicateCorrIDs > 0 {
+		in.Warnings = append(in.Warnings, plural(l.DuplicateCorrIDs, "launch call reuses", "launch calls reuse")+" a correlation id seen before; their device ops are linked to the first")
+	}
 	for _, w := range t.Warnings {
+		if IsThreadRename(w) && !renamesListedThread(w, in.Threads) {
+			continue
+		}
 		msg := w.Msg
 		if w.Count > 1 {
 			msg += " (" + strconv.Itoa(w.Count) + " times)"
@@ -230,4 +340,29 @@ func Summarize(t *trace.Trace) *Info {
 		in.Warnings = append(in.Warnings, msg)
 	}
 	return in
+}
+
+// countMangled counts the distinct names of events that demangle.
+func countMangled(t *trace.Trace) int {
+	used := make([]bool, len(t.Strings))
+	for _, c := range t.Events.Chunks() {
+		for k := range c {
+			used[c[k].Name] = true
+		}
+	}
+	n := 0
+	for id, s := range t.Strings {
+		if used[id] && names.IsMangled(s) {
+			n++
+		}
+	}
+	return n
+}
+
+// plural is "1 <one>" or "N <many>".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -3,19 +3,77 @@ package render
 import (
 	"fmt"
 	"io"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/info"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
-// InfoText writes the summary of a trace for a person.
+// InfoText writes the summary of a trace for a person. Offsets are from
+// the origin the "origin" line names, the one every command uses.
 func InfoText(w io.Writer, in *info.Info) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	p("file        %s (%s of JSON, %s)\n", in.File, units.Bytes(in.Bytes), in.Container)
+	p("file        %s (%s of JSON, %s)\n", in.File, units.Bytes(in.SizeBytes), in.Container)
+	infoFormat(p, in)
+	infoOptions(p, in)
+	infoRank(p, in)
+	infoSpan(p, in)
+	p("events      %s complete, %s, %s, %s, %s\n", strconv.Itoa(in.Events), infoCount(in.Flows, "flow"),
+		infoCount(in.Memory, "memory event"), infoCount(in.Instants, "other instant"), infoCount(in.Counters, "counter"))
+	cats := make([]string, 0, len(in.Categories))
+	for _, c := range in.Categories {
+		name := c.Cat
+		if name == "" {
+			name = "(no cat)"
+		}
+		cats = append(cats, fmt.Sprintf("%s %d", name, c.Events))
+	}
+	p("categories  %s\n", strings.Join(cats, ", "))
+	infoSteps(p, in)
+	infoThreads(p, in)
+	infoDevices(p, in)
+	infoLaunches(p, in)
+	if c := in.Compile; c.Any() {
+		p("compile     %s, %s, %s, %s; %s; %s; %s (tracetab compile)\n",
+			cxPlural(c.Frames, "Dynamo frame", "Dynamo frames"), cxPlural(c.Regions, "region", "regions"), cxPlural(c.Recompiles, "recompile", "recompiles"),
+			cxPlural(c.RegionCalls, "region call", "region calls"), cxPlural(c.AOTCalls, "AOT call", "AOT calls"), cxPlural(c.GraphCalls, "graph call", "graph calls"),
+			cxPlural(c.InductorKernels, "Inductor kernel", "Inductor kernels"))
+	}
+	if in.MangledNames > 0 {
+		p("names       %s (C++, shown demangled in text and Markdown; --demangle=false shows them as written)\n",
+			infoCount(in.MangledNames, "mangled name"))
+	}
+	if in.Truncated {
+		p("truncated   yes: only the events before the cut were read\n")
+	}
+	for _, w := range in.Warnings {
+		p("warning     %s\n", w)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type infoPrintf func(format string, a ...any)
+
+// infoCount is "1 flow" or "3 flows".
+func infoCount(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + one + "s"
+}
+
+func infoFormat(p infoPrintf, in *info.Info) {
+	if in.EraMeaning != "" {
+		p("format      %s\n", in.EraMeaning)
+		return
+	}
 	p("format      %s: torch %s; %s\n", in.Era, in.Torch, in.EraNotes)
+}
+
+func infoOptions(p infoPrintf, in *info.Info) {
 	if v, ok := in.Meta["cupti_version"]; ok {
 		p("versions    cupti %s", v)
 		for _, k := range []string{"cuda_runtime_version", "cuda_driver_version", "hip_runtime_version", "roctracer_version"} {
@@ -34,84 +92,127 @@ func InfoText(w io.Writer, in *info.Info) error {
 	if len(flags) > 0 {
 		p("options     %s\n", strings.Join(flags, ", "))
 	}
-	if in.Rank != nil || in.WorldSize != nil || in.Backend != "" {
-		p("rank        %s of %s", ptr(in.Rank), ptr(in.WorldSize))
-		if in.Backend != "" {
-			p(" (%s)", in.Backend)
-		}
-		p("\n")
+}
+
+func infoRank(p infoPrintf, in *info.Info) {
+	if in.Rank == nil && in.WorldSize == nil && in.Backend == nil {
+		return
 	}
-	p("span        %s (first event start to last event end)\n", units.Micros(in.SpanUs))
-	p("events      %d complete, %d flows, %d memory, %d other instants, %d counters\n",
-		in.Events, in.Flows, in.Memory, in.Instants, in.Counters)
-	cats := make([]string, 0, len(in.Categories))
-	for _, c := range in.Categories {
-		name := c.Cat
-		if name == "" {
-			name = "(no cat)"
-		}
-		cats = append(cats, fmt.Sprintf("%s %d", name, c.Count))
+	switch {
+	case in.Rank != nil && in.WorldSize != nil:
+		p("rank        %d of %d", *in.Rank, *in.WorldSize)
+	case in.Rank != nil:
+		p("rank        %d (the world size is not in the trace)", *in.Rank)
+	case in.WorldSize != nil:
+		p("rank        not in the trace; world size %d", *in.WorldSize)
+	default:
+		p("rank        not in the trace")
 	}
-	p("categories  %s\n", strings.Join(cats, ", "))
-	if len(in.Steps) > 0 {
-		p("steps       %d: ProfilerStep#%d to #%d\n", len(in.Steps), in.Steps[0].N, in.Steps[len(in.Steps)-1].N)
+	if in.Backend != nil {
+		p(" (%s)", *in.Backend)
+	}
+	p("\n")
+}
+
+// infoOffset is an offset from the origin for a person: "1.234ms", or
+// "12.000us before the origin" when negative.
+func infoOffset(ns int64) string {
+	if ns < 0 {
+		return units.Dur(-ns) + " before the origin"
+	}
+	return units.Dur(ns)
+}
+
+func infoSpan(p infoPrintf, in *info.Info) {
+	if in.Origin == "trace_span" {
+		p("origin      the start of the profiler's Trace event; every offset tracetab prints is from it\n")
 	} else {
-		p("steps       none (no ProfilerStep#N annotation)\n")
+		p("origin      the earliest event start (the trace has no Trace event); every offset tracetab prints is from it\n")
 	}
-	p("threads     %d CPU lanes\n", len(in.Threads))
+	p("span        %s: %s to %s (every event, the Trace event and GPU lanes included)\n",
+		units.Dur(in.SpanNs), infoOffset(in.SpanStartNs), infoOffset(in.SpanEndNs))
+}
+
+func infoSteps(p infoPrintf, in *info.Info) {
+	if len(in.Steps) == 0 {
+		p("steps       none (no ProfilerStep#N annotation)\n")
+		return
+	}
+	first, last := in.Steps[0], in.Steps[len(in.Steps)-1]
+	lo, hi := first.StartNs, last.StartNs+last.DurNs
+	for _, s := range in.Steps {
+		lo, hi = min(lo, s.StartNs), max(hi, s.StartNs+s.DurNs)
+	}
+	if len(in.Steps) == 1 {
+		p("steps       1: ProfilerStep#%d, %s to %s\n", first.N, infoOffset(lo), infoOffset(hi))
+		return
+	}
+	p("steps       %d: ProfilerStep#%d to #%d, %s to %s\n", len(in.Steps), first.N, last.N, infoOffset(lo), infoOffset(hi))
+}
+
+func infoThreads(p infoPrintf, in *info.Info) {
+	p("threads     %s\n", infoCount(len(in.Threads), "CPU lane"))
 	for i, th := range in.Threads {
 		if i == 8 {
 			p("            ... %d more\n", len(in.Threads)-i)
 			break
 		}
 		name := ""
-		if th.Name != "" {
-			name = " " + th.Name
+		if th.Name != nil {
+			name = " " + *th.Name
 		}
-		p("            pid %s tid %s%s: %d events\n", th.Pid, th.Tid, name, th.Events)
+		p("            pid %s tid %s%s: %s\n", th.PidString(), th.TidString(), name, infoCount(th.Events, "event"))
 	}
+}
+
+func infoDevices(p infoPrintf, in *info.Info) {
 	if len(in.Devices) == 0 {
-		p("devices     none: no GPU lane in this trace\n")
+		if in.LaunchCalls > 0 {
+			p("devices     none: %s but no GPU activity in the trace (was ProfilerActivity.CUDA on? did CUPTI fail to record?)\n",
+				infoCount(in.LaunchCalls, "launch call"))
+		} else {
+			p("devices     none: no GPU lane and no launch call (a CPU-only trace)\n")
+		}
 	}
 	for _, d := range in.Devices {
 		name := ""
-		if d.Name != "" {
-			name = " " + d.Name
+		if d.Name != nil {
+			name = " " + *d.Name
 		}
-		p("device %d%s\n", d.ID, name)
-		sort.Slice(d.Streams, func(i, j int) bool { return d.Streams[i].ID < d.Streams[j].ID })
-		for _, s := range d.Streams {
-			p("            stream %d: %d kernels, %d memcpy, %d memset, %d other; %s of device work\n",
-				s.ID, s.Kernels, s.Memcpy, s.Memset, s.Other, units.Micros(s.BusyUs))
-		}
-	}
-	if in.DeviceOps > 0 || in.LaunchCalls > 0 {
-		p("launches    %d launch calls (%d inside an op); %d device ops, %d linked to their launch, %d unlinked",
-			in.LaunchCalls, in.LaunchesInOp, in.DeviceOps, in.Linked, in.Unlinked)
-		if in.GraphLaunch > 0 {
-			p("; %d graph launches", in.GraphLaunch)
+		p("device %d%s", d.ID, name)
+		if d.WorkStartNs != nil {
+			p(": device work from %s to %s", infoOffset(*d.WorkStartNs), infoOffset(*d.WorkEndNs))
+		} else {
+			p(": no kernel, memcpy or memset")
 		}
 		p("\n")
+		for _, s := range d.Streams {
+			p("            stream %d: %s, %s, %s, %d other; %s of device work (sum of durations)\n",
+				s.ID, infoCount(s.Kernels, "kernel"), infoCount(s.Memcpys, "memcpy"), infoCount(s.Memsets, "memset"), s.Other, units.Dur(s.WorkNs))
+		}
 	}
-	if c := in.Compile; c.Any() {
-		p("compile     %s, %s, %s, %s; %s; %s; %s (tracetab compile)\n",
-			cxPlural(c.Frames, "Dynamo frame", "Dynamo frames"), cxPlural(c.Regions, "region", "regions"), cxPlural(c.Recompiles, "recompile", "recompiles"),
-			cxPlural(c.RegionCalls, "region call", "region calls"), cxPlural(c.AOTCalls, "AOT call", "AOT calls"), cxPlural(c.GraphCalls, "graph call", "graph calls"),
-			cxPlural(c.InductorKernels, "Inductor kernel", "Inductor kernels"))
-	}
-	if in.Truncated {
-		p("truncated   yes: only the events before the cut were read\n")
-	}
-	for _, w := range in.Warnings {
-		p("warning     %s\n", w)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
-func ptr(v *int64) string {
-	if v == nil {
-		return "?"
+func infoLaunches(p infoPrintf, in *info.Info) {
+	if in.DeviceOps == 0 && in.RuntimeCalls == 0 {
+		return
 	}
-	return fmt.Sprint(*v)
+	p("launches    %s (%d inside an op, %d with device ops in the trace)", infoCount(in.LaunchCalls, "launch call"), in.LaunchesInOp, in.LaunchCallsWork)
+	if other := in.RuntimeCalls - in.LaunchCalls; other > 0 {
+		p("; %s (queries, syncs, events)", infoCount(other, "other runtime call"))
+	}
+	if in.GraphLaunch > 0 {
+		p("; %s", infoPlural(in.GraphLaunch, "graph launch", "graph launches"))
+	}
+	p("\n")
+	if in.DeviceOps > 0 {
+		p("device ops  %d: %d linked to their launch call, %d unlinked\n", in.DeviceOps, in.Linked, in.Unlinked)
+	}
+}
+
+func infoPlural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -59,11 +60,15 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 		g.Headers = []string{"pct_of_gpu_time", "total_us", "count", "avg_us", "median_us", "min_us", "max_us", "stddev_us", "kind", "name"}
 		t = func(ns float64) string { return strconv.FormatFloat(ns/1e3, 'f', -1, 64) }
 	}
-	for _, r := range rows {
-		name := r.Name
-		if format == "text" && nameWidth > 0 && runes(name) > nameWidth {
-			name = string([]rune(name)[:nameWidth-3]) + "..."
-		}
+	shown := make([]string, len(rows))
+	for i, r := range rows {
+		shown[i] = r.Name
+	}
+	if format == "text" {
+		shown = names.Column(shown, nameWidth) // middle ellipsis, #2 for collisions
+	}
+	for i, r := range rows {
+		name := shown[i]
 		g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.Pct, 'f', 2, 64), t(float64(r.TotalNs)), strconv.FormatInt(r.Count, 10),
 			t(r.MeanNs), t(r.MedianNs), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), name})
 	}

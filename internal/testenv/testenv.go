@@ -10,19 +10,45 @@ import (
 	"testing"
 )
 
-// Shared returns the shared folder, or skips the test.
-func Shared(t testing.TB) string {
-	t.Helper()
+// SharedDir returns the shared folder and whether it is there, for tests
+// that check what they can without it.
+func SharedDir() (string, bool) {
 	if d := os.Getenv("TRACETAB_SHARED"); d != "" {
-		return d
+		return d, true
 	}
 	_, file, _, _ := runtime.Caller(0)
 	// internal/testenv/testenv.go -> repo root -> ../shared
 	d := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
-	if st, err := os.Stat(filepath.Join(d, "oracle")); err != nil || !st.IsDir() {
+	st, err := os.Stat(filepath.Join(d, "oracle"))
+	return d, err == nil && st.IsDir()
+}
+
+// Shared returns the shared folder, or skips the test.
+func Shared(t testing.TB) string {
+	t.Helper()
+	d, ok := SharedDir()
+	if !ok {
+		logSkip(t.Name())
 		t.Skipf("shared reference data not found at %s (set TRACETAB_SHARED): skipping", d)
 	}
 	return d
+}
+
+// logSkip appends the name of a test skipped for want of the shared data
+// to the file TRACETAB_SKIPLOG names (make test sets it and prints how
+// many were skipped); one short append per line, safe across the parallel
+// test binaries of go test ./....
+func logSkip(name string) {
+	p := os.Getenv("TRACETAB_SKIPLOG")
+	if p == "" {
+		return
+	}
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	f.WriteString(name + "\n")
+	f.Close()
 }
 
 // Root returns the repository root.

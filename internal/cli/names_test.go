@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/testenv"
+)
+
+// rawDeviceNames reads the distinct names of the kernels, memcpys and
+// memsets of a trace with encoding/json, apart from tracetab's reader.
+func rawDeviceNames(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := io.ReadAll(r)
+	type ev struct{ Ph, Cat, Name string }
+	var obj struct {
+		TraceEvents []ev `json:"traceEvents"`
+	}
+	var evs []ev
+	if json.Unmarshal(b, &obj) == nil {
+		evs = obj.TraceEvents
+	} else if err := json.Unmarshal(b, &evs); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	names := map[string]bool{}
+	for _, e := range evs {
+		switch e.Cat {
+		case "kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset":
+			if e.Ph == "X" {
+				names[e.Name] = true
+			}
+		}
+	}
+	return names
+}
+
+// kernelTextNames parses the Name column of table --by kernel's text.
+func kernelTextNames(t *testing.T, out string) []string {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) < 2 {
+		return nil
+	}
+	col := strings.Index(lines[0], "Name")
+	var names []string
+	for _, l := range lines[2:] {
+		if len(l) > col {
+			names = append(names, strings.TrimRight(l[col:], " "))
+		}
+	}
+	return names
+}
+
+// TestKernelNamesDistinct: on every shared trace, table --by kernel shows
+// one row per distinct device-op name of the raw trace, and no two rows
+// look the same in the 110-column name field; mangled C++ names are shown
+// demangled (and as written with --demangle=false).
+func TestKernelNamesDistinct(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testenv.Shared(t), "traces", "*.json*"))
+	demangled := 0
+	for _, f := range files {
+		raw := rawDeviceNames(t, f)
+		if len(raw) == 0 {
+			continue
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out, stderr, code := run(t, "table", "--by", "kernel", "--limit", "-1", f)
+			if code != 0 {
+				t.Fatalf("exit %d %s", code, stderr)
+			}
+			shown := kernelTextNames(t, out)
+			if len(shown) != len(raw) {
+				t.Errorf("%d rows, want one per distinct raw name: %d", len(shown), len(raw))
+			}
+			seen := map[string]bool{}
+			for _, s := range shown {
+				if seen[s] {
+					t.Errorf("two rows show %q", s)
+				}
+				seen[s] = true
+				if strings.HasPrefix(s, "_Z") {
+					t.Errorf("mangled name shown: %q", s)
+				}
+			}
+			mangled := 0
+			for n := range raw {
+				if strings.HasPrefix(n, "_ZN") {
+					mangled++
+				}
+			}
+			if mangled > 0 {
+				demangled++
+				if !strings.Contains(out, "::") {
+					t.Error("no demangled C++ name in the text")
+				}
+				plain, _, _ := run(t, "table", "--by", "kernel", "--limit", "-1", "--demangle=false", f)
+				if !strings.Contains(plain, "_ZN") {
+					t.Error("--demangle=false should show the names as written")
+				}
+			}
+		})
+	}
+	if demangled == 0 {
+		t.Error("no shared trace with mangled names was checked; the vLLM trace has two")
+	}
+}
