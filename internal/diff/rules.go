@@ -75,8 +75,8 @@ func ParseRule(s string) (Rule, error) {
 	return r, nil
 }
 
-// ParseAmount reads an amount of a metric: a time ("50us", "1.5ms", "2s",
-// a plain number is us) in ns, a size ("512MB", "1GiB", plain bytes) in
+// ParseAmount reads an amount of a metric: a time with its unit ("50us",
+// "1.5ms", "2s") in ns, a size ("512MB", "1GiB", plain bytes) in
 // bytes, a count, or a percentage (gpu_idle_pct: "40" or "40%").
 func ParseAmount(s, metric string) (float64, error) {
 	s = strings.TrimSpace(s)
