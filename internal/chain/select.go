@@ -20,10 +20,10 @@ type Query struct {
 
 // Selection modes.
 const (
-	ModePattern    = "pattern"     // instances of a PATTERN
-	ModeStep       = "step"        // no PATTERN: the profiler steps
-	ModeTopGPU     = "top-gpu"     // no PATTERN, no steps: top-level events that launched device work
-	ModeTopLevel   = "top-level"   // no PATTERN, no steps, no device work: top-level events
+	ModePattern    = "pattern"   // instances of a PATTERN
+	ModeStep       = "step"      // no PATTERN: the profiler steps
+	ModeTopGPU     = "top-gpu"   // no PATTERN, no steps: top-level events that launched device work
+	ModeTopLevel   = "top-level" // no PATTERN, no steps, no device work: top-level events
 	maxHeaderNames = 10
 )
 

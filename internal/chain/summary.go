@@ -29,8 +29,8 @@ type SummaryRow struct {
 	Op         string // up: the op that made the launch call ("" when none)
 	Count      int
 	PerCall    float64 // down: Count / Calls, rounded to 2 decimals
-	MedQueueNs *int64 // lower median of GPU start - launch start; nil when no instance has a launch call
-	MedDurNs   int64  // lower median
+	MedQueueNs *int64  // lower median of GPU start - launch start; nil when no instance has a launch call
+	MedDurNs   int64   // lower median
 	MinDurNs   int64
 	MaxDurNs   int64
 	TotalDurNs int64
