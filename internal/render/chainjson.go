@@ -69,8 +69,14 @@ func jsonStr(b []byte, s string) []byte {
 type jw struct{ b []byte }
 
 func (j *jw) key(k string) {
-	if n := len(j.b); n > 0 && j.b[n-1] != '{' && j.b[n-1] != '[' {
-		j.b = append(j.b, ", "...)
+	if n := len(j.b); n > 0 {
+		switch j.b[n-1] {
+		case '{', '[':
+		case ',':
+			j.b = append(j.b, ' ')
+		default:
+			j.b = append(j.b, ", "...)
+		}
 	}
 	j.b = jsonStr(j.b, k)
 	j.b = append(j.b, ": "...)
@@ -350,8 +356,9 @@ func (t *ChainJSONSink) Summary(s *chain.Summary) error {
 
 // End closes the document and flushes.
 func (t *ChainJSONSink) End(s *chain.Selection, f *chain.Footer) error {
-	j := jw{b: t.b[:0]}
+	j := jw{b: append(t.b[:0], ',')}
 	if !t.summary {
+		j.b = j.b[:0]
 		if t.chains > 0 {
 			j.b = append(j.b, '\n')
 		}
