@@ -133,8 +133,9 @@ type Sink interface {
 type ChainInfo struct {
 	Instance  int // 1-based position among Selection.Instances
 	Direction Direction
+	Of        int   // instances in the selection
 	Step      int64 // profiler step holding the instance, -1 if none
-	Root      *Item // down: the root event; up: nil
+	Root      *Item // the root event (down) or the CPU event walked up from; nil up from a device op
 	Device    *DeviceOp
 	Unlinked  bool // up from a device op with no launch call in the trace
 

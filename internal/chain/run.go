@@ -53,7 +53,7 @@ func Run(s *Selection, o Options, sink Sink) (*Footer, error) {
 			continue
 		}
 		in := s.Instances[k]
-		info := &ChainInfo{Instance: k + 1, Direction: s.Dir, Step: in.Step, MaxLines: o.MaxLines, MaxDepth: o.MaxDepth}
+		info := &ChainInfo{Instance: k + 1, Of: len(s.Instances), Direction: s.Dir, Step: in.Step, MaxLines: o.MaxLines, MaxDepth: o.MaxDepth}
 		r.info, r.next = info, 0
 		ev := w.t.Ev(int(in.Event))
 		switch {
@@ -71,6 +71,8 @@ func Run(s *Selection, o Options, sink Sink) (*Footer, error) {
 			}
 			r.up(w.l.Launch[in.Event], ev.Start, in.At)
 		default:
+			info.Root = &Item{Kind: ItemEvent, Event: in.Event, Name: w.t.NameOf(int(in.Event)), EvKind: ev.Kind,
+				Thread: w.thread(in.Event), StartNs: ev.Start - w.t.TraceStart, DurNs: ev.Dur}
 			if err := sink.BeginChain(info); err != nil {
 				return nil, err
 			}

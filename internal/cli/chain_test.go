@@ -105,7 +105,7 @@ func TestChainExitCodes(t *testing.T) {
 // chainTimeKeys are the JSON fields of chain/2 that are not times.
 var chainNotTime = map[string]bool{
 	"id": true, "parent": true, "depth": true, "pid": true, "tid": true, "device": true, "stream": true, "correlation": true,
-	"instance": true, "step": true, "steps": true, "instances": true, "instances_in_trace": true, "names_count": true,
+	"instance": true, "of": true, "step": true, "steps": true, "instances": true, "instances_in_trace": true, "names_count": true,
 	"nested_instances": true, "launched_count": true, "registers_per_thread": true, "shared_memory_bytes": true, "bytes": true,
 	"omitted_lines": true, "omitted_instances": true, "hidden_below_depth": true, "max_lines": true, "count": true,
 	"calls": true, "unlinked": true, "per_call": true, "grid": true, "block": true,

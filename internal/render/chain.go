@@ -161,7 +161,7 @@ func (t *ChainTextSink) BeginChain(c *chain.ChainInfo) error {
 	if c.Step >= 0 && (c.Root == nil || !strings.HasPrefix(c.Root.Name, "ProfilerStep#")) {
 		step = fmt.Sprintf(" in ProfilerStep#%d", c.Step)
 	}
-	inst := fmt.Sprintf(" (instance %d)", c.Instance)
+	inst := fmt.Sprintf(" (instance %d of %d)", c.Instance, c.Of)
 	switch {
 	case c.Direction == chain.Down:
 		t.line(fmt.Sprintf("# %s%s%s, down to the GPU work it launched (start offsets from the parent)", c.Root.Name, inst, step))
@@ -179,7 +179,7 @@ func (t *ChainTextSink) BeginChain(c *chain.ChainInfo) error {
 			t.line("  (" + what + ": launched before the profiling window opened, or the trace lacks the CPU side)")
 		}
 	default:
-		t.line(fmt.Sprintf("# up from the CPU event%s%s to the events around it", inst, step))
+		t.line(fmt.Sprintf("# %s%s%s, up to the events that enclose it", c.Root.Name, inst, step))
 	}
 	return nil
 }

@@ -194,6 +194,7 @@ func (t *ChainJSONSink) BeginChain(c *chain.ChainInfo) error {
 	t.chains++
 	j.b = append(j.b, "  {"...)
 	j.num("instance", c.Instance)
+	j.num("of", c.Of)
 	j.str("direction", c.Direction.String())
 	j.optI64("step", c.Step, c.Step >= 0)
 	if c.Device != nil {
