@@ -201,30 +201,34 @@ func (r *runner) down(root int32, rootItem *Item, depth int, hop bool) {
 	}
 }
 
-// hopTargets lists, per other CPU track, the top-level events inside the
-// window of annotation a when a has no children on its own thread.
+// hopTargets lists, per other CPU track (in track order), the top-level
+// events inside the window of annotation a when a has no children on its
+// own thread. One binary search over the top-level events of all tracks,
+// then only those starting inside the window are looked at.
 func (r *runner) hopTargets(a int32) [][]int32 {
 	w, t := r.w, r.w.t
 	e := t.Ev(int(a))
 	if e.Kind != trace.KindAnnotation || w.lastChild[a] >= 0 || e.Dur <= 0 {
 		return nil
 	}
-	var out [][]int32
-	for k := range t.Tracks {
-		if int32(k) == e.Track || t.Tracks[k].Kind == trace.TrackDevice {
+	j, _ := slices.BinarySearchFunc(w.topAll, e.Start, func(i int32, v int64) int { return cmp.Compare(t.Ev(int(i)).Start, v) })
+	byTrack := map[int32][]int32{}
+	var tracks []int32
+	for ; j < len(w.topAll) && t.Ev(int(w.topAll[j])).Start < e.End(); j++ {
+		i := w.topAll[j]
+		x := t.Ev(int(i))
+		if x.Track == e.Track || x.End() > e.End() {
 			continue
 		}
-		top := w.top[w.topStart[k]:w.topStart[k+1]]
-		j, _ := slices.BinarySearchFunc(top, e.Start, func(i int32, v int64) int { return cmp.Compare(t.Ev(int(i)).Start, v) })
-		var sel []int32
-		for ; j < len(top) && t.Ev(int(top[j])).Start < e.End(); j++ {
-			if t.Ev(int(top[j])).End() <= e.End() {
-				sel = append(sel, top[j])
-			}
+		if byTrack[x.Track] == nil {
+			tracks = append(tracks, x.Track)
 		}
-		if len(sel) > 0 {
-			out = append(out, sel)
-		}
+		byTrack[x.Track] = append(byTrack[x.Track], i)
+	}
+	slices.Sort(tracks)
+	var out [][]int32
+	for _, k := range tracks {
+		out = append(out, byTrack[k])
 	}
 	return out
 }

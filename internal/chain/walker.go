@@ -34,6 +34,7 @@ type walker struct {
 	curStamp  int32
 	topStart  []int32 // CSR per track over top: the top-level events of CPU tracks, in time order
 	top       []int32
+	topAll    []int32 // the same events of every track together, by start
 }
 
 func newWalker(t *trace.Trace) *walker {
@@ -148,6 +149,8 @@ func (w *walker) prepare() {
 		}
 		w.topStart[k+1] = int32(len(w.top))
 	}
+	w.topAll = slices.Clone(w.top)
+	slices.SortStableFunc(w.topAll, func(a, b int32) int { return cmp.Compare(t.Ev(int(a)).Start, t.Ev(int(b)).Start) })
 }
 
 func (w *walker) newStamp() int32 {

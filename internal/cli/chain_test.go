@@ -262,3 +262,47 @@ func TestChainDeep(t *testing.T) {
 		t.Logf("same=%v: allocated %d MB at 1e5 deep, %d MB at 2e5 deep over six commands", same, alloc[0]>>20, alloc[1]>>20)
 	}
 }
+
+// TestChainHostile: 1e5 threads whose events all lie in one step that has
+// no child on its own thread (a hop to every thread), and names with
+// invalid UTF-8 and a lone surrogate: bounded output, valid JSON.
+func TestChainHostile(t *testing.T) {
+	const threads = 100_000
+	var b strings.Builder
+	b.WriteString(`{"traceEvents":[` + "\n")
+	b.WriteString(`{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000000},` + "\n")
+	b.WriteString("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"bad\xff\\ud800name\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":5},\n")
+	for i := 0; i < threads; i++ {
+		b.WriteString(`{"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":` + itoa(10+i) + `,"ts":` + itoa(10+i) + `,"dur":3},` + "\n")
+	}
+	b.WriteString(`{"ph":"X","cat":"cpu_op","name":"last","pid":1,"tid":3,"ts":5,"dur":1}` + "\n]}\n")
+	path := filepath.Join(t.TempDir(), "threads.json")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	start := time.Now()
+	out, stderr, code := run(t, "chain", path)
+	if code != 0 || len(out) > 200_000 || !strings.Contains(out, "inside this annotation's window") || !strings.Contains(stderr, "more lines not shown") {
+		t.Fatalf("exit %d, %d bytes: %.300s %s", code, len(out), out, stderr)
+	}
+	js, _, code := run(t, "chain", path, "--format", "json", "--max-lines", "0")
+	if code != 0 || !json.Valid([]byte(js)) {
+		t.Fatalf("exit %d, JSON valid %v", code, json.Valid([]byte(js)))
+	}
+	var v struct {
+		Chains []struct {
+			Nodes []struct {
+				Name        string `json:"name"`
+				CrossThread bool   `json:"cross_thread"`
+			} `json:"nodes"`
+		} `json:"chains"`
+	}
+	json.Unmarshal([]byte(js), &v)
+	hopped := 0
+	for _, n := range v.Chains[0].Nodes {
+		if n.CrossThread {
+			hopped++
+		}
+	}
+	if hopped != threads+2 || time.Since(start) > 30*time.Second {
+		t.Fatalf("%d nodes reached across threads, want %d; %v", hopped, threads+2, time.Since(start))
+	}
+}
