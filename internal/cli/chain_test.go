@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/golden"
 	"github.com/tracetab/tracetab/internal/testenv"
@@ -284,8 +285,8 @@ func TestChainHostile(t *testing.T) {
 		t.Fatalf("exit %d, %d bytes: %.300s %s", code, len(out), out, stderr)
 	}
 	js, _, code := run(t, "chain", path, "--format", "json", "--max-lines", "0")
-	if code != 0 || !json.Valid([]byte(js)) {
-		t.Fatalf("exit %d, JSON valid %v", code, json.Valid([]byte(js)))
+	if code != 0 || !json.Valid([]byte(js)) || !utf8.ValidString(js) {
+		t.Fatalf("exit %d, JSON valid %v, UTF-8 valid %v", code, json.Valid([]byte(js)), utf8.ValidString(js))
 	}
 	var v struct {
 		Chains []struct {
