@@ -221,7 +221,11 @@ func Select(t *trace.Trace, q Query) (*Selection, error) {
 			if q.HasStep {
 				where = fmt.Sprintf("in ProfilerStep#%d", q.Step)
 			}
-			return nil, &Empty{fmt.Sprintf("--instance %d: there are %d instances %s", k, len(s.Instances), where)}
+			what := fmt.Sprintf("there are %d instances", len(s.Instances))
+			if len(s.Instances) == 1 {
+				what = "there is 1 instance"
+			}
+			return nil, &Empty{fmt.Sprintf("--instance %d: %s %s", k, what, where)}
 		}
 		s.Chosen = []int{k - 1}
 	}

@@ -84,7 +84,7 @@ func TestChainExitCodes(t *testing.T) {
 		{[]string{"chain", sample, "--regex", "."}, 2, "choose --down (from the CPU events) or --up"},
 		{[]string{"chain", sample, "aten::mm", "--step", "99"}, 2, "no ProfilerStep#99 (its steps are 2 to 5)"},
 		{[]string{"chain", sample, "aten::mm", "--instance", "9"}, 2, "there are 4 instances in the trace"},
-		{[]string{"chain", sample, "aten::mm", "--instance", "2", "--step", "3"}, 2, "there are 1 instances in ProfilerStep#3"},
+		{[]string{"chain", sample, "aten::mm", "--instance", "2", "--step", "3"}, 2, "--instance 2: there is 1 instance in ProfilerStep#3"},
 		{[]string{"chain", sample, "ampere_sgemm_32x32_sliced1x4_nn", "--down"}, 2, "names only device ops"},
 		{[]string{"chain", sample, "aten::mm", "--up", "--down"}, 2, "exclude each other"},
 		{[]string{"chain", sample, "--summary"}, 2, "need a PATTERN"},
