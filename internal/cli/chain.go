@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"errors"
 	"os"
-	"regexp"
 
 	"github.com/spf13/cobra"
 
@@ -10,14 +10,20 @@ import (
 	"github.com/tracetab/tracetab/internal/render"
 )
 
+// defaultChainLines bounds chain's output unless --max-lines says otherwise.
+const defaultChainLines = 1000
+
 type chainOptions struct {
 	path     string
 	pattern  string
+	regex    bool
+	up, down bool
 	step     int64
 	instance int
 	all      bool
 	summary  bool
 	depth    int
+	maxLines int
 	style    string
 	format   string
 }
@@ -27,26 +33,41 @@ func newChainCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "chain TRACE [PATTERN]",
 		Short: "From a Python call down to the CUDA kernel, or from a kernel up to the code that launched it",
-		Long: `chain prints the dispatch chain as a tree with the timing of every hop.
+		Long: `chain prints the dispatch chain with the timing of every hop.
 
-PATTERN is a regular expression over names. When it matches an op or an
-annotation (matmul_add, aten::mm, ProfilerStep#3, Torch-Compiled Region.*),
-chain walks down: child ops, runtime and driver calls, and the GPU work each
-call launched (device, stream, queue delay = GPU start - launch start, GPU
-duration, grid, block, registers, shared memory). When it matches a kernel,
-memcpy or memset (.*gemm.*, triton_.*), it walks up: the launch call, the ops
-around it, the annotation, the step, the Python frames.
+PATTERN is an exact event name, as 'tracetab table' prints it (parentheses
+and all; "ProfilerStep*" takes every step, a name cut with "..." takes the
+names with that head and tail); --regex makes it a regular expression. A
+PATTERN that names nothing is refused with the closest names (exit 2).
 
-Without PATTERN: the first profiler step. By default the first match in the
-first profiler step that has one; --step, --instance and --all choose others.
+From an op or annotation (matmul_add, aten::mm, ProfilerStep#3) chain walks
+down: child ops, runtime and driver calls, and the GPU work each call
+launched (device, stream, queue delay = GPU start - launch start, GPU
+duration, grid, block, registers, shared memory). From a kernel, memcpy or
+memset it walks up, one frame per line: the launch call, the ops around it,
+the annotation, the step. A name that is both (a Triton CPU op and its
+kernel) needs --down or --up; --up from CPU events shows what encloses them.
+
+Without PATTERN: the first profiler step, or, in a trace without steps, the
+first top-level event that launched GPU work (the header says which).
+--instance N is the N-th instance in the trace (or in --step N); --all takes
+every instance (one nested in another is shown inside it). An annotation
+with no child on its own thread hops to the events other threads ran in its
+window; walking up, a step annotation on another thread is found by time.
+
+Output is bounded: --max-lines (default 1000, 0 for all) and --depth (levels
+shown below the root; self times always count every child) cut the display,
+and the lines left out are counted. --summary prints, over every instance,
+the device work per call (ops) or who launched them (device ops).
 Marked on the way: occupancy queries before a launch (a GEMM picking its
-variant), memcpys the user did not write, blocking syncs, graph launches
-(every kernel listed with a count), backward ops (fwdbwd flows).`,
+variant), memcpys the user did not write, blocking syncs, graph launches,
+backward ops (fwdbwd flows).`,
 		Example: `  tracetab chain trace.json
   tracetab chain trace.json matmul_add
-  tracetab chain trace.json 'aten::mm' --summary
-  tracetab chain trace.json '.*gemm.*' --step 3
-  tracetab chain trace.json 'Torch-Compiled Region.*' --format json`,
+  tracetab chain trace.json aten::mm --summary
+  tracetab chain trace.json --regex '.*gemm.*' --step 3
+  tracetab chain trace.json triton_poi_fused_add_0 --up
+  tracetab chain trace.json --regex '^Torch-Compiled Region' --all --format json`,
 		Args: rangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
@@ -61,21 +82,33 @@ variant), memcpys the user did not write, blocking syncs, graph launches
 			default:
 				return usageErrorf("unknown --style %q: use auto, box or plain", o.style)
 			}
-			if o.instance < 1 {
-				return usageErrorf("--instance counts from 1")
-			}
-			if o.summary && o.pattern == "" {
-				return usageErrorf("--summary needs a PATTERN naming the ops to summarise")
+			switch {
+			case cmd.Flags().Changed("instance") && o.instance < 1:
+				return usageErrorf("--instance %d: instances count from 1", o.instance)
+			case cmd.Flags().Changed("instance") && o.all:
+				return usageErrorf("--instance and --all exclude each other")
+			case o.up && o.down:
+				return usageErrorf("--up and --down exclude each other")
+			case o.depth < 0:
+				return usageErrorf("--depth %d: give a number of levels >= 0 (0: all)", o.depth)
+			case o.maxLines < 0:
+				return usageErrorf("--max-lines %d: give a number of lines >= 0 (0: all)", o.maxLines)
+			case o.pattern == "" && (o.summary || o.up || o.down || o.regex):
+				return usageErrorf("--summary, --up, --down and --regex need a PATTERN")
 			}
 			return runChain(e, o, cmd.Flags().Changed("step"))
 		},
 	}
 	f := cmd.Flags()
-	f.Int64Var(&o.step, "step", 0, "only instances in ProfilerStep#N")
-	f.IntVar(&o.instance, "instance", 1, "which instance to show (1 = the first)")
-	f.BoolVar(&o.all, "all", false, "show every instance")
-	f.BoolVar(&o.summary, "summary", false, "over all instances of the matched ops: device work per call, median queue delay, GPU time spread")
-	f.IntVar(&o.depth, "depth", 0, "walk down at most this many levels (0: all)")
+	f.BoolVar(&o.regex, "regex", false, "PATTERN is a regular expression (unanchored) instead of an exact name")
+	f.BoolVar(&o.up, "up", false, "walk up: from the device ops PATTERN names (or, when it names none, from its CPU events)")
+	f.BoolVar(&o.down, "down", false, "walk down from the CPU events PATTERN names")
+	f.Int64Var(&o.step, "step", 0, "only instances in ProfilerStep#N (a device op is in the step of its launch)")
+	f.IntVar(&o.instance, "instance", 1, "which instance to show, counted in the trace (or in --step) from 1")
+	f.BoolVar(&o.all, "all", false, "show every instance (up to --max-lines)")
+	f.BoolVar(&o.summary, "summary", false, "over all instances: device work per call (ops) or who launched them (device ops); no chain")
+	f.IntVar(&o.depth, "depth", 0, "show at most this many levels below the root (0: all); self times are unchanged")
+	f.IntVar(&o.maxLines, "max-lines", defaultChainLines, "stop printing after this many lines and count the rest (0: no limit)")
 	f.StringVar(&o.style, "style", "auto", "tree drawing: box, plain, or auto (box on a terminal)")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	return cmd
@@ -91,35 +124,54 @@ func isTerminal(w any) bool {
 }
 
 func runChain(e *env, o *chainOptions, hasStep bool) error {
-	opts := chain.Options{Step: o.step, HasStep: hasStep, Instance: o.instance, All: o.all, MaxDepth: o.depth}
+	q := chain.Query{Step: o.step, HasStep: hasStep, Instance: o.instance, All: o.all}
+	switch {
+	case o.up:
+		q.Dir = chain.Up
+	case o.down:
+		q.Dir = chain.Down
+	}
 	if o.pattern != "" {
-		re, err := regexp.Compile(o.pattern)
+		m, err := chain.NewMatcher(o.pattern, o.regex)
 		if err != nil {
 			return usageErrorf("PATTERN: %v", err)
 		}
-		opts.Pattern = re
+		q.Match = m
 	}
 	t, err := e.load(o.path)
 	if err != nil {
 		return err
 	}
-	res := chain.Follow(t, opts)
-	if o.summary {
-		res.Summary = chain.Summarize(t, opts)
-	}
-	if len(res.Chains) == 0 {
-		what := "no profiler step"
-		if o.pattern != "" {
-			what = "nothing matches " + o.pattern
+	sel, err := chain.Select(t, q)
+	if err != nil {
+		var nm *chain.NoMatch
+		var am *chain.Ambiguous
+		var em *chain.Empty
+		if errors.As(err, &nm) || errors.As(err, &am) || errors.As(err, &em) {
+			return usageErrorf("%s: %v", o.path, err)
 		}
-		if res.Matches > 0 {
-			what = "no instance there (" + itoa(res.Matches) + " matches elsewhere; try --all or another --step)"
-		}
-		note(e.stderr, what)
+		return err
 	}
+	var sink chain.Sink
 	if o.format == "json" {
-		return render.ChainJSON(e.stdout, o.path, res)
+		sink = render.NewChainJSON(e.stdout, o.path)
+	} else {
+		box := o.style == "box" || (o.style == "auto" && isTerminal(e.stdout))
+		sink = render.NewChainText(e.stdout, box)
 	}
-	box := o.style == "box" || (o.style == "auto" && isTerminal(e.stdout))
-	return render.ChainText(e.stdout, res, box)
+	if o.summary {
+		return chain.RunSummary(sel, sink)
+	}
+	f, err := chain.Run(sel, chain.Options{MaxDepth: o.depth, MaxLines: o.maxLines}, sink)
+	if err != nil {
+		return err
+	}
+	if f.OmittedLines > 0 || f.OmittedInstances > 0 {
+		msg := "output cut at --max-lines " + itoa(o.maxLines) + ": " + itoa(f.OmittedLines) + " more lines"
+		if f.OmittedInstances > 0 {
+			msg += " and " + itoa(f.OmittedInstances) + " more instances"
+		}
+		note(e.stderr, msg+" not shown (--max-lines 0 shows all)")
+	}
+	return nil
 }

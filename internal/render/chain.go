@@ -1,16 +1,24 @@
 package render
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/chain"
 	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 // ChainSchema versions the JSON form of chain.
-const ChainSchema = "tracetab.chain/1"
+const ChainSchema = "tracetab.chain/2"
+
+// maxIndent is the deepest level drawn with its own indentation; deeper
+// lines keep that indentation and say their level, so a line's length
+// does not grow with the nesting.
+const maxIndent = 24
 
 func kindLabel(k trace.Kind) string {
 	switch k {
@@ -22,17 +30,36 @@ func kindLabel(k trace.Kind) string {
 	return k.String()
 }
 
+
+func threadText(th chain.Thread) string {
+	if th.Pid.String() == th.Tid.String() {
+		return "thread " + th.Tid.String()
+	}
+	return "thread " + th.Tid.String() + " (pid " + th.Pid.String() + ")"
+}
+
+func patternText(s *chain.Selection) string {
+	if s.Regex {
+		return "/" + s.Pattern + "/ (regular expression)"
+	}
+	return strconv.Quote(s.Pattern)
+}
+
 func deviceLine(d *chain.DeviceOp) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "GPU %d stream %d  %s  %s  queue %s  dur %s", d.Device, d.Stream, d.Name, kindLabel(d.Kind), nsT(d.QueueNs), nsT(d.DurNs))
+	fmt.Fprintf(&b, "GPU %d stream %d  %s  %s", d.Device, d.Stream, d.Name, kindLabel(d.Kind))
+	if d.HasLaunch {
+		b.WriteString("  queue " + units.Dur(d.QueueNs))
+	}
+	b.WriteString("  dur " + units.Dur(d.DurNs))
 	if d.Grid != nil {
 		fmt.Fprintf(&b, "  grid [%d,%d,%d] block [%d,%d,%d]", d.Grid[0], d.Grid[1], d.Grid[2], d.Block[0], d.Block[1], d.Block[2])
 	}
 	if d.Regs >= 0 {
 		fmt.Fprintf(&b, "  regs %d", d.Regs)
 	}
-	if d.SharedMem >= 0 {
-		fmt.Fprintf(&b, "  shmem %d", d.SharedMem)
+	if d.SharedMemB >= 0 {
+		fmt.Fprintf(&b, "  shmem %dB", d.SharedMemB)
 	}
 	if d.Bytes >= 0 {
 		fmt.Fprintf(&b, "  bytes %d", d.Bytes)
@@ -40,207 +67,292 @@ func deviceLine(d *chain.DeviceOp) string {
 	return b.String()
 }
 
-func nodeLine(n *chain.Node, up bool) string {
+func eventLine(it *chain.Item, up bool) string {
 	var b strings.Builder
-	off := "+" + nsT(n.OffsetNs)
+	b.WriteString(it.Name + "  " + kindLabel(it.EvKind))
 	if up {
-		off = "child at +" + nsT(n.OffsetNs)
+		b.WriteString("  child at +" + units.Dur(it.OffsetNs))
+	} else {
+		b.WriteString("  +" + units.Dur(it.OffsetNs))
 	}
-	fmt.Fprintf(&b, "%s  %s  %s  dur %s", n.Name, kindLabel(n.Kind), off, nsT(n.DurNs))
-	if !up && n.Kind.IsCPU() {
-		fmt.Fprintf(&b, "  self %s", nsT(n.SelfNs))
+	b.WriteString("  dur " + units.Dur(it.DurNs))
+	if !up && it.HasSelf {
+		b.WriteString("  self " + units.Dur(it.SelfNs))
 	}
-	if n.BackwardOf != "" {
-		fmt.Fprintf(&b, "  (backward of %s)", n.BackwardOf)
+	if it.BackwardOf != "" {
+		b.WriteString("  (backward of " + it.BackwardOf + ")")
 	}
-	for _, m := range n.Marks {
-		fmt.Fprintf(&b, "  [%s]", m)
+	for _, m := range it.Marks {
+		b.WriteString("  [" + m + "]")
 	}
 	return b.String()
 }
 
-// ChainText writes the chains; box draws the tree with box-drawing
-// characters (for a terminal), otherwise plain indentation.
-func ChainText(w io.Writer, res *chain.Result, box bool) error {
-	var b strings.Builder
-	for ci, c := range res.Chains {
-		if ci > 0 {
-			b.WriteByte('\n')
-		}
-		step := ""
-		if c.Step >= 0 && (c.Root == nil || !strings.HasPrefix(c.Root.Name, "ProfilerStep#")) {
-			step = fmt.Sprintf(" in ProfilerStep#%d", c.Step)
-		}
-		if c.Direction == "down" {
-			fmt.Fprintf(&b, "# %s%s, down to the GPU work it launched (start offsets from the parent)\n", c.Root.Name, step)
-			writeTree(&b, c.Root, "", true, true, box)
-			continue
-		}
-		fmt.Fprintf(&b, "# %s%s, up from the GPU to the code that launched it\n", c.Kernel.Name, step)
-		b.WriteString(deviceLine(c.Kernel) + "\n")
-		if c.Unlinked {
-			b.WriteString("  (no launch call in the trace: launched before the profiling window opened)\n")
-			continue
-		}
-		for k, n := range c.Up {
-			ind := strings.Repeat("  ", k+1)
-			arrow := "<- "
-			if box {
-				arrow = "↑ "
-			}
-			b.WriteString(ind + arrow + nodeLine(n, true) + "\n")
-			if k == 0 && len(n.Launched) > 1 {
-				fmt.Fprintf(&b, "%s   (this call launched %d device ops)\n", ind, len(n.Launched))
-			}
-		}
-	}
-	if res.Summary != nil {
-		s := res.Summary
-		fmt.Fprintf(&b, "\n# summary over %d calls of %s: device work per call\n", s.Instances, strings.Join(s.Ops, ", "))
-		g := &Grid{Headers: []string{"Per call", "Count", "Median queue", "Median dur", "Min dur", "Max dur", "Kind", "Name"},
-			RightAlign: []bool{true, true, true, true, true, true}}
-		for _, k := range s.Kernels {
-			g.Rows = append(g.Rows, []string{fmt.Sprintf("%.2f", k.PerCall), itoa(k.Count), nsT(k.MedQueueNs), nsT(k.MedDurNs),
-				nsT(k.MinDurNs), nsT(k.MaxDurNs), kindLabel(k.Kind), short(k.Name, 80)})
-		}
-		g.Write(&b, "text")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+// ChainTextSink writes chains as text: a tree for down walks, one frame
+// per line for up walks.
+type ChainTextSink struct {
+	w    *bufio.Writer
+	box  bool
+	open []bool // open[d]: the last event drawn at depth d has siblings to come
+	node *chain.Item
+	c    *chain.ChainInfo
+	n    int // chains begun
 }
 
-func itoa(n int) string { return fmt.Sprint(n) }
+// NewChainText returns a text sink; box draws the tree with box-drawing
+// characters (for a terminal), otherwise plain indentation.
+func NewChainText(w io.Writer, box bool) *ChainTextSink {
+	return &ChainTextSink{w: bufio.NewWriterSize(w, 64<<10), box: box}
+}
 
-func writeTree(b *strings.Builder, n *chain.Node, prefix string, root, last, box bool) {
-	branch, cont, lastBranch, space := "- ", "  ", "- ", "  "
-	if box {
-		branch, cont, lastBranch, space = "├─ ", "│  ", "└─ ", "   "
-	}
-	line, childPrefix := prefix, prefix
-	if !root {
-		if last {
-			line += lastBranch
-			childPrefix += space
+func (t *ChainTextSink) line(s string) { t.w.WriteString(strings.TrimRight(s, " ") + "\n") }
+
+// Begin writes what was selected.
+func (t *ChainTextSink) Begin(s *chain.Selection) error {
+	in := s.Instances
+	switch s.Mode {
+	case chain.ModePattern:
+		h := fmt.Sprintf("# %s: %s of %s", patternText(s), plural(s.Total, "instance", "instances"), plural(s.NameCount, "name", "names"))
+		if s.Step >= 0 {
+			h += fmt.Sprintf(", %d in ProfilerStep#%d", len(in), s.Step)
+		}
+		if s.NameCount > 1 || s.Regex {
+			h += ": " + strings.Join(s.Names, ", ")
+			if s.NameCount > len(s.Names) {
+				h += fmt.Sprintf(" (and %d more)", s.NameCount-len(s.Names))
+			}
+		}
+		t.line(h)
+	case chain.ModeStep:
+		if len(s.Chosen) == 1 {
+			t.line(fmt.Sprintf("# no PATTERN: profiler step %d of %d; a PATTERN, --step or --instance chooses another", s.Chosen[0]+1, len(in)))
+		}
+	case chain.ModeTopGPU, chain.ModeTopLevel:
+		what := "top-level events that launched GPU work"
+		if s.Mode == chain.ModeTopLevel {
+			what = "top-level events (none launched GPU work)"
+		}
+		if len(s.Chosen) == 1 {
+			t.line(fmt.Sprintf("# no ProfilerStep in this trace: top-level event %d of the %d %s; a PATTERN or --instance chooses another", s.Chosen[0]+1, len(in), what))
 		} else {
-			line += branch
-			childPrefix += cont
+			t.line(fmt.Sprintf("# no ProfilerStep in this trace: the %d %s", len(in), what))
 		}
 	}
-	b.WriteString(line + nodeLine(n, false) + "\n")
-	for k, d := range n.Launched {
-		arrow := "=> "
-		if box {
-			arrow = "⇒ "
+	if s.Nested > 0 {
+		t.line(fmt.Sprintf("# %s, %s inside them (shown there, not again)", plural(len(s.Chosen), "outermost instance", "outermost instances"), plural(s.Nested, "nested instance", "nested instances")))
+	}
+	return nil
+}
+
+// BeginChain writes the chain's header.
+func (t *ChainTextSink) BeginChain(c *chain.ChainInfo) error {
+	t.c, t.node, t.open = c, nil, t.open[:0]
+	if t.n > 0 {
+		t.w.WriteByte('\n')
+	}
+	t.n++
+	step := ""
+	if c.Step >= 0 && (c.Root == nil || !strings.HasPrefix(c.Root.Name, "ProfilerStep#")) {
+		step = fmt.Sprintf(" in ProfilerStep#%d", c.Step)
+	}
+	inst := fmt.Sprintf(" (instance %d of %d)", c.Instance, c.Of)
+	switch {
+	case c.Direction == chain.Down:
+		t.line(fmt.Sprintf("# %s%s%s, down to the GPU work it launched (start offsets from the parent)", c.Root.Name, inst, step))
+	case c.Device != nil:
+		if c.Step >= 0 {
+			step = fmt.Sprintf(", launched in ProfilerStep#%d", c.Step)
 		}
-		pre := childPrefix
-		if len(n.Children) > 0 {
-			if box {
+		t.line(fmt.Sprintf("# %s%s%s, up from the GPU to the code that launched it", c.Device.Name, inst, step))
+		t.line(deviceLine(c.Device))
+		if c.Unlinked {
+			what := "no launch call in the trace"
+			if c.Device.HasCorr {
+				what = fmt.Sprintf("no launch call with correlation id %d in the trace", c.Device.Corr)
+			}
+			t.line("  (" + what + ": launched before the profiling window opened, or the trace lacks the CPU side)")
+		}
+	default:
+		t.line(fmt.Sprintf("# %s%s%s, up to the events that enclose it", c.Root.Name, inst, step))
+	}
+	return nil
+}
+
+func (t *ChainTextSink) glyphs() (branch, cont, lastBranch, space, dev, hop string) {
+	if t.box {
+		return "├─ ", "│  ", "└─ ", "   ", "⇒ ", "⇢ "
+	}
+	return "- ", "  ", "- ", "  ", "=> ", "~> "
+}
+
+// prefix is the indentation of a line at depth d (d >= 1), without its
+// branch.
+func (t *ChainTextSink) prefix(d int) string {
+	_, cont, _, space, _, _ := t.glyphs()
+	var b strings.Builder
+	for k := 1; k < d && k <= maxIndent; k++ {
+		if k < len(t.open) && t.open[k] {
+			b.WriteString(cont)
+		} else {
+			b.WriteString(space)
+		}
+	}
+	if d > maxIndent+1 {
+		b.WriteString("… ")
+	}
+	return b.String()
+}
+
+func (t *ChainTextSink) setOpen(d int, open bool) {
+	if d > maxIndent+1 {
+		return
+	}
+	for len(t.open) <= d {
+		t.open = append(t.open, false)
+	}
+	t.open = t.open[:d+1]
+	t.open[d] = open
+}
+
+func levelMark(d int) string {
+	if d > maxIndent+1 {
+		return "  [level " + strconv.Itoa(d) + "]"
+	}
+	return ""
+}
+
+// Item writes one line.
+func (t *ChainTextSink) Item(it *chain.Item) error {
+	branch, _, lastBranch, _, devArrow, hopArrow := t.glyphs()
+	if t.c.Direction == chain.Up {
+		arrow := "<- "
+		if t.box {
+			arrow = "↑ "
+		}
+		switch it.Kind {
+		case chain.ItemEvent:
+			t.line("  " + arrow + eventLine(it, true))
+			if it.Launched > 1 {
+				t.line(fmt.Sprintf("     (this call launched %d device ops)", it.Launched))
+			}
+		case chain.ItemHop:
+			where := "on the same thread, not enclosing the frames above"
+			if it.OtherThread {
+				where = "on " + threadText(it.Thread) + ": the step annotation lives on another thread"
+			}
+			t.line(fmt.Sprintf("  %s%s  %s  dur %s  (holds the launch by time; %s)", hopArrow, it.Name, kindLabel(it.EvKind), units.Dur(it.DurNs), where))
+		}
+		return nil
+	}
+	d := it.Depth
+	switch it.Kind {
+	case chain.ItemEvent:
+		t.node = it
+		line := ""
+		if d > 0 {
+			b := branch
+			if it.Last {
+				b = lastBranch
+			}
+			line = t.prefix(d) + b
+		}
+		t.setOpen(d, !it.Last)
+		t.line(line + eventLine(it, false) + levelMark(d))
+	case chain.ItemDevice, chain.ItemMoreDevice:
+		pre := t.prefix(d + 1)
+		if t.node != nil && t.node.HasChildren {
+			if t.box {
 				pre += "│ "
 			} else {
 				pre += "  "
 			}
 		}
-		if k == 20 && len(n.Launched) > 21 {
-			fmt.Fprintf(b, "%s%s... %d more device ops launched by this call\n", pre, arrow, len(n.Launched)-20)
-			break
+		if it.Kind == chain.ItemMoreDevice {
+			t.line(fmt.Sprintf("%s%s... %d more device ops launched by this call", pre, devArrow, it.Count))
+		} else {
+			t.line(pre + devArrow + deviceLine(it.Dev))
 		}
-		b.WriteString(pre + arrow + deviceLine(d) + "\n")
+	case chain.ItemHop:
+		t.setOpen(d, true)
+		t.line(fmt.Sprintf("%s%s%son %s: %s inside this annotation's window (it has no child on its own thread)",
+			t.prefix(d), branch, hopArrow, threadText(it.Thread), plural(it.Count, "top-level event", "top-level events")))
 	}
-	for k, c := range n.Children {
-		writeTree(b, c, childPrefix, false, k == len(n.Children)-1, box)
-	}
+	return nil
 }
 
-// ChainJSON writes the chains as JSON with raw microseconds.
-func ChainJSON(w io.Writer, file string, res *chain.Result) error {
-	type devJSON struct {
-		Name    string    `json:"name"`
-		Kind    string    `json:"kind"`
-		Device  int       `json:"device"`
-		Stream  int64     `json:"stream"`
-		StartUs float64   `json:"start_us"`
-		QueueUs float64   `json:"queue_us"`
-		DurUs   float64   `json:"dur_us"`
-		Grid    *[3]int32 `json:"grid,omitempty"`
-		Block   *[3]int32 `json:"block,omitempty"`
-		Regs    *int32    `json:"registers_per_thread,omitempty"`
-		Shmem   *int64    `json:"shared_memory,omitempty"`
-		Bytes   *int64    `json:"bytes,omitempty"`
+// EndChain says what the bounds left out.
+func (t *ChainTextSink) EndChain(c *chain.ChainInfo) error {
+	if c.HiddenBelowDepth > 0 {
+		t.line(fmt.Sprintf("  (%s below --depth %d not shown; self times count them)", plural(c.HiddenBelowDepth, "event", "events"), c.MaxDepth))
 	}
-	type nodeJSON struct {
-		Name       string      `json:"name"`
-		Kind       string      `json:"kind"`
-		StartUs    float64     `json:"start_us"`
-		OffsetUs   float64     `json:"offset_us"`
-		DurUs      float64     `json:"dur_us"`
-		SelfUs     *float64    `json:"self_us,omitempty"`
-		Marks      []string    `json:"marks,omitempty"`
-		BackwardOf string      `json:"backward_of,omitempty"`
-		Launched   []devJSON   `json:"launched,omitempty"`
-		Children   []*nodeJSON `json:"children,omitempty"`
+	if c.OmittedLines > 0 {
+		t.line(fmt.Sprintf("... %s not shown (--max-lines %d; 0 shows all)", plural(c.OmittedLines, "more line", "more lines"), c.MaxLines))
 	}
-	dev := func(d *chain.DeviceOp) devJSON {
-		j := devJSON{Name: d.Name, Kind: kindLabel(d.Kind), Device: d.Device, Stream: d.Stream, StartUs: us(d.StartNs),
-			QueueUs: us(d.QueueNs), DurUs: us(d.DurNs), Grid: d.Grid, Block: d.Block}
-		if d.Regs >= 0 {
-			r := d.Regs
-			j.Regs = &r
+	return nil
+}
+
+// Summary writes the aggregate table.
+func (t *ChainTextSink) Summary(s *chain.Summary) error {
+	var g *Grid
+	dur := func(ns int64) string { return units.Dur(ns) }
+	queue := func(q *int64) string {
+		if q == nil {
+			return "-"
 		}
-		if d.SharedMem >= 0 {
-			s := d.SharedMem
-			j.Shmem = &s
-		}
-		if d.Bytes >= 0 {
-			x := d.Bytes
-			j.Bytes = &x
-		}
-		return j
+		return units.Dur(*q)
 	}
-	var node func(n *chain.Node, up bool) *nodeJSON
-	node = func(n *chain.Node, up bool) *nodeJSON {
-		j := &nodeJSON{Name: n.Name, Kind: kindLabel(n.Kind), StartUs: us(n.StartNs), OffsetUs: us(n.OffsetNs), DurUs: us(n.DurNs),
-			Marks: n.Marks, BackwardOf: n.BackwardOf}
-		if !up && n.Kind.IsCPU() {
-			s := us(n.SelfNs)
-			j.SelfUs = &s
+	if s.Dir == chain.Down {
+		h := "# summary over " + plural(s.Calls, "call", "calls")
+		if s.Nested > 0 {
+			h += fmt.Sprintf(" (%s counted in their outer call)", plural(s.Nested, "nested instance", "nested instances"))
 		}
-		for _, d := range n.Launched {
-			j.Launched = append(j.Launched, dev(d))
+		t.line(h + ": device work per call")
+		g = &Grid{Headers: []string{"Per call", "Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Kind", "Name"},
+			RightAlign: []bool{true, true, true, true, true, true, true}}
+		for _, r := range s.Rows {
+			g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.PerCall, 'f', 2, 64), strconv.Itoa(r.Count), dur(r.TotalDurNs),
+				queue(r.MedQueueNs), dur(r.MedDurNs), dur(r.MinDurNs), dur(r.MaxDurNs), kindLabel(r.Kind), r.Name})
 		}
-		for _, c := range n.Children {
-			j.Children = append(j.Children, node(c, false))
+	} else {
+		h := "# summary over " + plural(s.Instances, "instance", "instances")
+		if s.Unlinked > 0 {
+			h += fmt.Sprintf(" (%d without a launch call in the trace)", s.Unlinked)
 		}
-		return j
+		t.line(h + ": who launched them")
+		g = &Grid{Headers: []string{"Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Launch call", "Op", "Name"},
+			RightAlign: []bool{true, true, true, true, true, true}}
+		for _, r := range s.Rows {
+			lc, op := r.LaunchCall, r.Op
+			if lc == "" {
+				lc = "(none in the trace)"
+			}
+			if op == "" {
+				op = "-"
+			}
+			g.Rows = append(g.Rows, []string{strconv.Itoa(r.Count), dur(r.TotalDurNs), queue(r.MedQueueNs), dur(r.MedDurNs),
+				dur(r.MinDurNs), dur(r.MaxDurNs), lc, op, r.Name})
+		}
 	}
-	type chainJSON struct {
-		Direction string      `json:"direction"`
-		Step      int64       `json:"step"`
-		Root      *nodeJSON   `json:"root,omitempty"`
-		Kernel    *devJSON    `json:"device_op,omitempty"`
-		Up        []*nodeJSON `json:"up,omitempty"`
-		Unlinked  bool        `json:"unlinked,omitempty"`
+	if len(g.Rows) == 0 {
+		t.line("(the instances launched no device work)")
+		return nil
 	}
-	out := struct {
-		Schema  string         `json:"schema"`
-		File    string         `json:"file"`
-		Pattern string         `json:"pattern"`
-		Matches int            `json:"matches"`
-		Chains  []chainJSON    `json:"chains"`
-		Summary *chain.Summary `json:"summary,omitempty"`
-	}{Schema: ChainSchema, File: file, Pattern: res.Pattern, Matches: res.Matches, Chains: []chainJSON{}, Summary: res.Summary}
-	for _, c := range res.Chains {
-		cj := chainJSON{Direction: c.Direction, Step: c.Step, Unlinked: c.Unlinked}
-		if c.Root != nil {
-			cj.Root = node(c.Root, false)
-		}
-		if c.Kernel != nil {
-			d := dev(c.Kernel)
-			cj.Kernel = &d
-		}
-		for _, n := range c.Up {
-			cj.Up = append(cj.Up, node(n, true))
-		}
-		out.Chains = append(out.Chains, cj)
+	var b strings.Builder
+	if err := g.Write(&b, "text"); err != nil {
+		return err
 	}
-	return JSON(w, out)
+	for _, l := range strings.SplitAfter(b.String(), "\n") {
+		if l != "" {
+			t.line(strings.TrimSuffix(l, "\n"))
+		}
+	}
+	return nil
+}
+
+// End writes the closing notes and flushes.
+func (t *ChainTextSink) End(s *chain.Selection, f *chain.Footer) error {
+	if f.OmittedInstances > 0 {
+		t.line(fmt.Sprintf("\n# %s not shown (--max-lines %d; 0 shows all)", plural(f.OmittedInstances, "more instance", "more instances"), f.MaxLines))
+	}
+	return t.w.Flush()
 }

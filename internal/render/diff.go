@@ -105,12 +105,6 @@ func code(s string) string {
 	return "`" + s + "`"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
 
 // verdictLine is the first line: PASS or FAIL with the counts.
 func verdictLine(what string, g *diff.Gate) string {

@@ -1,0 +1,184 @@
+package chain
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// rawEv is an X event read straight from the JSON with encoding/json,
+// independently of tracetab's parser: times are the decimal text of ts
+// and dur turned into integer nanoseconds.
+type rawEv struct {
+	Idx       int
+	Name, Cat string
+	Pid, Tid  string
+	Ts, Dur   int64
+	Corr      int64
+	HasCorr   bool
+	ExtID     int64
+	HasExt    bool
+}
+
+func (e rawEv) End() int64 { return e.Ts + e.Dur }
+
+func (e rawEv) thread() string { return e.Pid + "/" + e.Tid }
+
+// decNs turns a JSON number or string of microseconds into nanoseconds.
+func decNs(t *testing.T, v any) int64 {
+	var s string
+	switch x := v.(type) {
+	case json.Number:
+		s = x.String()
+	case string:
+		s = x
+	case nil:
+		return 0
+	default:
+		t.Fatalf("ts/dur %T %v", v, v)
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	frac = (frac + "000")[:3]
+	neg := strings.HasPrefix(whole, "-")
+	w, err := strconv.ParseInt(strings.TrimPrefix(whole, "-"), 10, 64)
+	if err != nil {
+		t.Fatalf("ts %q: %v", s, err)
+	}
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	ns := w*1000 + f
+	if neg {
+		ns = -ns
+	}
+	return ns
+}
+
+func idText(v any) string {
+	switch x := v.(type) {
+	case json.Number:
+		return x.String()
+	case string:
+		return x
+	}
+	return ""
+}
+
+func intArg(v any) (int64, bool) {
+	if n, ok := v.(json.Number); ok {
+		i, err := strconv.ParseInt(n.String(), 10, 64)
+		return i, err == nil
+	}
+	return 0, false
+}
+
+// readRaw reads the X events of a trace file.
+func readRaw(t *testing.T, path string) []rawEv {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	var list []any
+	switch d := doc.(type) {
+	case map[string]any:
+		list, _ = d["traceEvents"].([]any)
+	case []any:
+		list = d
+	}
+	var out []rawEv
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		if m == nil || m["ph"] != "X" {
+			continue
+		}
+		e := rawEv{Idx: len(out), Pid: idText(m["pid"]), Tid: idText(m["tid"]), Ts: decNs(t, m["ts"]), Dur: decNs(t, m["dur"])}
+		e.Name, _ = m["name"].(string)
+		e.Cat, _ = m["cat"].(string)
+		if a, ok := m["args"].(map[string]any); ok {
+			e.Corr, e.HasCorr = intArg(a["correlation"])
+			e.ExtID, e.HasExt = intArg(a["External id"])
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func rawIsDevice(cat string) bool {
+	switch strings.ToLower(cat) {
+	case "kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset":
+		return true
+	}
+	return false
+}
+
+func rawIsLaunchCat(cat string) bool {
+	return cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "runtime"
+}
+
+func rawIsCPU(cat string) bool {
+	switch cat {
+	case "cpu_op", "Operator", "user_annotation", "python_function", "cuda_runtime", "cuda_driver", "Runtime", "runtime", "overhead":
+		return true
+	}
+	return false
+}
+
+// rawAncestors lists the events on e's thread that contain e, innermost
+// first (ties in file order: the later of two equal spans is inside).
+func rawAncestors(evs []rawEv, e rawEv) []rawEv {
+	var out []rawEv
+	for _, c := range evs {
+		if c.Idx == e.Idx || c.thread() != e.thread() || !rawIsCPU(c.Cat) {
+			continue
+		}
+		if c.Ts <= e.Ts && e.End() <= c.End() && (c.Ts != e.Ts || c.End() != e.End() || c.Idx < e.Idx) {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Ts != b.Ts {
+			return a.Ts > b.Ts
+		}
+		if a.End() != b.End() {
+			return a.End() < b.End()
+		}
+		return a.Idx > b.Idx
+	})
+	return out
+}
+
+func shared(t *testing.T, name string) string {
+	return filepath.Join(testenv.Shared(t), "traces", name)
+}
+
+func openTrace(t *testing.T, path string) *trace.Trace {
+	t.Helper()
+	tr, err := parse.Open(path, parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
