@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -176,4 +177,78 @@ func dropColumns(table string, headers ...string) string {
 		out = append(out, string(b))
 	}
 	return strings.Join(out, "\n")
+}
+
+type gpuOracleCase struct {
+	Trace    string   `json:"trace"`
+	Torch    string   `json:"torch"`
+	Args     []string `json:"args"`
+	Expected string   `json:"expected"`
+}
+
+// TestOracleGPUTables runs tracetab table on every case of
+// ../shared/oracle-gpu/manifest.json (torch's own profiler_util.py over
+// events rebuilt from the real GPU traces) and compares byte for byte.
+func TestOracleGPUTables(t *testing.T) {
+	shared := testenv.Shared(t)
+	dir := filepath.Join(shared, "oracle-gpu")
+	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []gpuOracleCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("empty manifest")
+	}
+	identical := 0
+	for _, c := range cases {
+		name := c.Torch + "/" + strings.TrimSuffix(filepath.Base(c.Expected), ".txt")
+		want, err := os.ReadFile(filepath.Join(dir, c.Expected))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"table", "--torch", c.Torch, filepath.Join(shared, "traces", c.Trace)}, c.Args...)
+		got, stderr, code := run(t, args...)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", name, code, stderr)
+			continue
+		}
+		if d := firstDiff(got, string(want)); d != "" {
+			t.Logf("%s: %s", name, d)
+			continue
+		}
+		identical++
+	}
+	t.Logf("oracle-gpu: %d of %d tables identical to torch's own table code", identical, len(cases))
+	if identical < gpuOracleFloor {
+		t.Errorf("only %d of %d tables identical; at least %d were before", identical, len(cases), gpuOracleFloor)
+	}
+}
+
+// gpuOracleFloor is how many oracle-gpu tables must be identical; raised
+// with every fix until it is all of them.
+const gpuOracleFloor = 225
+
+// firstDiff describes the first line where got and want differ, or "".
+func firstDiff(got, want string) string {
+	if got == want {
+		return ""
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(gl), len(wl)); i++ {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			return fmt.Sprintf("line %d:\n got: %q\nwant: %q", i+1, g, w)
+		}
+	}
+	return "differs"
 }
