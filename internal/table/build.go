@@ -238,13 +238,15 @@ func fill32(n int, v int32) []int32 {
 // attach is torch's device_corr_map step: every event linked to op id L
 // (device ops and runtime calls) is handed to the candidate events whose id
 // is L; device ops become kernels of the candidate, runtime calls take its
-// thread. Candidates are ops by External id, and, where the version has
-// the collision bug, runtime calls by correlation id.
+// thread. Candidates are ops by External id, and runtime calls by their
+// correlation id (their FunctionEvent id from 1.13): every one before 2.4,
+// only unlinked ones from 2.4 (PR #124596). 2.1x skips only overhead
+// events, which are never indexed by correlation id here.
 func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32) {
 	// collide reports whether runtime call r is a candidate by its
 	// correlation id under this version's rules.
 	collide := func(r int32) bool {
-		if r < 0 || pos[r] < 0 || !v.runtimeIDIsCorrelation() || v.skipsUnlinkedRuntime() {
+		if r < 0 || pos[r] < 0 || !v.runtimeIDIsCorrelation() {
 			return false
 		}
 		return !v.frontendOnlyAttach() || linkOf(t, l, int(r)) == 0

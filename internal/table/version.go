@@ -80,13 +80,14 @@ func (v Version) skipsPythonFunctions() bool { return v.AtLeast(2, 10) }
 // got them, runtime calls included (the correlation-id collision).
 func (v Version) frontendOnlyAttach() bool { return v.AtLeast(2, 4) }
 
-// skipsUnlinkedRuntime: 2.1x no longer attaches device ops to overhead
-// events and unlinked runtime/driver calls.
-func (v Version) skipsUnlinkedRuntime() bool { return v.AtLeast(2, 10) }
-
 // runtimeIDIsCorrelation: from 1.13 a runtime call's id is its CUPTI
 // correlation id; before, 0.
 func (v Version) runtimeIDIsCorrelation() bool { return v.AtLeast(1, 13) }
+
+// memoryWindowExactNs: 2.1x compares [memory] record times with an op's
+// integer start and end ns; earlier versions round-trip them through
+// float microseconds.
+func (v Version) memoryWindowExactNs() bool { return v.AtLeast(2, 10) }
 
 // DeviceNameFromUseDevice: 2.4 prints use_device.upper() instead of "CUDA".
 func (v Version) DeviceNameFromUseDevice() bool { return v.AtLeast(2, 4) }
