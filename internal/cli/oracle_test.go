@@ -2,11 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -218,20 +222,16 @@ func TestOracleGPUTables(t *testing.T) {
 			continue
 		}
 		if d := firstDiff(got, string(want)); d != "" {
-			t.Logf("%s: %s", name, d)
+			t.Errorf("%s: %s", name, d)
 			continue
 		}
 		identical++
 	}
 	t.Logf("oracle-gpu: %d of %d tables identical to torch's own table code", identical, len(cases))
-	if identical < gpuOracleFloor {
-		t.Errorf("only %d of %d tables identical; at least %d were before", identical, len(cases), gpuOracleFloor)
+	if identical != len(cases) {
+		t.Errorf("only %d of %d tables identical to torch's own table code", identical, len(cases))
 	}
 }
-
-// gpuOracleFloor is how many oracle-gpu tables must be identical; raised
-// with every fix until it is all of them.
-const gpuOracleFloor = 250
 
 // firstDiff describes the first line where got and want differ, or "".
 func firstDiff(got, want string) string {
@@ -261,7 +261,14 @@ type rawEvent struct {
 	Name string                     `json:"name"`
 	Ts   json.Number                `json:"ts"`
 	Dur  json.Number                `json:"dur"`
+	Pid  json.RawMessage            `json:"pid"`
+	Tid  json.RawMessage            `json:"tid"`
 	Args map[string]json.RawMessage `json:"args"`
+}
+
+// thread is the event's pid and tid as written.
+func (e *rawEvent) thread() (pid, tid string) {
+	return strings.Trim(string(e.Pid), `"`), strings.Trim(string(e.Tid), `"`)
 }
 
 func readRaw(t *testing.T, path string) []rawEvent {
@@ -428,4 +435,187 @@ func TestReproMemoryBoundary(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readRawFile reads a trace (gzip or not) as raw events.
+func readRawFile(t *testing.T, path string) []rawEvent {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var evs []rawEvent
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
+		err = d.Decode(&evs)
+	} else {
+		var doc struct {
+			TraceEvents []rawEvent `json:"traceEvents"`
+		}
+		err = d.Decode(&doc)
+		evs = doc.TraceEvents
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// rawSpan is one X event with its thread and exact ns times.
+type rawSpan struct {
+	e      *rawEvent
+	tid    string
+	lo, hi int64
+}
+
+func spansOf(t *testing.T, evs []rawEvent, keep func(*rawEvent) bool) []rawSpan {
+	var out []rawSpan
+	for i := range evs {
+		e := &evs[i]
+		if e.Ph != "X" || !keep(e) {
+			continue
+		}
+		lo := usToNs(t, e.Ts)
+		out = append(out, rawSpan{e, "", lo, lo + usToNs(t, e.Dur)})
+	}
+	return out
+}
+
+// sortSpans orders spans as torch does: start, then longest first.
+func sortSpans(s []rawSpan) {
+	slices.SortStableFunc(s, func(a, b rawSpan) int {
+		if a.lo != b.lo {
+			return cmp.Compare(a.lo, b.lo)
+		}
+		return cmp.Compare(b.hi, a.hi)
+	})
+}
+
+// rootNs sums the durations of the spans no other span of the same group
+// contains (torch's stack rule, half-open): that is "Self CPU time total".
+func rootNs(groups map[string][]rawSpan) int64 {
+	var sum int64
+	for _, s := range groups {
+		sortSpans(s)
+		rootEnd := int64(-1 << 62)
+		for _, x := range s {
+			if x.lo >= rootEnd || x.hi > rootEnd {
+				sum += x.hi - x.lo
+				rootEnd = x.hi
+			}
+		}
+	}
+	return sum
+}
+
+// torchTimeText is torch's _format_time of integer ns.
+func torchTimeText(ns int64) string {
+	us := float64(ns) / 1000
+	switch {
+	case us >= 1e6:
+		return fmt.Sprintf("%.3fs", us/1e6)
+	case us >= 1e3:
+		return fmt.Sprintf("%.3fms", us/1e3)
+	}
+	return fmt.Sprintf("%.3fus", us)
+}
+
+// TestEraRules2021: without --torch, a 2021 trace (torch 1.8/1.9) is
+// printed as torch 1.9 printed it, and its events are rebuilt as 1.9 did:
+// a runtime call no op launched keeps id 0 and thread 0, so it is a root of
+// its own and not a child of the ProfilerStep it lies in. The footer is
+// computed from the raw events under both rules; tracetab must give the
+// 1.9 one, and the rules must differ on this trace.
+func TestEraRules2021(t *testing.T) {
+	path := filepath.Join(testenv.Shared(t), "traces", "kineto__2021-01-13__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz")
+	out, _, code := run(t, "info", path)
+	if code != 0 || !strings.Contains(out, "K1: written by torch 1.8 or 1.9") || !strings.Contains(out, "torch       1.9 assumed") {
+		t.Fatalf("info must name the 2021 era and the torch it assumes:\n%s", out)
+	}
+	evs := readRawFile(t, path)
+	filtered := map[string]bool{"aten::is_leaf": true, "aten::output_nr": true, "aten::_version": true,
+		"profiler::_record_function_enter": true, "profiler::_record_function_exit": true}
+	ops := map[int64]string{} // External id -> tid of the op
+	mainTid, pidTid := "", ""
+	for i := range evs {
+		if evs[i].Cat != "Operator" {
+			continue
+		}
+		pid, tid := evs[i].thread()
+		if id, ok := argInt(evs[i], "External id"); ok {
+			ops[id] = tid
+		}
+		if mainTid == "" {
+			mainTid = tid
+		}
+		if pid == tid && pidTid == "" {
+			pidTid = tid
+		}
+	}
+	if pidTid != "" {
+		mainTid = pidTid
+	}
+	g19 := map[string][]rawSpan{}
+	g113 := map[string][]rawSpan{}
+	unlinked := 0
+	for i := range evs {
+		e := &evs[i]
+		if e.Ph != "X" || filtered[e.Name] {
+			continue
+		}
+		lo := usToNs(t, e.Ts)
+		_, tid := e.thread()
+		s := rawSpan{e, tid, lo, lo + usToNs(t, e.Dur)}
+		switch e.Cat {
+		case "Operator":
+			g19[s.tid] = append(g19[s.tid], s)
+			g113[s.tid] = append(g113[s.tid], s)
+		case "Runtime":
+			link, _ := argInt(*e, "external id")
+			if th, ok := ops[link]; ok && link != 0 {
+				g19[th] = append(g19[th], s)
+				g113[th] = append(g113[th], s)
+				continue
+			}
+			unlinked++
+			g19["0"] = append(g19["0"], s)
+			g113[mainTid] = append(g113[mainTid], s)
+		}
+	}
+	if unlinked == 0 {
+		t.Fatal("the trace has no unlinked runtime calls: the test would not tell the rules apart")
+	}
+	want19, want113 := torchTimeText(rootNs(g19)), torchTimeText(rootNs(g113))
+	if want19 == want113 {
+		t.Fatalf("both rules give %s: the test would not tell them apart", want19)
+	}
+	got, stderr, code := run(t, "table", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(got, "Self CPU time total: "+want19+"\n") {
+		t.Errorf("want the footer of torch 1.9's rules, Self CPU time total: %s (1.13+ rules give %s); got\n%s", want19, want113, lastLines(got, 3))
+	}
+	explicit, _, _ := run(t, "table", "--torch", "1.9", path)
+	if explicit != got {
+		t.Error("table without --torch differs from --torch 1.9 on a 2021 trace")
+	}
+}
+
+func lastLines(s string, n int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(l) > n {
+		l = l[len(l)-n:]
+	}
+	return strings.Join(l, "\n")
 }

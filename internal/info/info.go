@@ -2,6 +2,7 @@
 package info
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -20,6 +21,8 @@ type Info struct {
 	Era          string            `json:"era"`
 	Torch        string            `json:"torch_hint"`
 	EraNotes     string            `json:"era_notes"`
+	TorchAssumed string            `json:"torch_assumed"`
+	TorchWhy     string            `json:"torch_assumed_why"`
 	Meta         map[string]string `json:"metadata,omitempty"`
 	Rank         *int64            `json:"rank,omitempty"`
 	WorldSize    *int64            `json:"world_size,omitempty"`
@@ -96,7 +99,9 @@ func Summarize(t *trace.Trace) *Info {
 	in := &Info{
 		Schema: Schema, File: t.File, Bytes: t.BytesRead, Container: t.Container,
 		Era: era.Tag, Torch: era.Torch, EraNotes: era.Notes, Meta: t.Meta,
-		Events: t.NumEvents(), Memory: len(t.Mem), Instants: t.Instants, Counters: t.Counters,
+		TorchAssumed: fmt.Sprintf("%d.%d", era.Newest[0], era.Newest[1]),
+		TorchWhy:     "the newest torch that writes the " + era.Tag + " form (" + era.Torch + "); table rebuilds the events by its rules and prints with them unless --torch says otherwise",
+		Events:       t.NumEvents(), Memory: len(t.Mem), Instants: t.Instants, Counters: t.Counters,
 		Flows: len(t.Flows) + t.LaunchFlows, Truncated: t.Truncated,
 	}
 	if t.Dist.Present {

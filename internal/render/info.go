@@ -15,7 +15,8 @@ func InfoText(w io.Writer, in *info.Info) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("file        %s (%s of JSON, %s)\n", in.File, units.Bytes(in.Bytes), in.Container)
-	p("format      %s: torch %s; %s\n", in.Era, in.Torch, in.EraNotes)
+	p("format      %s: written by %s; %s\n", in.Era, in.Torch, in.EraNotes)
+	p("torch       %s assumed: %s\n", in.TorchAssumed, in.TorchWhy)
 	if v, ok := in.Meta["cupti_version"]; ok {
 		p("versions    cupti %s", v)
 		for _, k := range []string{"cuda_runtime_version", "cuda_driver_version", "hip_runtime_version", "roctracer_version"} {

@@ -11,6 +11,8 @@ import (
 
 // Options mirror key_averages(...) and table(...).
 type Options struct {
+	// Torch is the table() version whose printing rules apply; zero means
+	// the recording torch's (Recording.Default).
 	Torch        Version
 	GroupByShape bool   // group_by_input_shape
 	GroupByStack int    // group_by_stack_n
@@ -26,7 +28,9 @@ type Options struct {
 
 // Result is key_averages() of one trace, sorted.
 type Result struct {
-	Torch     Version
+	Torch     Version // printing rules (table(), key_averages())
+	Rebuilt   Version // event rules: the recording torch (see Recording)
+	Recording Recording
 	Rows      []Row
 	UseDevice string // "cuda" when the trace has device activity, else ""
 	// HasDeviceTime: some row has self device time (torch's has_device_time).
@@ -97,11 +101,13 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 	if !ValidSort(o.SortBy) {
 		return nil, fmt.Errorf("unknown sort key %q", o.SortBy)
 	}
+	rec := RecordingOf(t)
 	v := o.Torch
 	if v == (Version{}) {
-		v = Newest
+		v = rec.Default()
 	}
-	res := &Result{Torch: v, ProfileMemory: len(t.Mem) > 0}
+	rv := rec.Rebuild(v)
+	res := &Result{Torch: v, Rebuilt: rv, Recording: rec, ProfileMemory: len(t.Mem) > 0}
 	if hasDevice(t) {
 		res.UseDevice = "cuda"
 	}
@@ -109,7 +115,7 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 	if o.HasSteps {
 		keep = stepMask(t, o.StepLo, o.StepHi)
 	}
-	f := build(t, v, keep)
+	f := build(t, rv, keep)
 	res.Notes = append(res.Notes, consistencyNotes(t, f)...)
 	res.Rows = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
 	for i := range res.Rows {
