@@ -619,3 +619,166 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(l, "\n")
 }
+
+// deviceCats are the device activities torch hands to the op that
+// launched them (gpu_user_annotation spans are never linked).
+var deviceCats = map[string]bool{"kernel": true, "gpu_memcpy": true, "gpu_memset": true, "cuda_sync": true}
+
+// innermostOps maps each runtime or driver call to the External id of the
+// innermost cpu_op on its thread that contains it (0 when none), by
+// torch's stack rule.
+func innermostOps(t *testing.T, evs []rawEvent) map[*rawEvent]int64 {
+	byTid := map[string][]rawSpan{}
+	for i := range evs {
+		e := &evs[i]
+		if e.Ph != "X" || (e.Cat != "cpu_op" && e.Cat != "cuda_runtime" && e.Cat != "cuda_driver") {
+			continue
+		}
+		pid, tid := e.thread()
+		lo := usToNs(t, e.Ts)
+		byTid[pid+"/"+tid] = append(byTid[pid+"/"+tid], rawSpan{e, tid, lo, lo + usToNs(t, e.Dur)})
+	}
+	out := map[*rawEvent]int64{}
+	for _, s := range byTid {
+		sortSpans(s)
+		var stack []rawSpan
+		for _, x := range s {
+			for len(stack) > 0 {
+				p := stack[len(stack)-1]
+				if x.lo >= p.hi || x.hi > p.hi {
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				break
+			}
+			if x.e.Cat == "cpu_op" {
+				stack = append(stack, x)
+				continue
+			}
+			if len(stack) > 0 {
+				out[x.e], _ = argInt(*stack[len(stack)-1].e, "External id")
+			} else {
+				out[x.e] = 0
+			}
+		}
+	}
+	return out
+}
+
+// runtimeSelfCUDA runs table and returns Self CUDA in ns per runtime row.
+func runtimeSelfCUDA(t *testing.T, path string, names map[string]bool, args ...string) map[string]int64 {
+	rows := jsonRows(t, append(args, path)...)
+	got := map[string]int64{}
+	for name := range names {
+		if r, ok := rows[name]; ok {
+			got[name] = int64(math.Round(r["self_cuda_us"].(float64) * 1000))
+		}
+	}
+	return got
+}
+
+func compareNs(t *testing.T, what string, got, want map[string]int64, slack map[string]int64) {
+	t.Helper()
+	for name, w := range want {
+		if g := got[name]; g < w-slack[name] || g > w+slack[name] {
+			t.Errorf("%s: %s Self CUDA %d ns, the raw events give %d ns", what, name, g, w)
+		}
+	}
+}
+
+// TestEraRules2x: without --torch, a trace written by torch 1.13-2.3 gets
+// that era's rule (every event whose id equals an op's External id takes
+// the op's kernels, linked runtime calls included) and a 2.4+ trace gets
+// the 2.4+ rule (only runtime calls no op launched). The Self CUDA of
+// every runtime row is computed from the raw events.
+func TestEraRules2x(t *testing.T) {
+	shared := testenv.Shared(t)
+	for _, c := range []struct {
+		file, era, assumed string
+		linkedToo          bool
+	}{
+		{"HTA__critical_path__alexnet__benchmark_result_2869224_1695835535_trace.json.gz", "K2b: written by torch 1.13 to 2.3", "2.3", true},
+		{"TraceLens__b200__eager_trace.json.gz", "K3: written by torch 2.4 or later", "2.14", false},
+	} {
+		path := filepath.Join(shared, "traces", c.file)
+		out, _, code := run(t, "info", path)
+		if code != 0 || !strings.Contains(out, c.era) || !strings.Contains(out, "torch       "+c.assumed+" assumed") {
+			t.Fatalf("%s: info must say %q and %s assumed:\n%s", c.file, c.era, c.assumed, out)
+		}
+		evs := readRawFile(t, path)
+		inner := innermostOps(t, evs)
+		ops := map[int64]bool{}
+		for i := range evs {
+			if id, ok := argInt(evs[i], "External id"); ok && evs[i].Cat == "cpu_op" {
+				ops[id] = true
+			}
+		}
+		// link of a runtime call: its own "External id" when it names an
+		// op (kineto from 2024), else the innermost enclosing op.
+		link := map[int64]int64{} // correlation -> link
+		for i := range evs {
+			e := &evs[i]
+			if e.Cat != "cuda_runtime" && e.Cat != "cuda_driver" {
+				continue
+			}
+			corr, _ := argInt(*e, "correlation")
+			l := inner[e]
+			if x, ok := argInt(*e, "External id"); ok && ops[x] && x != corr {
+				l = x
+			}
+			link[corr] = l
+		}
+		kernNs := map[int64]int64{} // op External id -> device time launched from it
+		kernN := map[int64]int64{}
+		for i := range evs {
+			e := &evs[i]
+			if e.Ph != "X" || !deviceCats[e.Cat] {
+				continue
+			}
+			corr, ok := argInt(*e, "correlation")
+			if l := link[corr]; ok && l != 0 {
+				kernNs[l] += usToNs(t, e.Dur)
+				kernN[l]++
+			}
+		}
+		want, slack, names := map[string]int64{}, map[string]int64{}, map[string]bool{}
+		linkedGot := int64(0)
+		for i := range evs {
+			e := &evs[i]
+			if e.Cat != "cuda_runtime" && e.Cat != "cuda_driver" {
+				continue
+			}
+			names[e.Name] = true
+			corr, _ := argInt(*e, "correlation")
+			want[e.Name] += 0
+			if !ops[corr] || (!c.linkedToo && link[corr] != 0) {
+				continue
+			}
+			want[e.Name] += kernNs[corr]
+			slack[e.Name] += kernN[corr] // float us arithmetic: at most 1 ns per kernel
+			if link[corr] != 0 {
+				linkedGot += kernNs[corr]
+			}
+		}
+		if c.linkedToo && linkedGot == 0 {
+			t.Fatalf("%s: no linked runtime call collides: the test would not tell the rules apart", c.file)
+		}
+		compareNs(t, c.file+" (no --torch)", runtimeSelfCUDA(t, path, names), want, slack)
+		// --torch changes only the printing, not the rebuilt events.
+		compareNs(t, c.file+" --torch 2.6", runtimeSelfCUDA(t, path, names, "--torch", "2.6"), want, slack)
+	}
+}
+
+// TestTorchVersionRefused: --torch outside the known versions is a usage
+// error that lists them.
+func TestTorchVersionRefused(t *testing.T) {
+	for _, v := range []string{"2.15", "3.0", "1.7", "1.14", "banana"} {
+		_, stderr, code := run(t, "table", "--torch", v, filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json"))
+		if code != ExitUsage {
+			t.Errorf("--torch %s: exit %d, want %d", v, code, ExitUsage)
+		}
+		if v != "banana" && !strings.Contains(stderr, "1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7, 2.8, 2.9, 2.10, 2.11, 2.12, 2.13, 2.14") {
+			t.Errorf("--torch %s: the message must list the known versions: %q", v, stderr)
+		}
+	}
+}
