@@ -782,3 +782,172 @@ func TestTorchVersionRefused(t *testing.T) {
 		}
 	}
 }
+
+// torchRows splits a torch table into cells by its dash line.
+func torchRows(table string) (headers []string, rows [][]string) {
+	lines := strings.Split(table, "\n")
+	if len(lines) < 4 {
+		return nil, nil
+	}
+	type span struct{ a, b int }
+	var spans []span
+	dash := lines[0]
+	for i := 0; i < len(dash); {
+		if dash[i] != '-' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(dash) && dash[j] == '-' {
+			j++
+		}
+		spans = append(spans, span{i, j})
+		i = j
+	}
+	cells := func(l string) []string {
+		var out []string
+		for _, s := range spans {
+			if s.a >= len(l) {
+				out = append(out, "")
+				continue
+			}
+			out = append(out, strings.TrimSpace(l[s.a:min(s.b, len(l))]))
+		}
+		return out
+	}
+	headers = cells(lines[1])
+	for _, l := range lines[3:] {
+		if strings.HasPrefix(l, "-") {
+			break
+		}
+		rows = append(rows, cells(l))
+	}
+	return headers, rows
+}
+
+func column(headers []string, name string) int {
+	for i, h := range headers {
+		if h == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestRowNotesMatchTorch: the notes that explain strange rows (Self CUDA %
+// over 100, negative Self CPU, names with two rows, the GPU-side
+// ProfilerStep* row) fire exactly when torch's own table has such rows,
+// with torch's counts, on every complete default table of oracle-gpu.
+func TestRowNotesMatchTorch(t *testing.T) {
+	shared := testenv.Shared(t)
+	dir := filepath.Join(shared, "oracle-gpu")
+	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []gpuOracleCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	checked, fired := 0, map[string]int{}
+	for _, c := range cases {
+		if len(c.Args) != 0 {
+			continue
+		}
+		want, err := os.ReadFile(filepath.Join(dir, c.Expected))
+		if err != nil {
+			t.Fatal(err)
+		}
+		headers, rows := torchRows(string(want))
+		if len(rows) == 0 || len(rows) >= 100 {
+			continue // empty, or cut by row_limit: not every row is there
+		}
+		name, selfCPU, cpuTotal := column(headers, "Name"), column(headers, "Self CPU"), column(headers, "CPU total")
+		cudaPct, selfCUDA := column(headers, "Self CUDA %"), column(headers, "Self CUDA")
+		if cudaPct < 0 {
+			cudaPct, selfCUDA = column(headers, "Self MTIA %"), column(headers, "Self MTIA")
+		}
+		over, neg, dup, dupExact, psGPU := 0, 0, 0, 0, false
+		seen := map[string]int{}
+		for _, r := range rows {
+			if strings.HasPrefix(r[selfCPU], "-") {
+				neg++
+			}
+			// Names cut to the column width end in "...": two different
+			// names may print alike, so only uncut ones are surely pairs.
+			if seen[r[name]]++; seen[r[name]] == 2 {
+				dup++
+				if !strings.HasSuffix(r[name], "...") {
+					dupExact++
+				}
+			}
+			if cudaPct >= 0 {
+				if p, err := strconv.ParseFloat(strings.TrimSuffix(r[cudaPct], "%"), 64); err == nil && p > 100 {
+					over++
+				}
+				if r[name] == "ProfilerStep*" && r[cpuTotal] == "0.000us" && r[selfCUDA] != "0.000us" {
+					psGPU = true
+				}
+			}
+		}
+		args := []string{"table", "--torch", c.Torch, filepath.Join(shared, "traces", c.Trace)}
+		_, stderr, code := run(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d", c.Expected, code)
+		}
+		checked++
+		expect := func(what string, n int, text string) {
+			t.Helper()
+			has := strings.Contains(stderr, text)
+			if (n > 0) != has {
+				t.Errorf("%s: torch's table has %d rows %s; note %q present: %v\n%s", c.Expected, n, what, text, has, stderr)
+			}
+			if has {
+				fired[what]++
+			}
+		}
+		expect("over 100% Self CUDA", over, plainCount(over, "row has", "rows have")+" Self CUDA % over 100%")
+		expect("with negative Self CPU", neg, "which leaves "+plainCount(neg, "row", "rows")+" with a negative Self CPU")
+		if n := noteCount(stderr, " two rows of the same name"); n < dupExact || n > dup {
+			t.Errorf("%s: torch's table has %d to %d names with two rows; the note says %d\n%s", c.Expected, dupExact, dup, n, stderr)
+		} else if n > 0 {
+			fired["sharing a name"]++
+		}
+		expect("GPU-side ProfilerStep*", b2n(psGPU), "the ProfilerStep* row with CUDA time and no CPU time")
+	}
+	if checked < 16 {
+		t.Fatalf("only %d complete default tables checked", checked)
+	}
+	for _, what := range []string{"over 100% Self CUDA", "sharing a name", "GPU-side ProfilerStep*"} {
+		if fired[what] == 0 {
+			t.Errorf("no table has rows %s: the check proves nothing", what)
+		}
+	}
+	t.Logf("%d tables; notes fired: %v", checked, fired)
+}
+
+// noteCount reads N from a note "N names have<suffix>" (0 when absent).
+func noteCount(stderr, suffix string) int {
+	for _, l := range strings.Split(stderr, "\n") {
+		l = strings.TrimPrefix(l, "tracetab: note: ")
+		if i := strings.Index(l, suffix); i > 0 {
+			n, _ := strconv.Atoi(strings.Fields(l[:i])[0])
+			return n
+		}
+	}
+	return 0
+}
+
+func plainCount(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func b2n(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -116,7 +116,8 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 		keep = stepMask(t, o.StepLo, o.StepHi)
 	}
 	f := build(t, rv, keep)
-	res.Notes = append(res.Notes, consistencyNotes(t, f)...)
+	notes, negEvents := consistencyNotes(t, f)
+	res.Notes = append(res.Notes, notes...)
 	res.Rows = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
 	for i := range res.Rows {
 		r := &res.Rows[i]
@@ -147,6 +148,7 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 			res.SumSelfDev += r.SelfDev
 		}
 	}
+	res.Notes = append(res.Notes, rowNotes(res, o.GroupByShape || o.GroupByStack > 0, negEvents)...)
 	if o.Match != nil || o.Exclude != nil {
 		res.Rows = slices.DeleteFunc(res.Rows, func(r Row) bool {
 			return (o.Match != nil && !o.Match.MatchString(r.Name)) || (o.Exclude != nil && o.Exclude.MatchString(r.Name))
@@ -203,8 +205,7 @@ func stepMask(t *trace.Trace, lo, hi int64) []bool {
 
 // consistencyNotes are facts about the trace a reader of the table should
 // know: overlapping device ops on one stream, negative self times.
-func consistencyNotes(t *trace.Trace, f *fevents) []string {
-	var notes []string
+func consistencyNotes(t *trace.Trace, f *fevents) (notes []string, negEvents int) {
 	l := t.Links()
 	overlaps := 0
 	for k, tr := range t.Tracks {
@@ -239,8 +240,5 @@ func consistencyNotes(t *trace.Trace, f *fevents) []string {
 			neg++
 		}
 	}
-	if neg > 0 {
-		notes = append(notes, fmt.Sprintf("%d events have a negative Self CPU (children overhang their parent: partially overlapping events); torch prints the same, so tracetab does not clamp them", neg))
-	}
-	return notes
+	return notes, neg
 }
