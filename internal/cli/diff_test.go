@@ -137,7 +137,7 @@ func TestDiffHTA(t *testing.T) {
 			if row["device_op"] == true {
 				key = "[device] " + key
 			}
-			out[key] = [2]float64{row["self_cuda_us"].(float64), row["self_cpu_us"].(float64)}
+			out[key] = [2]float64{row["self_cuda_ns"].(float64) / 1e3, row["self_cpu_ns"].(float64) / 1e3}
 		}
 		return out
 	}

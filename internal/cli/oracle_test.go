@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -377,7 +376,7 @@ func TestReproUnlinkedCollision(t *testing.T) {
 		if !ok {
 			t.Fatalf("--torch %s: no %s row", v, caller)
 		}
-		if got := int64(math.Round(r["self_cuda_us"].(float64) * 1000)); got != kernNs {
+		if got := int64(r["self_cuda_ns"].(float64)); got != kernNs {
 			t.Errorf("--torch %s: %s Self CUDA %d ns, torch's own code gives the op's kernel time %d ns", v, caller, got, kernNs)
 		}
 	}
@@ -671,7 +670,7 @@ func runtimeSelfCUDA(t *testing.T, path string, names map[string]bool, args ...s
 	got := map[string]int64{}
 	for name := range names {
 		if r, ok := rows[name]; ok {
-			got[name] = int64(math.Round(r["self_cuda_us"].(float64) * 1000))
+			got[name] = int64(r["self_cuda_ns"].(float64))
 		}
 	}
 	return got
@@ -950,4 +949,183 @@ func b2n(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestUnlaunchedDeviceOps: on every real trace, the device ops with no
+// correlation id at all and those whose correlation id names no launch call
+// are counted from the raw events, and the table's notes give those counts.
+func TestUnlaunchedDeviceOps(t *testing.T) {
+	shared := testenv.Shared(t)
+	paths, _ := filepath.Glob(filepath.Join(shared, "traces", "*.json*"))
+	dev := map[string]bool{"kernel": true, "Kernel": true, "gpu_memcpy": true, "Memcpy": true, "gpu_memset": true, "Memset": true,
+		"cuda_sync": true, "cuda_profiler_range": true, "xpu_kernel": true, "xpu_memcpy": true, "xpu_memset": true, "mtia_ccp_events": true}
+	launch := map[string]bool{"cuda_runtime": true, "Runtime": true, "runtime": true, "cuda_driver": true, "xpu_runtime": true,
+		"xpu_driver": true, "mtia_runtime": true, "mtia_driver": true, "privateuse1_runtime": true, "privateuse1_driver": true}
+	seenNoCorr, seenEarly := false, false
+	for _, p := range paths {
+		evs := readRawFile(t, p)
+		corrs := map[int64]bool{}
+		for i := range evs {
+			if c, ok := argInt(evs[i], "correlation"); ok && evs[i].Ph == "X" && launch[evs[i].Cat] {
+				corrs[c] = true
+			}
+		}
+		total, noCorr, early := 0, 0, 0
+		for i := range evs {
+			if evs[i].Ph != "X" || !dev[evs[i].Cat] {
+				continue
+			}
+			total++
+			c, ok := argInt(evs[i], "correlation")
+			switch {
+			case !ok || c == 0:
+				noCorr++
+			case !corrs[c]:
+				early++
+			}
+		}
+		_, stderr, code := run(t, "table", p)
+		if code != 0 {
+			t.Fatalf("%s: exit %d", p, code)
+		}
+		base := filepath.Base(p)
+		check := func(n int, text string) {
+			t.Helper()
+			if has := strings.Contains(stderr, text); has != (n > 0) {
+				t.Errorf("%s: %d device ops; note %q present: %v\n%s", base, n, text, has, stderr)
+			}
+		}
+		check(noCorr, fmt.Sprintf("%d of %d device ops %s no correlation id at all", noCorr, total, map[bool]string{true: "carries", false: "carry"}[noCorr == 1]))
+		check(early, fmt.Sprintf("%d of %d device ops %s a correlation id but no launch call", early, total, map[bool]string{true: "has", false: "have"}[early == 1]))
+		seenNoCorr = seenNoCorr || noCorr > 0
+		seenEarly = seenEarly || early > 0
+	}
+	if !seenNoCorr || !seenEarly {
+		t.Errorf("the real traces should hold both kinds (no id: %v, launched before the window: %v)", seenNoCorr, seenEarly)
+	}
+}
+
+// TestDeviceClasses: MTIA's dma_request transfers are memory and its
+// event_wait a wait, in the kernel view (as HTA's tests for MTIA traces
+// expect a MEMORY row); neither carries a correlation id, and the note says so.
+func TestDeviceClasses(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mtia.json")
+	trace := `{"schemaVersion":1,"baseTimeNanoseconds":1700000000000000000,"traceEvents":[
+{"ph":"X","cat":"Trace","name":"PyTorch Profiler (0)","pid":"Spans","tid":"PyTorch Profiler","ts":0,"dur":100},
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":1,"dur":10,"args":{"External id":1}},
+{"ph":"X","cat":"mtia_runtime","name":"launch","pid":1,"tid":1,"ts":2,"dur":2,"args":{"External id":1,"correlation":5}},
+{"ph":"X","cat":"mtia_ccp_events","name":"add_kernel","pid":0,"tid":1,"ts":20,"dur":4,"args":{"correlation":5,"External id":1}},
+{"ph":"X","cat":"mtia_ccp_events","name":"dma_request","pid":0,"tid":2,"ts":30,"dur":3},
+{"ph":"X","cat":"mtia_ccp_events","name":"dma_request","pid":0,"tid":2,"ts":40,"dur":5},
+{"ph":"X","cat":"mtia_ccp_events","name":"event_wait","pid":0,"tid":2,"ts":50,"dur":7}]}`
+	if err := os.WriteFile(path, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := run(t, "table", "--by", "kernel", "--format", "json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Kernels []struct {
+			Name, Class string
+			Calls       int64
+			TotalNs     int64 `json:"total_ns"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"add_kernel": "compute", "dma_request": "memory", "event_wait": "wait"}
+	for _, k := range doc.Kernels {
+		if want[k.Name] != k.Class {
+			t.Errorf("%s: class %q, want %q", k.Name, k.Class, want[k.Name])
+		}
+		delete(want, k.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("missing from the kernel view: %v", want)
+	}
+	if !strings.Contains(stderr, "3 of 4 device ops carry no correlation id at all (2 memory, 1 wait; e.g. dma_request, event_wait)") {
+		t.Errorf("want a note naming the 3 uncorrelated ops by class: %q", stderr)
+	}
+}
+
+// TestTableJSONContract: every JSON document of table (op, kernel and step
+// views) follows the output contract: a versioned schema, integer *_ns,
+// *_pct with at most 2 decimals, no *_us, calls rather than count, sort_by
+// named, steps null without --steps and a number pair with it.
+func TestTableJSONContract(t *testing.T) {
+	shared := testenv.Shared(t)
+	sample := filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")
+	b200 := filepath.Join(shared, "traces", "TraceLens__b200__eager_trace.json.gz")
+	mem := filepath.Join(shared, "traces", "TraceLens__h100__gaunernst_bert-small-uncased__1016001.json.gz")
+	for _, args := range [][]string{
+		{"table", sample}, {"table", "--steps", "3-4", sample}, {"table", "--by", "kernel", sample}, {"table", "--by", "step", sample},
+		{"table", "--by", "step", "--steps", "3", sample}, {"table", "--group-by-shape", "--sort", "self_cuda_time_total", b200},
+		{"table", mem}, {"table", "--by", "kernel", b200},
+	} {
+		out, stderr, code := run(t, append(args, "--format", "json", "--limit", "-1")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		d := json.NewDecoder(strings.NewReader(out))
+		d.UseNumber()
+		var doc map[string]any
+		if err := d.Decode(&doc); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if s, _ := doc["schema"].(string); !strings.HasPrefix(s, "tracetab.") || !strings.Contains(s, "/") {
+			t.Errorf("%v: schema %q", args, s)
+		}
+		steps := "steps"
+		if slices.Contains(args, "step") {
+			steps = "steps_selected"
+		}
+		sel, present := doc[steps]
+		if !present {
+			t.Errorf("%v: no %q field", args, steps)
+		} else if withSteps := slices.Contains(args, "--steps"); withSteps == (sel == nil) {
+			t.Errorf("%v: %s = %v", args, steps, sel)
+		}
+		if !slices.Contains(args, "step") {
+			if s, _ := doc["sort_by"].(string); s == "" {
+				t.Errorf("%v: sort_by not named", args)
+			}
+		}
+		nsFields := 0
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				for k, c := range x {
+					switch {
+					case strings.HasSuffix(k, "_us") || k == "count":
+						t.Errorf("%v: field %s.%s breaks the contract", args, path, k)
+					case strings.HasSuffix(k, "_ns") || k == "calls" || strings.HasSuffix(k, "_bytes"):
+						nsFields++
+						if n, ok := c.(json.Number); c != nil && (!ok || strings.ContainsAny(string(n), ".eE")) {
+							t.Errorf("%v: %s.%s = %v is not an integer", args, path, k, c)
+						}
+					case strings.HasSuffix(k, "_pct"):
+						if n, ok := c.(json.Number); c != nil {
+							_, frac, _ := strings.Cut(string(n), ".")
+							if !ok || len(frac) > 2 || strings.ContainsAny(string(n), "eE") {
+								t.Errorf("%v: %s.%s = %v: want at most 2 decimals", args, path, k, c)
+							}
+						}
+					}
+					walk(path+"."+k, c)
+				}
+			case []any:
+				for _, c := range x {
+					walk(path+"[]", c)
+				}
+			}
+		}
+		walk("", doc)
+		if nsFields == 0 {
+			t.Errorf("%v: no *_ns field seen", args)
+		}
+	}
 }

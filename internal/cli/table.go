@@ -236,11 +236,7 @@ func tableNotes(t *trace.Trace, o *table.Options) []string {
 	if len(t.Mem) == 0 && (t.Meta["profile_memory"] == "1" || t.LegacyExport) {
 		notes = append(notes, "the trace has no [memory] events, so the memory columns are left out")
 	}
-	l := t.Links()
-	if n := l.DeviceOps - l.LinkedDeviceOps; n > 0 {
-		notes = append(notes, fmt.Sprintf("%d of %d device ops have no launch call in the trace (launched before the profiling window opened): they are rows of their own but count toward no op's CUDA time", n, l.DeviceOps))
-	}
-	return notes
+	return append(notes, table.UnlaunchedNotes(t)...)
 }
 
 func note(w io.Writer, msg string) {

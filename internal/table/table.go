@@ -44,6 +44,16 @@ type Result struct {
 	SumSelfDev float64
 	// Notes are facts a reader should know (on stderr).
 	Notes []string
+	// Grouped: rows are split by input shapes or stacks.
+	Grouped bool
+	// Steps is the --steps selection, nil when all events count.
+	Steps *StepRange
+}
+
+// StepRange is a selection of profiler steps by their ProfilerStep#N numbers.
+type StepRange struct {
+	First int64 `json:"first"`
+	Last  int64 `json:"last"`
 }
 
 // sortKeys maps torch's sort_by names to row values.
@@ -107,13 +117,14 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 		v = rec.Default()
 	}
 	rv := rec.Rebuild(v)
-	res := &Result{Torch: v, Rebuilt: rv, Recording: rec, ProfileMemory: len(t.Mem) > 0}
+	res := &Result{Torch: v, Rebuilt: rv, Recording: rec, ProfileMemory: len(t.Mem) > 0, Grouped: o.GroupByShape}
 	if hasDevice(t) {
 		res.UseDevice = "cuda"
 	}
 	var keep []bool
 	if o.HasSteps {
 		keep = stepMask(t, o.StepLo, o.StepHi)
+		res.Steps = &StepRange{o.StepLo, o.StepHi}
 	}
 	f := build(t, rv, keep)
 	notes, negEvents := consistencyNotes(t, f)
