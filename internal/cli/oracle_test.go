@@ -1129,3 +1129,61 @@ func TestTableJSONContract(t *testing.T) {
 		}
 	}
 }
+
+// TestEraOfRealTraces: the era info names follows from the raw file on
+// every real trace: ns timestamps (a baseTimeNanoseconds key or a ts with
+// decimals) are torch 2.4 or later; capitalised categories without cpu_op
+// are 2021's torch 1.8/1.9; integer-us traces whose ops carry "Ev Idx" are
+// torch 1.13 to 2.3; other integer-us traces are 1.10 to 2.3 at most.
+func TestEraOfRealTraces(t *testing.T) {
+	shared := testenv.Shared(t)
+	paths, _ := filepath.Glob(filepath.Join(shared, "traces", "*.json*"))
+	if len(paths) < 20 {
+		t.Fatalf("only %d traces", len(paths))
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(p, ".gz") {
+			zr, err := gzip.NewReader(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		evs := readRawFile(t, p)
+		ns := bytes.Contains(b, []byte(`"baseTimeNanoseconds"`))
+		cats := map[string]bool{}
+		evIdx := false
+		for i := range evs {
+			cats[evs[i].Cat] = true
+			ns = ns || strings.Contains(string(evs[i].Ts), ".")
+			if evs[i].Cat == "cpu_op" {
+				_, a := evs[i].Args["Ev Idx"]
+				_, c := evs[i].Args["Profiler Event Index"]
+				evIdx = evIdx || a || c
+			}
+		}
+		var want, assumed string
+		switch {
+		case ns:
+			want, assumed = "written by torch 2.4 or later", "2.14"
+		case cats["Operator"] && !cats["cpu_op"]:
+			want, assumed = "written by torch 1.8 or 1.9", "1.9"
+		case evIdx:
+			want, assumed = "written by torch 1.13 to 2.3", "2.3"
+		case cats["cpu_op"]:
+			want, assumed = "written by torch 1.10 to 1.12", "1.12"
+		default:
+			want, assumed = "written by torch 1.10 to 2.3", "2.3"
+		}
+		out, _, code := run(t, "info", p)
+		if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "torch       "+assumed+" assumed") {
+			t.Errorf("%s: want %q and %s assumed:\n%s", filepath.Base(p), want, assumed, lastLines(strings.Join(strings.SplitN(out, "\n", 4)[:3], "\n"), 2))
+		}
+	}
+}
