@@ -52,11 +52,14 @@ records fall in an op) follows the torch that recorded the trace, judged from
 its era (tracetab info names it). How the table is PRINTED (grouping key,
 footer, units, layout) follows --torch, by default the recording torch's
 version: the newest torch that writes the trace's form (1.9 for 2021 traces,
-2.3 for integer-microsecond traces, ` + table.Newest.String() + ` for ns traces). Known versions:
-` + table.KnownList() + `.
+2.3 for integer-microsecond traces with "Ev Idx", ` + table.Newest.String() + ` for ns traces; info
+says which and why). A --torch the trace cannot come from changes only the
+printing: the events stay those of the nearest torch that writes the form.
+Known versions: ` + table.KnownList() + `.
 
---by kernel lists GPU kernels (and memcpy/memset) by name with count, total,
-average, median, min, max and standard deviation; --by step lists profiler
+--by kernel lists GPU kernels (and memcpy/memset) by name with calls, total,
+average, median, min, max, standard deviation and class (compute, memory,
+wait); --by step lists profiler
 steps with CPU time, GPU busy time and kernel counts.
 
 Where the trace lacks what a column or grouping needs (no shapes, no stacks,
