@@ -769,8 +769,16 @@ func TestEraRules2x(t *testing.T) {
 }
 
 // TestTorchVersionRefused: --torch outside the known versions is a usage
-// error that lists them.
+// error that lists them; --time-unit with an assumed torch that has none
+// says the version was assumed.
 func TestTorchVersionRefused(t *testing.T) {
+	k2b := filepath.Join(testenv.Shared(t), "traces", "zoology__trace.json.gz")
+	if _, stderr, code := run(t, "table", "--time-unit", "ms", k2b); code != ExitUsage || !strings.Contains(stderr, "torch 2.3's table() (assumed from the trace's era") {
+		t.Errorf("--time-unit on a 1.13-2.3 trace: exit %d %q", code, stderr)
+	}
+	if _, _, code := run(t, "table", "--time-unit", "ms", "--torch", "2.7", k2b); code != 0 {
+		t.Errorf("--time-unit with --torch 2.7: exit %d", code)
+	}
 	for _, v := range []string{"2.15", "3.0", "1.7", "1.14", "banana"} {
 		_, stderr, code := run(t, "table", "--torch", v, filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json"))
 		if code != ExitUsage {

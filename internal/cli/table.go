@@ -166,7 +166,11 @@ func (o *tableOptions) validate() error {
 // --torch it is checked again once the trace's era gives the version.
 func (o *tableOptions) checkTimeUnit() error {
 	if v := o.version; o.timeUnit != "" && v != (table.Version{}) && !v.HasTimeUnit() {
-		return usageErrorf("--time-unit: torch %s's table() has no time_unit (it came after 2.6); drop --time-unit or use --torch 2.7 or later", v)
+		how := ""
+		if o.torch == "" {
+			how = " (assumed from the trace's era, see tracetab info)"
+		}
+		return usageErrorf("--time-unit: torch %s's table()%s has no time_unit (it came after 2.6); drop --time-unit or use --torch 2.7 or later", v, how)
 	}
 	return nil
 }
