@@ -92,6 +92,10 @@ func TestEraRules2021(t *testing.T) {
 	if explicit != got {
 		t.Error("table without --torch differs from --torch 1.9 on a 2021 trace")
 	}
+	// --torch 2.14 prints with 2.14's rules over the same rebuilt events.
+	if newer, _, _ := run(t, "table", "--torch", "2.14", path); !strings.Contains(newer, "Self CPU time total: "+want19+"\n") {
+		t.Errorf("--torch 2.14 must keep the events torch 1.9 recorded: want Self CPU time total: %s; got\n%s", want19, lastLines(newer, 3))
+	}
 }
 
 // runtimeSelfCUDA runs table and returns Self CUDA in ns per runtime row.
