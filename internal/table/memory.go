@@ -89,9 +89,10 @@ func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(int, *trace.
 // memWindow is the interval of record times [lo, hi] (integer ns, both
 // ends included) that torch's MemRecordsAcc.in_interval selects for an op
 // from abs ns start to abs ns end. 2.10 and later pass the integer
-// nanoseconds; earlier 2.x versions pass start_ns/1000 (one correctly
-// rounded division) and multiply by 1000 again in floating point, which
-// moves the ends by up to half a float step on epoch timestamps.
+// nanoseconds; 2.4 to 2.9 pass start_ns/1000 (one correctly rounded
+// division) and multiply by 1000 again in floating point, which moves the
+// ends by up to half a float step on epoch timestamps; before 2.4 all
+// times are integer microseconds.
 func memWindow(start, end int64, v Version) (lo, hi int64) {
 	if v.memoryWindowExactNs() {
 		return start, end

@@ -37,6 +37,9 @@ func TestMemWindow(t *testing.T) {
 	if lo < start-256 || lo > start+256 || hi < end-256 || hi > end+256 {
 		t.Errorf("2.6: [%d, %d] is more than a float step from [%d, %d]", lo, hi, start, end)
 	}
+	if lo, hi := memWindow(start, end, Version{2, 3}); lo != start || hi != end {
+		t.Errorf("2.3 (integer us): [%d, %d], want the exact ends", lo, hi)
+	}
 	// Below 2^53 the round trip is exact for whole microseconds.
 	if lo, hi := memWindow(5000000, 7000000, Version{2, 6}); lo != 5000000 || hi != 7000000 {
 		t.Errorf("small values: [%d, %d]", lo, hi)

@@ -114,9 +114,10 @@ func (v Version) frontendOnlyAttach() bool { return v.AtLeast(2, 4) }
 func (v Version) runtimeIDIsCorrelation() bool { return v.AtLeast(1, 13) }
 
 // memoryWindowExactNs: 2.1x compares [memory] record times with an op's
-// integer start and end ns; earlier versions round-trip them through
-// float microseconds.
-func (v Version) memoryWindowExactNs() bool { return v.AtLeast(2, 10) }
+// integer start and end ns; 2.4 to 2.9 round-trip the op's ends through
+// float microseconds; before 2.4 everything is integer microseconds, which
+// integer ns compare exactly.
+func (v Version) memoryWindowExactNs() bool { return v.Less(Version{2, 4}) || v.AtLeast(2, 10) }
 
 // DeviceNameFromUseDevice: 2.4 prints use_device.upper() instead of "CUDA".
 func (v Version) DeviceNameFromUseDevice() bool { return v.AtLeast(2, 4) }
