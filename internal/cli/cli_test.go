@@ -136,16 +136,16 @@ func TestGeneratedTable(t *testing.T) {
 		t.Errorf("aten::mm calls %v", mm["calls"])
 	}
 	matmul := rows["aten::matmul"]
-	wantGEMM := float64(facts.Steps) * float64(facts.GEMMDurNs) / 1e3
+	wantGEMM := float64(facts.Steps) * float64(facts.GEMMDurNs)
 	near := func(a any, b float64) bool { return math.Abs(a.(float64)-b) < 1e-6 }
-	if matmul["self_cuda_us"].(float64) != 0 || !near(matmul["cuda_total_us"], wantGEMM) {
-		t.Errorf("aten::matmul self %v total %v, want 0 and %v", matmul["self_cuda_us"], matmul["cuda_total_us"], wantGEMM)
+	if matmul["self_cuda_ns"].(float64) != 0 || !near(matmul["cuda_total_ns"], wantGEMM) {
+		t.Errorf("aten::matmul self %v total %v, want 0 and %v", matmul["self_cuda_ns"], matmul["cuda_total_ns"], wantGEMM)
 	}
-	wantAdd := float64(facts.Steps) * float64(facts.AddDurNs) / 1e3
-	if add := rows["aten::add"]; !near(add["self_cuda_us"], wantAdd) {
-		t.Errorf("aten::add self CUDA %v, want %v", add["self_cuda_us"], wantAdd)
+	wantAdd := float64(facts.Steps) * float64(facts.AddDurNs)
+	if add := rows["aten::add"]; !near(add["self_cuda_ns"], wantAdd) {
+		t.Errorf("aten::add self CUDA %v, want %v", add["self_cuda_ns"], wantAdd)
 	}
-	if m["self_cuda_total_us"].(float64) <= 0 || !m["has_device_time"].(bool) {
+	if m["self_cuda_total_ns"].(float64) <= 0 || !m["has_device_time"].(bool) {
 		t.Error("no device time")
 	}
 }

@@ -20,8 +20,8 @@ import (
 // THIS TABLE after merging them, and from then on every command is held to
 // the contract.
 var contractExempt = map[string]string{
-	"gaps":    "gaps JSON is being moved to *_ns fields on another branch",
-	"table":   "table JSON/CSV (op, kernel and step views) is being reworked on another branch",
+	"gaps":  "gaps JSON is being moved to *_ns fields on another branch",
+	"table": "table JSON/CSV (op, kernel and step views) is being reworked on another branch",
 }
 
 // contractRun is one command line whose --format json output is checked;

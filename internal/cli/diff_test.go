@@ -605,7 +605,7 @@ func TestBudgetErrors(t *testing.T) {
 	}
 }
 
-type rawEvent struct {
+type gateRawEvent struct {
 	Ph   string      `json:"ph"`
 	Cat  string      `json:"cat"`
 	Name string      `json:"name"`
@@ -616,8 +616,8 @@ type rawEvent struct {
 	} `json:"args"`
 }
 
-// usToNs converts a decimal microsecond text to integer ns exactly.
-func usToNs(n json.Number) int64 {
+// gateUsToNs converts a decimal microsecond text to integer ns exactly.
+func gateUsToNs(n json.Number) int64 {
 	s := string(n)
 	if s == "" {
 		return 0
@@ -635,11 +635,11 @@ func usToNs(n json.Number) int64 {
 	return v
 }
 
-func (e rawEvent) ts() int64  { return usToNs(e.Ts) }
-func (e rawEvent) dur() int64 { return usToNs(e.Dur) }
+func (e gateRawEvent) ts() int64  { return gateUsToNs(e.Ts) }
+func (e gateRawEvent) dur() int64 { return gateUsToNs(e.Dur) }
 
 // readRawEvents reads the X events of a (gzipped) trace with encoding/json.
-func readRawEvents(t *testing.T, path string) []rawEvent {
+func readRawEvents(t *testing.T, path string) []gateRawEvent {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -651,14 +651,14 @@ func readRawEvents(t *testing.T, path string) []rawEvent {
 		t.Fatal(err)
 	}
 	var doc struct {
-		TraceEvents []rawEvent `json:"traceEvents"`
+		TraceEvents []gateRawEvent `json:"traceEvents"`
 	}
 	dec := json.NewDecoder(zr)
 	dec.UseNumber()
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
-	var out []rawEvent
+	var out []gateRawEvent
 	for _, e := range doc.TraceEvents {
 		if e.Ph == "X" {
 			out = append(out, e)
@@ -753,8 +753,8 @@ func TestDiffOpRowsAreStepTables(t *testing.T) {
 				key = "[device] " + key
 			}
 			v := out[key]
-			v[0] += int64(math.Round(row["self_cuda_us"].(float64) * 1000))
-			v[1] += int64(math.Round(row["self_cpu_us"].(float64) * 1000))
+			v[0] += int64(row["self_cuda_ns"].(float64))
+			v[1] += int64(row["self_cpu_ns"].(float64))
 			out[key] = v
 		}
 		return out

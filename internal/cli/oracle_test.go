@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -176,4 +177,173 @@ func dropColumns(table string, headers ...string) string {
 		out = append(out, string(b))
 	}
 	return strings.Join(out, "\n")
+}
+
+type gpuOracleCase struct {
+	Trace    string   `json:"trace"`
+	Torch    string   `json:"torch"`
+	Args     []string `json:"args"`
+	Expected string   `json:"expected"`
+}
+
+// TestOracleGPUTables runs tracetab table on every case of
+// ../shared/oracle-gpu/manifest.json (torch's own profiler_util.py over
+// events rebuilt from the real GPU traces) and compares byte for byte.
+func TestOracleGPUTables(t *testing.T) {
+	shared := testenv.Shared(t)
+	dir := filepath.Join(shared, "oracle-gpu")
+	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []gpuOracleCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("empty manifest")
+	}
+	identical := 0
+	for _, c := range cases {
+		name := c.Torch + "/" + strings.TrimSuffix(filepath.Base(c.Expected), ".txt")
+		want, err := os.ReadFile(filepath.Join(dir, c.Expected))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"table", "--torch", c.Torch, filepath.Join(shared, "traces", c.Trace)}, c.Args...)
+		got, stderr, code := run(t, args...)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", name, code, stderr)
+			continue
+		}
+		if d := firstDiff(got, string(want)); d != "" {
+			t.Errorf("%s: %s", name, d)
+			continue
+		}
+		identical++
+	}
+	t.Logf("oracle-gpu: %d of %d tables identical to torch's own table code", identical, len(cases))
+	if identical != len(cases) {
+		t.Errorf("only %d of %d tables identical to torch's own table code", identical, len(cases))
+	}
+}
+
+// firstDiff describes the first line where got and want differ, or "".
+func firstDiff(got, want string) string {
+	if got == want {
+		return ""
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(gl), len(wl)); i++ {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			return fmt.Sprintf("line %d:\n got: %q\nwant: %q", i+1, g, w)
+		}
+	}
+	return "differs"
+}
+
+// TestReproUnlinkedCollision: a runtime call with no op of its own whose
+// correlation id equals an op's External id receives that op's kernels in
+// every torch (2.14.1's _parse_kineto_results skips only overhead events).
+// The truth is computed from the raw events.
+func TestReproUnlinkedCollision(t *testing.T) {
+	path := filepath.Join(testenv.Shared(t), "oracle-gpu", "repro", "unlinked_collision.json")
+	ev := readRaw(t, path)
+	ops := map[int64]bool{}
+	for _, e := range ev {
+		if id, ok := argInt(e, "External id"); ok && e.Cat == "cpu_op" {
+			ops[id] = true
+		}
+	}
+	var caller string
+	var callerID int64
+	for _, e := range ev {
+		_, linked := argInt(e, "External id")
+		if c, ok := argInt(e, "correlation"); ok && e.Cat == "cuda_runtime" && !linked && ops[c] {
+			caller, callerID = e.Name, c
+		}
+	}
+	if caller == "" {
+		t.Fatal("the repro has no unlinked runtime call whose correlation id is an op's External id")
+	}
+	var kernNs int64
+	for _, e := range ev {
+		if id, ok := argInt(e, "External id"); ok && e.Cat == "kernel" && id == callerID {
+			kernNs += usToNs(t, e.Dur)
+		}
+	}
+	if kernNs == 0 {
+		t.Fatal("no kernel of the colliding op")
+	}
+	for _, v := range []string{"2.3", "2.6", "2.14"} {
+		rows := jsonRows(t, "--torch", v, path)
+		r, ok := rows[caller]
+		if !ok {
+			t.Fatalf("--torch %s: no %s row", v, caller)
+		}
+		if got := int64(r["self_cuda_ns"].(float64)); got != kernNs {
+			t.Errorf("--torch %s: %s Self CUDA %d ns, torch's own code gives the op's kernel time %d ns", v, caller, got, kernNs)
+		}
+	}
+}
+
+// TestReproMemoryBoundary: a [memory] record belongs to the innermost op
+// whose [start, end] holds it in exact nanoseconds, in 2.6 as in 2.14.
+func TestReproMemoryBoundary(t *testing.T) {
+	path := filepath.Join(testenv.Shared(t), "oracle-gpu", "repro", "memory_boundary.json")
+	ev := readRaw(t, path)
+	type op struct {
+		name   string
+		lo, hi int64
+	}
+	var ops []op
+	want := map[string]int64{}
+	for _, e := range ev {
+		if e.Cat == "cpu_op" {
+			lo := usToNs(t, e.Ts)
+			ops = append(ops, op{e.Name, lo, lo + usToNs(t, e.Dur)})
+			want[e.Name] += 0
+		}
+	}
+	records := 0
+	for _, e := range ev {
+		if e.Name != "[memory]" {
+			continue
+		}
+		records++
+		ts := usToNs(t, e.Ts)
+		b, _ := argInt(e, "Bytes")
+		inner := -1
+		for k, o := range ops {
+			if o.lo <= ts && ts <= o.hi && (inner < 0 || o.hi-o.lo < ops[inner].hi-ops[inner].lo) {
+				inner = k
+			}
+		}
+		if inner < 0 {
+			t.Fatal("a record outside every op")
+		}
+		want[ops[inner].name] += b
+	}
+	if records == 0 {
+		t.Fatal("no [memory] records")
+	}
+	for _, v := range []string{"2.6", "2.14"} {
+		rows := jsonRows(t, "--torch", v, path)
+		for name, b := range want {
+			r, ok := rows[name]
+			if !ok {
+				t.Fatalf("--torch %s: no %s row", v, name)
+			}
+			if got := int64(r["self_cpu_mem_bytes"].(float64)); got != b {
+				t.Errorf("--torch %s: %s Self CPU Mem %d B, want %d B", v, name, got, b)
+			}
+		}
+	}
 }

@@ -85,7 +85,7 @@ func TestTraceLensSelfCUDA(t *testing.T) {
 			for _, r := range m["rows"].([]any) {
 				row := r.(map[string]any)
 				if row["device_op"] == false {
-					self[row["name"].(string)] += row["self_cuda_us"].(float64)
+					self[row["name"].(string)] += row["self_cuda_ns"].(float64) / 1e3
 				}
 			}
 			for _, want := range readCSV(t, ops) {
@@ -143,8 +143,8 @@ func TestTraceLensKernels(t *testing.T) {
 				for _, c := range []struct {
 					what      string
 					got, want float64
-				}{{"total", g["total_us"].(float64), w.sum}, {"count", g["count"].(float64), w.count},
-					{"min", g["min_us"].(float64), w.min}, {"max", g["max_us"].(float64), w.max}} {
+				}{{"total", g["total_ns"].(float64) / 1e3, w.sum}, {"count", g["calls"].(float64), w.count},
+					{"min", g["min_ns"].(float64) / 1e3, w.min}, {"max", g["max_ns"].(float64) / 1e3, w.max}} {
 					if math.Abs(c.got-c.want) > peerTol {
 						t.Errorf("%s %s: got %.4f, TraceLens %.4f", k, c.what, c.got, c.want)
 					}
@@ -198,9 +198,9 @@ func TestTBPluginOperators(t *testing.T) {
 				for _, c := range []struct {
 					what      string
 					got, want float64
-				}{{"calls", g["calls"].(float64), w.Calls}, {"device self", g["self_cuda_us"].(float64), w.DevSelf},
-					{"device total", g["cuda_total_us"].(float64), w.DevTotal}, {"host self", g["self_cpu_us"].(float64), w.HostSelf},
-					{"host total", g["cpu_total_us"].(float64), w.HostTotal}} {
+				}{{"calls", g["calls"].(float64), w.Calls}, {"device self", g["self_cuda_ns"].(float64) / 1e3, w.DevSelf},
+					{"device total", g["cuda_total_ns"].(float64) / 1e3, w.DevTotal}, {"host self", g["self_cpu_ns"].(float64) / 1e3, w.HostSelf},
+					{"host total", g["cpu_total_ns"].(float64) / 1e3, w.HostTotal}} {
 					if math.Abs(c.got-c.want) > peerTol {
 						t.Errorf("%s %s: got %.3f, plugin %.3f", w.Name, c.what, c.got, c.want)
 					}

@@ -45,11 +45,22 @@ func newTableCmd(e *env) *cobra.Command {
 		Short: "torch's key_averages() table from the trace, plus kernel and step views",
 		Long: `table prints what prof.key_averages().table() printed inside the profiled
 process, from the exported trace: self and total CPU and CUDA time per op,
-calls, averages, memory, with torch's rules and layout for the version given
-by --torch (default: the newest, ` + table.Newest.String() + `).
+calls, averages, memory.
 
---by kernel lists GPU kernels (and memcpy/memset) by name with count, total,
-average, median, min, max and standard deviation; --by step lists profiler
+Two sets of rules make the table. How events are REBUILT (which events get
+kernels, the id and thread of a runtime call no op launched, which [memory]
+records fall in an op) follows the torch that recorded the trace, judged from
+its era (tracetab info names it). How the table is PRINTED (grouping key,
+footer, units, layout) follows --torch, by default the recording torch's
+version: the newest torch that writes the trace's form (1.9 for 2021 traces,
+2.3 for integer-microsecond traces with "Ev Idx", ` + table.Newest.String() + ` for ns traces; info
+says which and why). A --torch the trace cannot come from changes only the
+printing: the events stay those of the nearest torch that writes the form.
+Known versions: ` + table.KnownList() + `.
+
+--by kernel lists GPU kernels (and memcpy/memset) by name with calls, total,
+average, median, min, max, standard deviation and class (compute, memory,
+wait); --by step lists profiler
 steps with CPU time, GPU busy time and kernel counts.
 
 Where the trace lacks what a column or grouping needs (no shapes, no stacks,
@@ -79,7 +90,7 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	f.IntVar(&o.nameWidth, "name-width", 55, "max_name_column_width; 0 for no limit")
 	f.StringVar(&o.timeUnit, "time-unit", "", "time_unit: s, ms or us for every time cell (torch >= 2.7)")
 	f.StringVar(&o.header, "header", "", "header: a line printed above the table")
-	f.StringVar(&o.torch, "torch", table.Newest.String(), "whose table() rules and layout to reproduce, e.g. 1.13.1, 2.6.0, 2.14.1")
+	f.StringVar(&o.torch, "torch", "", "whose table() rules and layout to print, e.g. 1.13.1, 2.6.0, 2.14.1 (default: the recording torch, from the trace's era)")
 	f.StringVar(&o.match, "match", "", "keep only rows whose name matches this regular expression")
 	f.StringVar(&o.exclude, "exclude", "", "drop rows whose name matches this regular expression")
 	f.StringVar(&o.steps, "steps", "", "only profiler steps A-B (e.g. 3-5, or 4): their CPU events and the device ops they launched")
@@ -111,18 +122,21 @@ func (o *tableOptions) validate() error {
 	if !table.ValidSort(o.sort) {
 		return usageErrorf("unknown --sort %q: use one of %s", o.sort, strings.Join(table.SortKeys(), ", "))
 	}
-	v, err := table.ParseVersion(o.torch)
-	if err != nil {
-		return usageErrorf("--torch: %v", err)
+	var err error
+	if o.torch != "" {
+		v, err := table.ParseVersion(o.torch)
+		if err != nil {
+			return usageErrorf("--torch: %v", err)
+		}
+		o.version = v
 	}
-	o.version = v
 	switch o.timeUnit {
 	case "", "s", "ms", "us":
 	default:
 		return usageErrorf("unknown --time-unit %q: use s, ms or us", o.timeUnit)
 	}
-	if o.timeUnit != "" && !v.HasTimeUnit() {
-		return usageErrorf("--time-unit: torch %s's table() has no time_unit (it came after 2.6); drop --time-unit or use --torch 2.7 or later", v)
+	if err := o.checkTimeUnit(); err != nil {
+		return err
 	}
 	if o.groupStack < 0 {
 		return usageErrorf("--group-by-stack must be >= 0")
@@ -150,6 +164,19 @@ func (o *tableOptions) validate() error {
 	return nil
 }
 
+// checkTimeUnit refuses --time-unit for a table() that has none; with no
+// --torch it is checked again once the trace's era gives the version.
+func (o *tableOptions) checkTimeUnit() error {
+	if v := o.version; o.timeUnit != "" && v != (table.Version{}) && !v.HasTimeUnit() {
+		how := ""
+		if o.torch == "" {
+			how = " (assumed from the trace's era, see tracetab info)"
+		}
+		return usageErrorf("--time-unit: torch %s's table()%s has no time_unit (it came after 2.6); drop --time-unit or use --torch 2.7 or later", v, how)
+	}
+	return nil
+}
+
 // parseRange reads "A-B" or "A".
 func parseRange(s string) (int64, int64, error) {
 	var lo, hi int64
@@ -172,6 +199,12 @@ func runTable(e *env, o *tableOptions) error {
 		return runKernelView(e, o, t)
 	case "step":
 		return runStepView(e, o, t)
+	}
+	if o.version == (table.Version{}) {
+		o.version = table.RecordingOf(t).Default()
+		if err := o.checkTimeUnit(); err != nil {
+			return err
+		}
 	}
 	opts := table.Options{Torch: o.version, GroupByShape: o.groupShape, GroupByStack: o.groupStack,
 		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe, StepLo: o.stepLo, StepHi: o.stepHi, HasSteps: o.stepsEnabled}
@@ -221,11 +254,7 @@ func tableNotes(t *trace.Trace, o *table.Options) []string {
 	if len(t.Mem) == 0 && (t.Meta["profile_memory"] == "1" || t.LegacyExport) {
 		notes = append(notes, "the trace has no [memory] events, so the memory columns are left out")
 	}
-	l := t.Links()
-	if n := l.DeviceOps - l.LinkedDeviceOps; n > 0 {
-		notes = append(notes, fmt.Sprintf("%d of %d device ops have no launch call in the trace (launched before the profiling window opened): they are rows of their own but count toward no op's CUDA time", n, l.DeviceOps))
-	}
-	return notes
+	return append(notes, table.UnlaunchedNotes(t)...)
 }
 
 func note(w io.Writer, msg string) {

@@ -25,6 +25,9 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 	if len(rows) == 0 {
 		note(e.stderr, "the trace has no GPU kernels, memcpys or memsets")
 	}
+	for _, n := range table.UnlaunchedNotes(t) {
+		note(e.stderr, n)
+	}
 	filtered := rows[:0]
 	for _, r := range rows {
 		if (o.matchRe == nil || o.matchRe.MatchString(r.Name)) && (o.excludeRe == nil || !o.excludeRe.MatchString(r.Name)) {
@@ -36,7 +39,7 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 			filtered[i].Name = names.Demangle(filtered[i].Name)
 		}
 	}
-	return render.Kernels(e.stdout, o.format, o.path, filtered, total, o.limit, o.nameWidth*2)
+	return render.Kernels(e.stdout, o.format, o.path, filtered, total, o.limit, o.nameWidth*2, o.stepRange())
 }
 
 func runStepView(e *env, o *tableOptions, t *trace.Trace) error {
@@ -53,5 +56,13 @@ func runStepView(e *env, o *tableOptions, t *trace.Trace) error {
 		}
 		rows = kept
 	}
-	return render.Steps(e.stdout, o.format, o.path, t.TraceStart, rows)
+	return render.Steps(e.stdout, o.format, o.path, t.TraceStart, rows, o.stepRange())
+}
+
+// stepRange is the --steps selection for JSON, nil without --steps.
+func (o *tableOptions) stepRange() *table.StepRange {
+	if !o.stepsEnabled {
+		return nil
+	}
+	return &table.StepRange{First: o.stepLo, Last: o.stepHi}
 }

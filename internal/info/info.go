@@ -2,6 +2,7 @@
 package info
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -20,18 +21,20 @@ const Schema = "tracetab.info/2"
 // Info is the summary of one trace. Every time is integer nanoseconds;
 // every offset (*_start_ns, *_end_ns) is from the origin (see Origin).
 type Info struct {
-	Schema     string            `json:"schema"`
-	File       string            `json:"file"`
-	SizeBytes  int64             `json:"size_bytes"`
-	Container  string            `json:"container"`
-	Era        string            `json:"era"`
-	EraMeaning string            `json:"era_meaning"`
-	Torch      string            `json:"torch_hint"`
-	EraNotes   string            `json:"era_notes"`
-	Meta       map[string]string `json:"metadata"`
-	Rank       *int64            `json:"rank"`
-	WorldSize  *int64            `json:"world_size"`
-	Backend    *string           `json:"backend"`
+	Schema       string            `json:"schema"`
+	File         string            `json:"file"`
+	SizeBytes    int64             `json:"size_bytes"`
+	Container    string            `json:"container"`
+	Era          string            `json:"era"`
+	EraMeaning   string            `json:"era_meaning"`
+	Torch        string            `json:"torch_hint"`
+	EraNotes     string            `json:"era_notes"`
+	TorchAssumed string            `json:"torch_assumed"`
+	TorchWhy     string            `json:"torch_assumed_why"`
+	Meta         map[string]string `json:"metadata"`
+	Rank         *int64            `json:"rank"`
+	WorldSize    *int64            `json:"world_size"`
+	Backend      *string           `json:"backend"`
 
 	// Origin is what offsets are measured from: "trace_span" (the start of
 	// the profiler's own "PyTorch Profiler" Trace event, torch's
@@ -158,7 +161,9 @@ func Summarize(t *trace.Trace) *Info {
 	in := &Info{
 		Schema: Schema, File: t.File, SizeBytes: t.BytesRead, Container: t.Container,
 		Era: era.Tag, EraMeaning: EraMeaning(era.Tag), Torch: era.Torch, EraNotes: era.Notes, Meta: t.Meta,
-		Events: t.NumEvents(), Memory: len(t.Mem), Instants: t.Instants, Counters: t.Counters,
+		TorchAssumed: fmt.Sprintf("%d.%d", era.Newest[0], era.Newest[1]),
+		TorchWhy:     "the trace was written by " + era.Torch + " (its " + era.Tag + " form); table rebuilds the events by the rules of the newest of those and prints with them unless --torch says otherwise",
+		Events:       t.NumEvents(), Memory: len(t.Mem), Instants: t.Instants, Counters: t.Counters,
 		Flows: len(t.Flows) + t.LaunchFlows, Truncated: t.Truncated,
 		Origin: "first_event", OriginNs: t.TraceStart,
 		Categories: []CatCount{}, Devices: []Device{}, Threads: []Thread{}, Steps: []Step{}, Warnings: []string{},

@@ -30,7 +30,6 @@ func kindLabel(k trace.Kind) string {
 	return k.String()
 }
 
-
 func threadText(th chain.Thread) string {
 	if th.Pid.String() == th.Tid.String() {
 		return "thread " + th.Tid.String()

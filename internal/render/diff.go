@@ -105,7 +105,6 @@ func code(s string) string {
 	return "`" + s + "`"
 }
 
-
 // verdictLine is the first line: PASS or FAIL with the counts.
 func verdictLine(what string, g *diff.Gate) string {
 	res := "PASS"

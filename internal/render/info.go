@@ -17,6 +17,7 @@ func InfoText(w io.Writer, in *info.Info) error {
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("file        %s (%s of JSON, %s)\n", in.File, units.Bytes(in.SizeBytes), in.Container)
 	infoFormat(p, in)
+	p("torch       %s assumed: %s\n", in.TorchAssumed, in.TorchWhy)
 	infoOptions(p, in)
 	infoRank(p, in)
 	infoSpan(p, in)
@@ -70,7 +71,7 @@ func infoFormat(p infoPrintf, in *info.Info) {
 		p("format      %s\n", in.EraMeaning)
 		return
 	}
-	p("format      %s: torch %s; %s\n", in.Era, in.Torch, in.EraNotes)
+	p("format      %s: written by %s; %s\n", in.Era, in.Torch, in.EraNotes)
 }
 
 func infoOptions(p infoPrintf, in *info.Info) {

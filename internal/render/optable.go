@@ -7,49 +7,62 @@ import (
 	"github.com/tracetab/tracetab/internal/table"
 )
 
-// TableSchema versions the JSON form of the op table.
-const TableSchema = "tracetab.table/1"
+// TableSchema versions the JSON form of the op table. 2: integer ns
+// (*_ns) instead of float us, null for what is missing, sort_by and steps
+// named, torch_rebuilt.
+const TableSchema = "tracetab.table/2"
 
-// OpRowJSON is one op row in JSON: raw microseconds and bytes.
+// OpRowJSON is one op row in JSON: integer ns (torch's float microsecond
+// sums, rounded once) and bytes.
 type OpRowJSON struct {
 	Name         string   `json:"name"`
 	Device       bool     `json:"device_op"`
-	Calls        int64    `json:"calls"`
-	SelfCPUUs    float64  `json:"self_cpu_us"`
-	CPUTotalUs   float64  `json:"cpu_total_us"`
-	CPUAvgUs     float64  `json:"cpu_avg_us"`
-	SelfCUDAUs   float64  `json:"self_cuda_us"`
-	CUDATotalUs  float64  `json:"cuda_total_us"`
-	CUDAAvgUs    float64  `json:"cuda_avg_us"`
-	SelfCPUPct   float64  `json:"self_cpu_pct"`
-	SelfCUDAPct  float64  `json:"self_cuda_pct"`
-	CPUMem       *int64   `json:"cpu_mem_bytes,omitempty"`
-	SelfCPUMem   *int64   `json:"self_cpu_mem_bytes,omitempty"`
-	CUDAMem      *int64   `json:"cuda_mem_bytes,omitempty"`
-	SelfCUDAMem  *int64   `json:"self_cuda_mem_bytes,omitempty"`
-	InputShapes  string   `json:"input_shapes,omitempty"`
-	Stack        []string `json:"stack,omitempty"`
-	TopLevel     bool     `json:"top_level"`
 	UserAnnotate bool     `json:"user_annotation"`
+	TopLevel     bool     `json:"top_level"`
+	Calls        int64    `json:"calls"`
+	SelfCPUNs    int64    `json:"self_cpu_ns"`
+	CPUTotalNs   int64    `json:"cpu_total_ns"`
+	CPUAvgNs     int64    `json:"cpu_avg_ns"`
+	SelfCUDANs   int64    `json:"self_cuda_ns"`
+	CUDATotalNs  int64    `json:"cuda_total_ns"`
+	CUDAAvgNs    int64    `json:"cuda_avg_ns"`
+	SelfCPUPct   *float64 `json:"self_cpu_pct"`
+	CPUTotalPct  *float64 `json:"cpu_total_pct"`
+	SelfCUDAPct  *float64 `json:"self_cuda_pct"`
+	CPUMem       *int64   `json:"cpu_mem_bytes"`
+	SelfCPUMem   *int64   `json:"self_cpu_mem_bytes"`
+	CUDAMem      *int64   `json:"cuda_mem_bytes"`
+	SelfCUDAMem  *int64   `json:"self_cuda_mem_bytes"`
+	InputShapes  *string  `json:"input_shapes"`
+	Stack        []string `json:"stack"`
 }
 
 // OpTableJSON is the op table in JSON.
 type OpTableJSON struct {
-	Schema       string      `json:"schema"`
-	File         string      `json:"file"`
-	Torch        string      `json:"torch"`
-	SortBy       string      `json:"sort_by"`
-	SelfCPUUs    float64     `json:"self_cpu_total_us"`
-	SelfCUDAUs   float64     `json:"self_cuda_total_us"`
-	DeviceColumn bool        `json:"has_device_time"`
-	Rows         []OpRowJSON `json:"rows"`
+	Schema       string           `json:"schema"`
+	File         string           `json:"file"`
+	Torch        string           `json:"torch"`
+	TorchRebuilt string           `json:"torch_rebuilt"`
+	SortBy       string           `json:"sort_by"`
+	Steps        *table.StepRange `json:"steps"`
+	SelfCPUNs    int64            `json:"self_cpu_total_ns"`
+	SelfCUDANs   int64            `json:"self_cuda_total_ns"`
+	DeviceColumn bool             `json:"has_device_time"`
+	Rows         []OpRowJSON      `json:"rows"`
 }
 
-func pct(a, b float64) float64 {
-	if b == 0 {
-		return 0
+func pctPtr(a, b float64) *float64 {
+	if p, ok := table.Pct(a, b); ok {
+		return &p
 	}
-	return a * 100 / b
+	return nil
+}
+
+func sortName(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // OpRows returns the rows of the op table that table() would print.
@@ -69,17 +82,22 @@ func OpRows(res *table.Result, lay TorchLayout) []table.Row {
 
 // OpTableJSONOf builds the JSON form.
 func OpTableJSONOf(file, sortBy string, res *table.Result, lay TorchLayout) *OpTableJSON {
-	j := &OpTableJSON{Schema: TableSchema, File: file, Torch: res.Torch.String(), SortBy: sortBy,
-		SelfCPUUs: res.SumSelfCPU, SelfCUDAUs: res.SumSelfDev, DeviceColumn: res.HasDeviceTime, Rows: []OpRowJSON{}}
+	j := &OpTableJSON{Schema: TableSchema, File: file, Torch: res.Torch.String(), TorchRebuilt: res.Rebuilt.String(),
+		SortBy: sortName(sortBy), Steps: res.Steps,
+		SelfCPUNs: table.Ns(res.SumSelfCPU), SelfCUDANs: table.Ns(res.SumSelfDev), DeviceColumn: res.HasDeviceTime, Rows: []OpRowJSON{}}
 	for _, r := range OpRows(res, lay) {
-		o := OpRowJSON{Name: r.Name, Device: r.Device, Calls: r.Count,
-			SelfCPUUs: r.SelfCPU, CPUTotalUs: r.CPUTotal, CPUAvgUs: r.CPUAvg(),
-			SelfCUDAUs: r.SelfDev, CUDATotalUs: r.DevTotal, CUDAAvgUs: r.DevAvg(),
-			SelfCPUPct: pct(r.SelfCPU, res.SumSelfCPU), SelfCUDAPct: pct(r.SelfDev, res.SumSelfDev),
-			InputShapes: r.Shapes, Stack: r.Stack, TopLevel: r.TopLevel, UserAnnotate: r.UserAnn}
+		o := OpRowJSON{Name: r.Name, Device: r.Device, UserAnnotate: r.UserAnn, TopLevel: r.TopLevel, Calls: r.Count,
+			SelfCPUNs: table.Ns(r.SelfCPU), CPUTotalNs: table.Ns(r.CPUTotal), CPUAvgNs: table.Ns(r.CPUAvg()),
+			SelfCUDANs: table.Ns(r.SelfDev), CUDATotalNs: table.Ns(r.DevTotal), CUDAAvgNs: table.Ns(r.DevAvg()),
+			SelfCPUPct: pctPtr(r.SelfCPU, res.SumSelfCPU), CPUTotalPct: pctPtr(r.CPUTotal, res.SumSelfCPU),
+			SelfCUDAPct: pctPtr(r.SelfDev, res.SumSelfDev), Stack: r.Stack}
 		if res.ProfileMemory {
 			o.CPUMem, o.SelfCPUMem = ptr64(r.CPUMem), ptr64(r.SelfCPUMem)
 			o.CUDAMem, o.SelfCUDAMem = ptr64(r.DevMem), ptr64(r.SelfDevMem)
+		}
+		if res.Grouped {
+			sh := r.Shapes
+			o.InputShapes = &sh
 		}
 		j.Rows = append(j.Rows, o)
 	}
@@ -93,12 +111,12 @@ func ptr64(v int64) *int64 { return &v }
 func OpGrid(res *table.Result, lay TorchLayout, csv bool) *Grid {
 	g := &Grid{Headers: []string{"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"}}
 	if csv {
-		g.Headers = []string{"name", "self_cpu_pct", "self_cpu_us", "cpu_total_pct", "cpu_total_us", "cpu_avg_us"}
+		g.Headers = []string{"name", "self_cpu_pct", "self_cpu_ns", "cpu_total_pct", "cpu_total_ns", "cpu_avg_ns"}
 	}
 	dev := res.HasDeviceTime
 	if dev {
 		if csv {
-			g.Headers = append(g.Headers, "self_cuda_us", "self_cuda_pct", "cuda_total_us", "cuda_avg_us")
+			g.Headers = append(g.Headers, "self_cuda_ns", "self_cuda_pct", "cuda_total_ns", "cuda_avg_ns")
 		} else {
 			g.Headers = append(g.Headers, "Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg")
 		}
@@ -119,14 +137,16 @@ func OpGrid(res *table.Result, lay TorchLayout, csv bool) *Grid {
 	for i := 1; i < len(g.Headers)-1; i++ {
 		g.RightAlign[i] = true
 	}
-	num := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 	tf := func(x float64) string { return torchTime(x, lay.TimeUnit) }
 	if csv {
-		tf = num
+		tf = func(x float64) string { return strconv.FormatInt(table.Ns(x), 10) }
 	}
 	pf := func(a, b float64) string {
 		if csv {
-			return num(pct(a, b))
+			if p, ok := table.Pct(a, b); ok {
+				return strconv.FormatFloat(p, 'f', 2, 64)
+			}
+			return ""
 		}
 		return share(a, b)
 	}

@@ -2,63 +2,65 @@ package render
 
 import (
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
-// KernelSchema versions the JSON form of the kernel view.
-const KernelSchema = "tracetab.kernels/1"
+// KernelSchema versions the JSON form of the kernel view. 2: integer ns
+// only (avg, median and stddev rounded to the ns), calls, class, steps.
+const KernelSchema = "tracetab.kernels/2"
 
 type kernelJSON struct {
-	Name      string  `json:"name"`
-	Kind      string  `json:"kind"`
-	Count     int64   `json:"count"`
-	TotalUs   float64 `json:"total_us"`
-	AvgUs     float64 `json:"avg_us"`
-	MedianUs  float64 `json:"median_us"`
-	MinUs     float64 `json:"min_us"`
-	MaxUs     float64 `json:"max_us"`
-	StddevUs  float64 `json:"stddev_us"`
-	PctOfGPU  float64 `json:"pct_of_gpu_time"`
-	TotalNs   int64   `json:"total_ns"`
-	MinNs     int64   `json:"min_ns"`
-	MaxNs     int64   `json:"max_ns"`
-	MedianNs  float64 `json:"median_ns"`
-	StddevNs  float64 `json:"stddev_ns"`
-	MeanNs    float64 `json:"avg_ns"`
-	Truncated bool    `json:"-"`
+	Name     string  `json:"name"`
+	Kind     string  `json:"kind"`
+	Class    string  `json:"class"`
+	Calls    int64   `json:"calls"`
+	TotalNs  int64   `json:"total_ns"`
+	AvgNs    int64   `json:"avg_ns"`
+	MedianNs int64   `json:"median_ns"`
+	MinNs    int64   `json:"min_ns"`
+	MaxNs    int64   `json:"max_ns"`
+	StddevNs int64   `json:"stddev_ns"`
+	GPUPct   float64 `json:"gpu_time_pct"`
 }
 
+// KernelSort names the order of the kernel view.
+const KernelSort = "total_ns"
+
 // Kernels writes the kernel view.
-func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, limit, nameWidth int) error {
+func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, limit, nameWidth int, steps *table.StepRange) error {
 	if limit >= 0 && len(rows) > limit {
 		rows = rows[:limit]
 	}
-	us := func(ns float64) float64 { return ns / 1e3 }
+	rnd := func(ns float64) int64 { return int64(math.Round(ns)) }
+	pct2 := func(p float64) float64 { return math.Round(p*100) / 100 }
 	if format == "json" {
 		out := struct {
-			Schema  string       `json:"schema"`
-			File    string       `json:"file"`
-			TotalUs float64      `json:"gpu_time_us"`
-			Rows    []kernelJSON `json:"kernels"`
-		}{KernelSchema, file, us(float64(totalNs)), []kernelJSON{}}
+			Schema  string           `json:"schema"`
+			File    string           `json:"file"`
+			SortBy  string           `json:"sort_by"`
+			Steps   *table.StepRange `json:"steps"`
+			TotalNs int64            `json:"gpu_time_ns"`
+			Rows    []kernelJSON     `json:"kernels"`
+		}{KernelSchema, file, KernelSort, steps, totalNs, []kernelJSON{}}
 		for _, r := range rows {
-			out.Rows = append(out.Rows, kernelJSON{Name: r.Name, Kind: r.Kind.String(), Count: r.Count,
-				TotalUs: us(float64(r.TotalNs)), AvgUs: us(r.MeanNs), MedianUs: us(r.MedianNs),
-				MinUs: us(float64(r.MinNs)), MaxUs: us(float64(r.MaxNs)), StddevUs: us(r.StdDevNs), PctOfGPU: r.Pct,
-				TotalNs: r.TotalNs, MinNs: r.MinNs, MaxNs: r.MaxNs, MedianNs: r.MedianNs, StddevNs: r.StdDevNs, MeanNs: r.MeanNs})
+			out.Rows = append(out.Rows, kernelJSON{Name: r.Name, Kind: r.Kind.String(), Class: r.Class, Calls: r.Count,
+				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: rnd(r.MedianNs), MinNs: r.MinNs, MaxNs: r.MaxNs,
+				StddevNs: rnd(r.StdDevNs), GPUPct: pct2(r.Pct)})
 		}
 		return JSON(w, out)
 	}
-	g := &Grid{Headers: []string{"Time %", "Total", "Count", "Avg", "Median", "Min", "Max", "StdDev", "Kind", "Name"},
-		RightAlign: []bool{true, true, true, true, true, true, true, true, false, false}}
-	t := func(ns float64) string { return fmtUs(ns / 1e3) }
+	g := &Grid{Headers: []string{"Time %", "Total", "Calls", "Avg", "Median", "Min", "Max", "StdDev", "Kind", "Class", "Name"},
+		RightAlign: []bool{true, true, true, true, true, true, true, true, false, false, false}}
+	t := func(ns float64) string { return units.Dur(rnd(ns)) }
 	if format == "csv" {
-		g.Headers = []string{"pct_of_gpu_time", "total_us", "count", "avg_us", "median_us", "min_us", "max_us", "stddev_us", "kind", "name"}
-		t = func(ns float64) string { return strconv.FormatFloat(ns/1e3, 'f', -1, 64) }
+		g.Headers = []string{"gpu_time_pct", "total_ns", "calls", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns", "kind", "class", "name"}
+		t = func(ns float64) string { return strconv.FormatInt(rnd(ns), 10) }
 	}
 	shown := make([]string, len(rows))
 	for i, r := range rows {
@@ -70,7 +72,7 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 	for i, r := range rows {
 		name := shown[i]
 		g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.Pct, 'f', 2, 64), t(float64(r.TotalNs)), strconv.FormatInt(r.Count, 10),
-			t(r.MeanNs), t(r.MedianNs), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), name})
+			t(r.MeanNs), t(r.MedianNs), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, name})
 	}
 	return g.Write(w, format)
 }
@@ -86,40 +88,50 @@ func fmtUs(us float64) string {
 	return strconv.FormatFloat(us, 'f', 3, 64) + "us"
 }
 
-// StepSchema versions the JSON form of the step view.
-const StepSchema = "tracetab.steps/1"
+// StepSchema versions the JSON form of the step view. 2: integer ns,
+// gpu_busy_pct (null without CPU time), steps.
+const StepSchema = "tracetab.steps/2"
 
 type stepJSON struct {
-	Step      int64   `json:"step"`
-	StartUs   float64 `json:"start_us"`
-	CPUUs     float64 `json:"cpu_us"`
-	GPUBusyUs float64 `json:"gpu_busy_us"`
-	GPUSpanUs float64 `json:"gpu_span_us"`
-	Kernels   int     `json:"kernels"`
-	DeviceOps int     `json:"device_ops"`
-	Cold      bool    `json:"cold"`
+	Step       int64    `json:"step"`
+	StartNs    int64    `json:"start_ns"`
+	CPUNs      int64    `json:"cpu_ns"`
+	GPUBusyNs  int64    `json:"gpu_busy_ns"`
+	GPUSpanNs  int64    `json:"gpu_span_ns"`
+	GPUBusyPct *float64 `json:"gpu_busy_pct"`
+	Kernels    int      `json:"kernels"`
+	DeviceOps  int      `json:"device_ops"`
+	Cold       bool     `json:"cold"`
 }
 
-// Steps writes the step view.
-func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step) error {
+// Steps writes the step view; start times are relative to t0.
+func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps *table.StepRange) error {
+	busyPct := func(r trace.Step) *float64 {
+		if cpu := r.End - r.Start; cpu > 0 {
+			p := math.Round(float64(r.GPUBusyNs)*100/float64(cpu)*100) / 100
+			return &p
+		}
+		return nil
+	}
 	if format == "json" {
 		out := struct {
-			Schema string     `json:"schema"`
-			File   string     `json:"file"`
-			Steps  []stepJSON `json:"steps"`
-		}{StepSchema, file, []stepJSON{}}
+			Schema string           `json:"schema"`
+			File   string           `json:"file"`
+			Steps  *table.StepRange `json:"steps_selected"`
+			Rows   []stepJSON       `json:"steps"`
+		}{StepSchema, file, steps, []stepJSON{}}
 		for _, r := range rows {
-			out.Steps = append(out.Steps, stepJSON{r.N, float64(r.Start-t0) / 1e3, float64(r.End-r.Start) / 1e3,
-				float64(r.GPUBusyNs) / 1e3, float64(r.GPUSpanNs) / 1e3, r.Kernels, r.DeviceOps, r.Cold})
+			out.Rows = append(out.Rows, stepJSON{r.N, r.Start - t0, r.End - r.Start, r.GPUBusyNs, r.GPUSpanNs, busyPct(r),
+				r.Kernels, r.DeviceOps, r.Cold})
 		}
 		return JSON(w, out)
 	}
 	g := &Grid{Headers: []string{"Step", "Start", "CPU time", "GPU busy", "GPU busy %", "Kernels", "Device ops", "Note"},
 		RightAlign: []bool{true, true, true, true, true, true, true, false}}
-	t := func(ns int64) string { return fmtUs(float64(ns) / 1e3) }
+	t := units.Dur
 	if format == "csv" {
-		g.Headers = []string{"step", "start_us", "cpu_us", "gpu_busy_us", "gpu_busy_pct", "kernels", "device_ops", "note"}
-		t = func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e3, 'f', -1, 64) }
+		g.Headers = []string{"step", "start_ns", "cpu_ns", "gpu_busy_ns", "gpu_busy_pct", "kernels", "device_ops", "note"}
+		t = func(ns int64) string { return strconv.FormatInt(ns, 10) }
 	}
 	for _, r := range rows {
 		n := ""
@@ -127,8 +139,11 @@ func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step) error 
 			n = "cold: much longer than the median step"
 		}
 		busy := "-"
-		if cpu := r.End - r.Start; cpu > 0 {
-			busy = strconv.FormatFloat(float64(r.GPUBusyNs)*100/float64(cpu), 'f', 2, 64)
+		if format == "csv" {
+			busy = ""
+		}
+		if p := busyPct(r); p != nil {
+			busy = strconv.FormatFloat(*p, 'f', 2, 64)
 		}
 		g.Rows = append(g.Rows, []string{strconv.FormatInt(r.N, 10), t(r.Start - t0), t(r.End - r.Start), t(r.GPUBusyNs), busy,
 			strconv.Itoa(r.Kernels), strconv.Itoa(r.DeviceOps), n})

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"math"
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/trace"
@@ -288,4 +289,17 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// Ns converts torch's float microseconds to integer nanoseconds, rounded
+// to the nearest: the sums are torch's, the unit is the output contract's.
+func Ns(us float64) int64 { return int64(math.Round(us * 1000)) }
+
+// Pct is a as a percentage of b rounded to 2 decimals; ok is false when b
+// is 0 (no share to give).
+func Pct(a, b float64) (pct float64, ok bool) {
+	if b == 0 {
+		return 0, false
+	}
+	return math.Round(a*100/b*100) / 100, true
 }

@@ -87,6 +87,8 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 		}
 		h.ok = false
 	}
+	// The heads sit in a binary min-heap on their cached item, so each
+	// event costs O(log tracks), not a scan of every track.
 	var heads []*head
 	for k := range t.Tracks {
 		if ord := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]; len(ord) > 0 {
@@ -94,42 +96,50 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 		}
 	}
 	heads = append(heads, &head{x: extra})
+	live := heads[:0]
 	for _, h := range heads {
 		advance(h)
+		if h.ok {
+			live = append(live, h)
+		}
 	}
+	hp := headHeap[*head]{hs: live, less: func(a, b *head) bool { return less(a.it, b.it) < 0 }}
+	hp.init()
 	pos := make([]int32, n) // trace index -> list position, -1 if not a FunctionEvent
 	for i := range pos {
 		pos[i] = -1
 	}
 	f.alloc(n + len(mem))
 	keyIDs := fill32(len(t.Strings), -1)
+	keyIndex := map[string]int32{}
+	keyByName := func(s string) int32 {
+		k, ok := keyIndex[s]
+		if !ok {
+			k = int32(len(f.keys))
+			f.keys = append(f.keys, s)
+			keyIndex[s] = k
+		}
+		return k
+	}
 	keyOf := func(name trace.StrID) int32 {
 		if k := keyIDs[name]; k >= 0 {
 			return k
 		}
-		s := rewriteName(t.Str(name))
-		k := int32(slices.Index(f.keys, s))
-		if k < 0 {
-			k = int32(len(f.keys))
-			f.keys = append(f.keys, s)
-		}
+		k := keyByName(rewriteName(t.Str(name)))
 		keyIDs[name] = k
 		return k
 	}
 	main := mainThread(t)
 	start0 := t.TraceStart
-	for {
-		var bh *head
-		for _, h := range heads {
-			if h.ok && (bh == nil || less(h.it, bh.it) < 0) {
-				bh = h
-			}
-		}
-		if bh == nil {
-			break
-		}
+	for len(hp.hs) > 0 {
+		bh := hp.hs[0]
 		bi := bh.it
 		advance(bh)
+		if bh.ok {
+			hp.fix0()
+		} else {
+			hp.pop0()
+		}
 		p := int32(len(f.ev))
 		f.start = append(f.start, float64(bi.s-start0)/1000)
 		f.end = append(f.end, float64(bi.e-start0)/1000)
@@ -140,12 +150,7 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 			if r.OOM {
 				name = "[OutOfMemory]"
 			}
-			k := int32(slices.Index(f.keys, name))
-			if k < 0 {
-				k = int32(len(f.keys))
-				f.keys = append(f.keys, name)
-			}
-			f.key = append(f.key, k)
+			f.key = append(f.key, keyByName(name))
 			f.kind = append(f.kind, trace.KindCPUOp)
 			f.device = append(f.device, false)
 			f.ann = append(f.ann, false)
@@ -238,13 +243,15 @@ func fill32(n int, v int32) []int32 {
 // attach is torch's device_corr_map step: every event linked to op id L
 // (device ops and runtime calls) is handed to the candidate events whose id
 // is L; device ops become kernels of the candidate, runtime calls take its
-// thread. Candidates are ops by External id, and, where the version has
-// the collision bug, runtime calls by correlation id.
+// thread. Candidates are ops by External id, and runtime calls by their
+// correlation id (their FunctionEvent id from 1.13): every one before 2.4,
+// only unlinked ones from 2.4 (PR #124596). 2.1x skips only overhead
+// events, which are never indexed by correlation id here.
 func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32) {
 	// collide reports whether runtime call r is a candidate by its
 	// correlation id under this version's rules.
 	collide := func(r int32) bool {
-		if r < 0 || pos[r] < 0 || !v.runtimeIDIsCorrelation() || v.skipsUnlinkedRuntime() {
+		if r < 0 || pos[r] < 0 || !v.runtimeIDIsCorrelation() {
 			return false
 		}
 		return !v.frontendOnlyAttach() || linkOf(t, l, int(r)) == 0

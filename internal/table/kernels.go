@@ -1,8 +1,10 @@
 package table
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -12,6 +14,7 @@ import (
 type KernelRow struct {
 	Name     string
 	Kind     trace.Kind
+	Class    string // compute, memory or wait (see DeviceClass)
 	Count    int64
 	TotalNs  int64
 	MinNs    int64
@@ -20,6 +23,23 @@ type KernelRow struct {
 	MeanNs   float64
 	StdDevNs float64 // population standard deviation
 	Pct      float64 // share of all device op time
+}
+
+// DeviceClass says what a device op does: "memory" for copies and sets
+// (and MTIA's dma_request transfers, which the trace files as kernels),
+// "wait" for MTIA's event_wait and CUDA syncs, else "compute".
+func DeviceClass(k trace.Kind, name string) string {
+	switch {
+	case k == trace.KindMemcpy || k == trace.KindMemset:
+		return "memory"
+	case k == trace.KindSync:
+		return "wait"
+	case strings.HasPrefix(name, "dma_request"):
+		return "memory"
+	case strings.HasPrefix(name, "event_wait"):
+		return "wait"
+	}
+	return "compute"
 }
 
 // KernelView groups kernels, memcpys and memsets by name, largest total
@@ -43,7 +63,7 @@ func KernelView(t *trace.Trace, keep func(i int) bool) (rows []KernelRow, totalN
 	for _, name := range order {
 		d := durs[name]
 		slices.Sort(d)
-		r := KernelRow{Name: t.Str(name), Kind: kinds[name], Count: int64(len(d)), MinNs: d[0], MaxNs: d[len(d)-1]}
+		r := KernelRow{Name: t.Str(name), Kind: kinds[name], Class: DeviceClass(kinds[name], t.Str(name)), Count: int64(len(d)), MinNs: d[0], MaxNs: d[len(d)-1]}
 		for _, x := range d {
 			r.TotalNs += x
 		}
@@ -74,4 +94,55 @@ func KernelView(t *trace.Trace, keep func(i int) bool) (rows []KernelRow, totalN
 		return 0
 	})
 	return rows, totalNs
+}
+
+// UnlaunchedNotes says what the device ops without a launch call in the
+// trace are: those with no correlation id at all were recorded by the
+// device on its own (DMA transfers, waits, syncs) and are counted by
+// class; those with one were launched before the profiling window opened.
+func UnlaunchedNotes(t *trace.Trace) []string {
+	l := t.Links()
+	var noCorr int
+	byClass := map[string]int{}
+	var names []string
+	seen := map[trace.StrID]bool{}
+	withCorr := 0
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if !e.Kind.IsDevice() || e.Kind == trace.KindGPUAnnotation || l.Launch[i] >= 0 {
+			continue
+		}
+		if e.Has(trace.FlagCorr) && e.Corr != 0 {
+			withCorr++
+			continue
+		}
+		noCorr++
+		byClass[DeviceClass(e.Kind, t.Str(e.Name))]++
+		if !seen[e.Name] && len(names) < 3 {
+			seen[e.Name] = true
+			names = append(names, t.Str(e.Name))
+		}
+	}
+	var notes []string
+	if noCorr > 0 {
+		var parts []string
+		for _, c := range []string{"memory", "wait", "compute"} {
+			if n := byClass[c]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, c))
+			}
+		}
+		notes = append(notes, fmt.Sprintf("%d of %d device ops %s no correlation id at all (%s; e.g. %s): the trace does not say which CPU call, if any, launched them (a device records its DMA transfers and waits on its own; some exporters write no id), so they are not ops launched before the window; they are rows of their own, count toward no op's CUDA time, and their queue delay is n/a",
+			noCorr, l.DeviceOps, verb(noCorr, "carries", "carry"), strings.Join(parts, ", "), strings.Join(names, ", ")))
+	}
+	if withCorr > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d device ops %s a correlation id but no launch call in the trace (launched before the profiling window opened): they are rows of their own but count toward no op's CUDA time", withCorr, l.DeviceOps, verb(withCorr, "has", "have")))
+	}
+	return notes
+}
+
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"math"
+	"math/big"
 	"slices"
 
 	"github.com/tracetab/tracetab/internal/trace"
@@ -58,10 +59,7 @@ func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(int, *trace.
 		if e.Kind.IsDevice() || !isFE(i, e) {
 			continue
 		}
-		// torch compares the integer record times with start_ns/1000*1000
-		// in floating point; reproduce the rounding.
-		lo := int64(math.Ceil(float64(t.Base+e.Start) / 1000 * 1000))
-		hi := int64(math.Floor(float64(t.Base+e.End()) / 1000 * 1000))
+		lo, hi := memWindow(t.Base+e.Start, t.Base+e.End(), v)
 		j, _ := slices.BinarySearchFunc(recs, lo, func(r rec, x int64) int {
 			if r.ns < x {
 				return -1
@@ -86,6 +84,38 @@ func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(int, *trace.
 		}
 	}
 	return out
+}
+
+// memWindow is the interval of record times [lo, hi] (integer ns, both
+// ends included) that torch's MemRecordsAcc.in_interval selects for an op
+// from abs ns start to abs ns end. 2.10 and later pass the integer
+// nanoseconds; 2.4 to 2.9 pass start_ns/1000 (one correctly rounded
+// division) and multiply by 1000 again in floating point, which moves the
+// ends by up to half a float step on epoch timestamps; before 2.4 all
+// times are integer microseconds.
+func memWindow(start, end int64, v Version) (lo, hi int64) {
+	if v.memoryWindowExactNs() {
+		return start, end
+	}
+	a := roundTrip(start)
+	b := roundTrip(end)
+	return int64(math.Ceil(a)), int64(math.Floor(b))
+}
+
+// roundTrip is Python's float(ns / 1000) * 1000: ns/1000 correctly rounded
+// to a float64, then multiplied by 1000 in float64.
+func roundTrip(ns int64) float64 {
+	return divRound(ns, 1000) * 1000
+}
+
+// divRound is a/b correctly rounded to float64 (Python's int / int).
+func divRound(a, b int64) float64 {
+	const exact = 1 << 53
+	if a > -exact && a < exact {
+		return float64(a) / float64(b)
+	}
+	f, _ := new(big.Rat).SetFrac64(a, b).Float64()
+	return f
 }
 
 // attachMemory copies the per-event usage to list positions.

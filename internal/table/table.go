@@ -11,6 +11,8 @@ import (
 
 // Options mirror key_averages(...) and table(...).
 type Options struct {
+	// Torch is the table() version whose printing rules apply; zero means
+	// the recording torch's (Recording.Default).
 	Torch        Version
 	GroupByShape bool   // group_by_input_shape
 	GroupByStack int    // group_by_stack_n
@@ -26,7 +28,9 @@ type Options struct {
 
 // Result is key_averages() of one trace, sorted.
 type Result struct {
-	Torch     Version
+	Torch     Version // printing rules (table(), key_averages())
+	Rebuilt   Version // event rules: the recording torch (see Recording)
+	Recording Recording
 	Rows      []Row
 	UseDevice string // "cuda" when the trace has device activity, else ""
 	// HasDeviceTime: some row has self device time (torch's has_device_time).
@@ -40,6 +44,16 @@ type Result struct {
 	SumSelfDev float64
 	// Notes are facts a reader should know (on stderr).
 	Notes []string
+	// Grouped: rows are split by input shapes or stacks.
+	Grouped bool
+	// Steps is the --steps selection, nil when all events count.
+	Steps *StepRange
+}
+
+// StepRange is a selection of profiler steps by their ProfilerStep#N numbers.
+type StepRange struct {
+	First int64 `json:"first"`
+	Last  int64 `json:"last"`
 }
 
 // sortKeys maps torch's sort_by names to row values.
@@ -97,20 +111,24 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 	if !ValidSort(o.SortBy) {
 		return nil, fmt.Errorf("unknown sort key %q", o.SortBy)
 	}
+	rec := RecordingOf(t)
 	v := o.Torch
 	if v == (Version{}) {
-		v = Newest
+		v = rec.Default()
 	}
-	res := &Result{Torch: v, ProfileMemory: len(t.Mem) > 0}
+	rv := rec.Rebuild(v)
+	res := &Result{Torch: v, Rebuilt: rv, Recording: rec, ProfileMemory: len(t.Mem) > 0, Grouped: o.GroupByShape}
 	if hasDevice(t) {
 		res.UseDevice = "cuda"
 	}
 	var keep []bool
 	if o.HasSteps {
 		keep = stepMask(t, o.StepLo, o.StepHi)
+		res.Steps = &StepRange{o.StepLo, o.StepHi}
 	}
-	f := build(t, v, keep)
-	res.Notes = append(res.Notes, consistencyNotes(t, f)...)
+	f := build(t, rv, keep)
+	notes, negEvents := consistencyNotes(t, f)
+	res.Notes = append(res.Notes, notes...)
 	res.Rows = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
 	for i := range res.Rows {
 		r := &res.Rows[i]
@@ -141,6 +159,7 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 			res.SumSelfDev += r.SelfDev
 		}
 	}
+	res.Notes = append(res.Notes, rowNotes(res, o.GroupByShape || o.GroupByStack > 0, negEvents)...)
 	if o.Match != nil || o.Exclude != nil {
 		res.Rows = slices.DeleteFunc(res.Rows, func(r Row) bool {
 			return (o.Match != nil && !o.Match.MatchString(r.Name)) || (o.Exclude != nil && o.Exclude.MatchString(r.Name))
@@ -197,8 +216,7 @@ func stepMask(t *trace.Trace, lo, hi int64) []bool {
 
 // consistencyNotes are facts about the trace a reader of the table should
 // know: overlapping device ops on one stream, negative self times.
-func consistencyNotes(t *trace.Trace, f *fevents) []string {
-	var notes []string
+func consistencyNotes(t *trace.Trace, f *fevents) (notes []string, negEvents int) {
 	l := t.Links()
 	overlaps := 0
 	for k, tr := range t.Tracks {
@@ -233,8 +251,5 @@ func consistencyNotes(t *trace.Trace, f *fevents) []string {
 			neg++
 		}
 	}
-	if neg > 0 {
-		notes = append(notes, fmt.Sprintf("%d events have a negative Self CPU (children overhang their parent: partially overlapping events); torch prints the same, so tracetab does not clamp them", neg))
-	}
-	return notes
+	return notes, neg
 }

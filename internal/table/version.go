@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // Version is the torch version whose rules and layout are reproduced.
@@ -21,8 +23,35 @@ type Version struct {
 	Major, Minor int
 }
 
-// Newest is the default: the newest torch the oracles cover.
-var Newest = Version{2, 14}
+// Newest is the newest torch whose rules tracetab knows.
+var Newest = Version{trace.NewestTorch[0], trace.NewestTorch[1]}
+
+// Known lists the torch versions whose rules tracetab reproduces: every
+// minor release from 1.8 to Newest.
+func Known() []Version {
+	var out []Version
+	for m := 8; m <= 13; m++ {
+		out = append(out, Version{1, m})
+	}
+	for m := 0; m <= Newest.Minor; m++ {
+		out = append(out, Version{2, m})
+	}
+	return out
+}
+
+// KnownList is Known in words: "1.8, 1.9, ..., 2.14".
+func KnownList() string {
+	var parts []string
+	for _, v := range Known() {
+		parts = append(parts, v.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// IsKnown reports whether v is one of Known.
+func (v Version) IsKnown() bool {
+	return (v.Major == 1 && v.Minor >= 8 && v.Minor <= 13) || (v.Major == 2 && v.Minor <= Newest.Minor)
+}
 
 // ParseVersion reads "2.14", "2.14.1", "1.13.1+debian" and the like.
 func ParseVersion(s string) (Version, error) {
@@ -40,8 +69,8 @@ func ParseVersion(s string) (Version, error) {
 		return Version{}, fmt.Errorf("torch version %q: want MAJOR.MINOR[.PATCH], e.g. 2.6.0", s)
 	}
 	v := Version{maj, min}
-	if v.Less(Version{1, 8}) {
-		return Version{}, fmt.Errorf("torch version %s: tracetab reproduces torch 1.8 and later", s)
+	if !v.IsKnown() {
+		return Version{}, fmt.Errorf("torch version %s is not one whose rules tracetab knows: %s", s, KnownList())
 	}
 	return v, nil
 }
@@ -80,13 +109,15 @@ func (v Version) skipsPythonFunctions() bool { return v.AtLeast(2, 10) }
 // got them, runtime calls included (the correlation-id collision).
 func (v Version) frontendOnlyAttach() bool { return v.AtLeast(2, 4) }
 
-// skipsUnlinkedRuntime: 2.1x no longer attaches device ops to overhead
-// events and unlinked runtime/driver calls.
-func (v Version) skipsUnlinkedRuntime() bool { return v.AtLeast(2, 10) }
-
 // runtimeIDIsCorrelation: from 1.13 a runtime call's id is its CUPTI
 // correlation id; before, 0.
 func (v Version) runtimeIDIsCorrelation() bool { return v.AtLeast(1, 13) }
+
+// memoryWindowExactNs: 2.1x compares [memory] record times with an op's
+// integer start and end ns; 2.4 to 2.9 round-trip the op's ends through
+// float microseconds; before 2.4 everything is integer microseconds, which
+// integer ns compare exactly.
+func (v Version) memoryWindowExactNs() bool { return v.Less(Version{2, 4}) || v.AtLeast(2, 10) }
 
 // DeviceNameFromUseDevice: 2.4 prints use_device.upper() instead of "CUDA".
 func (v Version) DeviceNameFromUseDevice() bool { return v.AtLeast(2, 4) }
