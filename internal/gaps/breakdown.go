@@ -1,0 +1,4 @@
+package gaps
+
+// Breakdown is torch's step-time breakdown (TensorBoard plugin Overview).
+type Breakdown struct{}

@@ -1,0 +1,76 @@
+package gaps
+
+import (
+	"cmp"
+	"slices"
+)
+
+// ivs is a sorted list of disjoint half-open intervals [s, e).
+type ivs [][2]int64
+
+// mergeIvs sorts x by start and merges what overlaps or touches.
+func mergeIvs(x [][2]int64) ivs {
+	if len(x) == 0 {
+		return nil
+	}
+	by := func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) }
+	if !slices.IsSortedFunc(x, by) {
+		slices.SortFunc(x, by)
+	}
+	out := ivs{x[0]}
+	for _, v := range x[1:] {
+		last := &out[len(out)-1]
+		if v[0] <= last[1] {
+			last[1] = max(last[1], v[1])
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// total is the summed length.
+func (w ivs) total() int64 {
+	var n int64
+	for _, v := range w {
+		n += v[1] - v[0]
+	}
+	return n
+}
+
+// overlap is the length of [s, e) that lies inside w (binary search, then
+// only the intervals that meet [s, e)).
+func (w ivs) overlap(s, e int64) int64 {
+	if e <= s || len(w) == 0 {
+		return 0
+	}
+	k, _ := slices.BinarySearchFunc(w, s, func(v [2]int64, x int64) int { return cmp.Compare(v[1], x+1) })
+	var n int64
+	for ; k < len(w) && w[k][0] < e; k++ {
+		n += min(e, w[k][1]) - max(s, w[k][0])
+	}
+	return n
+}
+
+// intersect is the length of the intersection of two interval lists.
+func intersect(a, b ivs) int64 {
+	var n int64
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+		if hi > lo {
+			n += hi - lo
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return n
+}
+
+// contains reports whether ts lies inside w.
+func (w ivs) contains(ts int64) bool {
+	return w.overlap(ts, ts+1) == 1
+}

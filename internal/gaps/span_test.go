@@ -1,0 +1,21 @@
+package gaps
+
+import "testing"
+
+func TestIntervals(t *testing.T) {
+	w := mergeIvs([][2]int64{{10, 20}, {0, 5}, {18, 30}, {40, 50}, {5, 6}})
+	if len(w) != 3 || w[0] != [2]int64{0, 6} || w[1] != [2]int64{10, 30} || w.total() != 36 {
+		t.Fatalf("%v", w)
+	}
+	for _, c := range []struct{ s, e, want int64 }{{0, 100, 36}, {3, 12, 5}, {6, 10, 0}, {45, 46, 1}, {50, 60, 0}, {-5, 1, 1}} {
+		if got := w.overlap(c.s, c.e); got != c.want {
+			t.Errorf("overlap(%d,%d) = %d, want %d", c.s, c.e, got, c.want)
+		}
+	}
+	if got := intersect(w, ivs{{4, 12}, {29, 45}}); got != 2+2+1+5 {
+		t.Errorf("intersect %d", got)
+	}
+	if !w.contains(10) || w.contains(30) || w.contains(7) {
+		t.Error("contains")
+	}
+}

@@ -1,0 +1,171 @@
+package gaps
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+// Verdict classes.
+const (
+	ClassGPU        = "gpu-bound"        // idle is a small share of the span
+	ClassInput      = "input-bound"      // idle waits mostly on the DataLoader
+	ClassCPU        = "cpu-bound"        // idle waits mostly on named (or untraced) CPU work
+	ClassLaunch     = "launch-bound"     // idle is mostly launch calls and dispatch latency
+	ClassSync       = "sync-bound"       // idle is mostly blocking calls
+	ClassDependency = "dependency-bound" // idle is mostly queued ops waiting on other streams
+	ClassProfiler   = "profiler"         // the profiler's own work: the trace is distorted
+	ClassNoGPU      = "no GPU lane"
+)
+
+// GPUBoundMaxIdlePct: at most this share of idle time, the GPU is the
+// bottleneck whatever the idle time's causes.
+const GPUBoundMaxIdlePct = 20
+
+var classOfCause = [numCauses]string{
+	CauseInput: ClassInput, CauseCPU: ClassCPU, CauseUntraced: ClassCPU, CauseSync: ClassSync, CauseLaunch: ClassLaunch,
+	CauseDispatch: ClassLaunch, CauseProfiler: ClassProfiler, CauseDependency: ClassDependency,
+}
+
+// Verdict is one class derived from the idle breakdown over one stated
+// denominator: the union of the profiler-step windows when the trace has
+// steps (those selected), else the GPU window (first to last device op).
+type Verdict struct {
+	Class       string
+	Headline    string
+	Denominator string // "the union of 4 profiler step windows" or "the GPU window"
+	SpanNs      int64  // length of the denominator (per device)
+	Devices     int
+	BusyNs      int64 // GPU busy inside the span, summed over devices
+	IdleNs      int64 // SpanNs * Devices - BusyNs
+	IdlePct     float64
+	IdleByCause [numCauses]int64 // IdleNs split by cause (sums to IdleNs)
+	ClassNs     int64            // the idle time behind the class
+	Activity    string           // what inside the class costs most ("" when none)
+	ActivityNs  int64
+	CPUActiveNs int64 // union of CPU events on the launching threads, inside the span
+	Advice      string
+}
+
+func verdict(span ivs, spanName string, devices []Lane, busyIn []int64, recs []gapRec, names func(int32) string, cpuActive int64, narrowed string) Verdict {
+	v := Verdict{Denominator: spanName, SpanNs: span.total(), Devices: len(devices), CPUActiveNs: cpuActive}
+	for _, b := range busyIn {
+		v.BusyNs += b
+	}
+	v.IdleNs = v.SpanNs*int64(v.Devices) - v.BusyNs
+	v.IdlePct = pct(v.IdleNs, v.SpanNs*int64(v.Devices))
+	byClass := map[string]int64{}
+	acts := map[string]map[string]int64{}
+	for k := range recs {
+		g := &recs[k]
+		if g.clipped <= 0 {
+			continue
+		}
+		part := g.shares
+		if n := g.len(); g.clipped != n {
+			var sum int64
+			for c := range part {
+				part[c] = int64(float64(part[c]) * float64(g.clipped) / float64(n))
+				sum += part[c]
+			}
+			part[g.cause] += g.clipped - sum
+		}
+		for c, ns := range part {
+			v.IdleByCause[c] += ns
+		}
+		cl := classOfCause[g.cause]
+		name := ""
+		switch {
+		case g.inside >= 0:
+			name = names(g.inside)
+		case g.cause == CauseProfiler && g.prof >= 0:
+			name = names(g.prof)
+		case g.cause == CauseSync && g.drained >= 0:
+			name = names(g.drained)
+		}
+		if name != "" {
+			if acts[cl] == nil {
+				acts[cl] = map[string]int64{}
+			}
+			acts[cl][name] += g.clipped
+		}
+	}
+	for c, ns := range v.IdleByCause {
+		byClass[classOfCause[c]] += ns
+	}
+	v.Class = ClassGPU
+	if v.IdlePct > GPUBoundMaxIdlePct && v.IdleNs > 0 {
+		classes := []string{ClassInput, ClassCPU, ClassSync, ClassLaunch, ClassDependency, ClassProfiler}
+		v.Class = slices.MaxFunc(classes, func(a, b string) int {
+			if c := cmp.Compare(byClass[a], byClass[b]); c != 0 {
+				return c
+			}
+			return cmp.Compare(slices.Index(classes, b), slices.Index(classes, a))
+		})
+		v.ClassNs = byClass[v.Class]
+		for name, ns := range acts[v.Class] {
+			if ns > v.ActivityNs || (ns == v.ActivityNs && name < v.Activity) {
+				v.Activity, v.ActivityNs = name, ns
+			}
+		}
+	}
+	v.Headline, v.Advice = headline(&v, narrowed)
+	return v
+}
+
+func devs(n int) string {
+	if n == 1 {
+		return "1 device"
+	}
+	return fmt.Sprintf("%d devices", n)
+}
+
+func headline(v *Verdict, narrowed string) (string, string) {
+	var b strings.Builder
+	if narrowed != "" {
+		fmt.Fprintf(&b, "(%s only) ", narrowed)
+	}
+	fmt.Fprintf(&b, "GPU idle %s%% of %s (%s idle of %s on %s)", units.Pct(v.IdlePct), v.Denominator,
+		units.Dur(v.IdleNs), units.Dur(v.SpanNs*int64(v.Devices)), devs(v.Devices))
+	if v.Class == ClassGPU {
+		return b.String() + "; the GPU is the bottleneck", "speed up the kernels themselves (see table --by kernel)"
+	}
+	share := units.Pct(pct(v.ClassNs, v.IdleNs)) + "%"
+	fmt.Fprintf(&b, "; %s of the idle time is %s:", share, v.Class)
+	var parts []string
+	for _, c := range Causes() {
+		if classOfCause[c] == v.Class && v.IdleByCause[c] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", causePhrase[c], units.Dur(v.IdleByCause[c])))
+		}
+	}
+	b.WriteString(" " + strings.Join(parts, ", "))
+	if v.Activity != "" {
+		fmt.Fprintf(&b, "; most inside %s (%s)", v.Activity, units.Dur(v.ActivityNs))
+	}
+	advice := map[string]string{
+		ClassInput:      "raise the DataLoader's num_workers, set pin_memory=True, and move preprocessing out of the training loop",
+		ClassCPU:        "move the CPU work out of the loop, overlap it with the GPU, or trace Python (with_stack=True) to see it",
+		ClassSync:       "remove .item()/.cpu()/synchronize from the loop, or move them to the end of the step",
+		ClassLaunch:     "capture the loop with CUDA graphs or fuse kernels with torch.compile; larger batches amortise launches",
+		ClassDependency: "overlap communication and compute, or check which stream the waited-on event belongs to",
+		ClassProfiler:   "profile fewer steps, or without profile_memory/with_stack, before reading this trace's gaps",
+	}[v.Class]
+	if v.Activity != "" && (v.Class == ClassSync || v.Class == ClassCPU || v.Class == ClassInput) {
+		advice += " (" + v.Activity + ")"
+	}
+	return b.String(), advice
+}
+
+var causePhrase = [numCauses]string{
+	CauseInput:      "waiting on the DataLoader",
+	CauseCPU:        "CPU work between launches",
+	CauseSync:       "blocking calls",
+	CauseLaunch:     "launch calls",
+	CauseProfiler:   "the profiler's own work (the trace is distorted)",
+	CauseUntraced:   "nothing recorded on the launching thread (Python not traced?)",
+	CauseDependency: "ops queued behind another stream",
+	CauseDispatch:   "dispatch latency (launched in time, started late)",
+}
