@@ -66,7 +66,9 @@ the cause; the innermost event covering more than half of the gap is named
 with its share. A queued gap (launched before the GPU went idle) is
 dependency when the op's stream waited on an event (a cudaStreamWaitEvent
 call after the previous op on that stream, or a GPU-side wait), else
-dispatch.
+dispatch when shorter than 30us, else queued (it waited on something the
+trace does not show: an event, another stream or rank, a graph's own
+edges); dependency and queued make dependency-bound.
 
 Steps: a device op belongs to the step its launch call ran in; a gap whose
 two sides were launched in different steps is "between 3 and 4". Dead

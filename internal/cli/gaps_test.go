@@ -271,8 +271,8 @@ func TestGapsCauses(t *testing.T) {
 			t.Errorf("verdict %s", g.Verdict.Class)
 		}
 	})
-	t.Run("dispatch", func(t *testing.T) {
-		one(t, want{"dispatch", "other_wait", "", ""},
+	t.Run("queued", func(t *testing.T) {
+		one(t, want{"queued", "other_wait", "", ""},
 			"cuda_runtime cudaLaunchKernel 1 10 5 100 0",
 			"kernel k1 7 20 10 100 0",
 			"cuda_runtime cudaLaunchKernel 1 16 2 101 0",

@@ -172,8 +172,15 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		syncSpan = span
 	}
 	r.Syncs = syncReport(t, blockingCalls(t, syncSpan), mergeIvs(allBusy), o.Top)
-	active := cpuActive(t, l, launchers, span)
+	// CPU activity is measured over the span and, when the first launch
+	// call came before it (the GPU lane runs behind), from that call on.
+	cpuSpan := span
+	if firstLaunch := firstLaunchIn(devices); len(span) > 0 && firstLaunch < span[0][0] {
+		cpuSpan = mergeIvs(append([][2]int64{{firstLaunch, span[0][0]}}, span...))
+	}
+	active := cpuActive(t, l, launchers, cpuSpan)
 	r.Verdict = verdict(span, spanName, r.Devices, busyIn, recs, func(i int32) string { return t.NameOf(int(i)) }, active, r.Narrowed)
+	r.Verdict.CPUWindowNs = cpuSpan.total()
 	r.Steps = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
 	return r
 }
@@ -209,4 +216,20 @@ func stepLanes(t *trace.Trace, o Options, inWindow func(i int) bool) []StepLane 
 			GPUIdleNs: s.GPUSpanNs - s.GPUBusyNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
 	}
 	return out
+}
+
+// firstLaunchIn is the earliest launch call start of the ops (their own
+// start when none has a launch call).
+func firstLaunchIn(devices []stream) int64 {
+	first := int64(1<<63 - 1)
+	for _, d := range devices {
+		for _, x := range d.ops {
+			if x.call >= 0 {
+				first = min(first, x.launch)
+			} else {
+				first = min(first, x.s)
+			}
+		}
+	}
+	return first
 }

@@ -22,11 +22,12 @@ const (
 	CauseProfiler                // the profiler's own work (overhead events)
 	CauseUntraced                // nothing recorded on the thread (Python not traced, or idle)
 	CauseDependency              // queued: waiting on an event of another stream (cudaStreamWaitEvent)
-	CauseDispatch                // queued: launched in time, no recorded dependency (dispatch latency)
+	CauseDispatch                // dispatch latency: a queued gap under 30us, or a launch call's op starting after it returned
+	CauseQueued                  // queued 30us or more with no recorded dependency (an event, another rank, a graph's own edges)
 	numCauses
 )
 
-var causeNames = [numCauses]string{"input", "cpu", "sync", "launch", "profiler", "untraced", "dependency", "dispatch"}
+var causeNames = [numCauses]string{"input", "cpu", "sync", "launch", "profiler", "untraced", "dependency", "dispatch", "queued"}
 
 func (c Cause) String() string { return causeNames[c] }
 
@@ -65,6 +66,17 @@ func isBlocking(e *trace.Event, name string) bool {
 		return trace.IsBlockingCall(name)
 	case e.Kind == trace.KindCPUOp:
 		return name == "aten::item" || name == "aten::_local_scalar_dense"
+	}
+	return false
+}
+
+// isLaunchCall: runtime and driver calls that enqueue GPU work. Others
+// (cudaMalloc, cudaFree, cudaGetDevice, ...) are CPU work under their name.
+func isLaunchCall(name string) bool {
+	for _, p := range []string{"Launch", "Memcpy", "Memset", "EventRecord", "StreamWaitEvent"} {
+		if strings.Contains(name, p) {
+			return true
+		}
 	}
 	return false
 }
@@ -129,7 +141,7 @@ func (c *causer) own(i int32) eventClass {
 		return clsProfiler
 	case isDataLoader(name):
 		return clsInput
-	case e.Kind.IsLaunch():
+	case e.Kind.IsLaunch() && isLaunchCall(name):
 		return clsLaunch
 	case e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp:
 		if _, ok := trace.StepNumber(name); ok {

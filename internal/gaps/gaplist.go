@@ -103,16 +103,19 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 		g.lag = next.launch - g.s
 	default:
 		sid := c.t.Tracks[c.t.Ev(int(next.i)).Track].Stream
-		if c.waitedOnStream(dev, sid, next, g.s, g.e) {
+		switch {
+		case c.waitedOnStream(dev, sid, next, g.s, g.e):
 			g.shares[CauseDependency] = n
-		} else {
+		case n < KernelWaitMaxNs:
 			g.shares[CauseDispatch] = n
+		default:
+			g.shares[CauseQueued] = n
 		}
 	}
 	if p, best := c.profilerIn(g.s, g.e); p > 0 {
 		g.prof = best
 		take := p
-		for _, k := range append([]Cause{CauseUntraced, CauseDispatch, CauseDependency}, Causes()...) {
+		for _, k := range append([]Cause{CauseUntraced, CauseDispatch, CauseQueued, CauseDependency}, Causes()...) {
 			d := min(take, g.shares[k])
 			if k == CauseProfiler {
 				continue

@@ -16,7 +16,7 @@ const (
 	ClassCPU        = "cpu-bound"        // idle waits mostly on named (or untraced) CPU work
 	ClassLaunch     = "launch-bound"     // idle is mostly launch calls and dispatch latency
 	ClassSync       = "sync-bound"       // idle is mostly blocking calls
-	ClassDependency = "dependency-bound" // idle is mostly queued ops waiting on other streams
+	ClassDependency = "dependency-bound" // idle is mostly queued ops waiting on other streams (or on what the trace does not show)
 	ClassProfiler   = "profiler"         // the profiler's own work: the trace is distorted
 	ClassNoGPU      = "no GPU lane"
 )
@@ -27,7 +27,7 @@ const GPUBoundMaxIdlePct = 20
 
 var classOfCause = [numCauses]string{
 	CauseInput: ClassInput, CauseCPU: ClassCPU, CauseUntraced: ClassCPU, CauseSync: ClassSync, CauseLaunch: ClassLaunch,
-	CauseDispatch: ClassLaunch, CauseProfiler: ClassProfiler, CauseDependency: ClassDependency,
+	CauseDispatch: ClassLaunch, CauseProfiler: ClassProfiler, CauseDependency: ClassDependency, CauseQueued: ClassDependency,
 }
 
 // Verdict is one class derived from the idle breakdown over one stated
@@ -46,7 +46,8 @@ type Verdict struct {
 	ClassNs     int64            // the idle time behind the class
 	Activity    string           // what inside the class costs most ("" when none)
 	ActivityNs  int64
-	CPUActiveNs int64 // union of CPU events on the launching threads, inside the span
+	CPUActiveNs int64 // union of CPU events on the launching threads inside CPUWindowNs
+	CPUWindowNs int64 // the span, from the first launch call on when that came earlier
 	Advice      string
 }
 
@@ -111,6 +112,10 @@ func verdict(span ivs, spanName string, devices []Lane, busyIn []int64, recs []g
 				v.Activity, v.ActivityNs = name, ns
 			}
 		}
+		// Name an activity only when it holds a tenth of the class's time.
+		if 10*v.ActivityNs < v.ClassNs {
+			v.Activity, v.ActivityNs = "", 0
+		}
 	}
 	v.Headline, v.Advice = headline(&v, narrowed)
 	return v
@@ -150,7 +155,7 @@ func headline(v *Verdict, narrowed string) (string, string) {
 		ClassCPU:        "move the CPU work out of the loop, overlap it with the GPU, or trace Python (with_stack=True) to see it",
 		ClassSync:       "remove .item()/.cpu()/synchronize from the loop, or move them to the end of the step",
 		ClassLaunch:     "capture the loop with CUDA graphs or fuse kernels with torch.compile; larger batches amortise launches",
-		ClassDependency: "overlap communication and compute, or check which stream the waited-on event belongs to",
+		ClassDependency: "find what the queued ops wait on: the events of cudaStreamWaitEvent, collectives of other ranks, a CUDA graph's dependencies; overlap communication with compute",
 		ClassProfiler:   "profile fewer steps, or without profile_memory/with_stack, before reading this trace's gaps",
 	}[v.Class]
 	if v.Activity != "" && (v.Class == ClassSync || v.Class == ClassCPU || v.Class == ClassInput) {
@@ -168,4 +173,5 @@ var causePhrase = [numCauses]string{
 	CauseUntraced:   "nothing recorded on the launching thread (Python not traced?)",
 	CauseDependency: "ops queued behind another stream",
 	CauseDispatch:   "dispatch latency (launched in time, started late)",
+	CauseQueued:     "ops queued 30us or more with no recorded dependency (an event, another stream or rank, a graph's own edges)",
 }

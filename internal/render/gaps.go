@@ -186,6 +186,7 @@ func GapsJSON(w io.Writer, file string, r *gaps.Report) error {
 		Activity    *string          `json:"activity"`
 		ActivityNs  *int64           `json:"activity_idle_ns"`
 		CPUActiveNs int64            `json:"cpu_active_ns"`
+		CPUWindowNs int64            `json:"cpu_window_ns"`
 		ByCause     map[string]int64 `json:"idle_by_cause_ns"`
 	}
 	type idleRepJSON struct {
@@ -203,7 +204,7 @@ func GapsJSON(w io.Writer, file string, r *gaps.Report) error {
 	v := r.Verdict
 	vj := verdictJSON{Class: v.Class, Headline: v.Headline, Advice: str(v.Advice), Narrowed: str(r.Narrowed), Denominator: v.Denominator,
 		SpanNs: v.SpanNs, Devices: v.Devices, BusyNs: v.BusyNs, IdleNs: v.IdleNs, IdlePct: v.IdlePct, ClassNs: v.ClassNs,
-		Activity: str(v.Activity), CPUActiveNs: v.CPUActiveNs, ByCause: map[string]int64{}}
+		Activity: str(v.Activity), CPUActiveNs: v.CPUActiveNs, CPUWindowNs: v.CPUWindowNs, ByCause: map[string]int64{}}
 	if v.Activity != "" {
 		vj.ActivityNs = &v.ActivityNs
 	}
@@ -417,8 +418,8 @@ func GapsText(w io.Writer, r *gaps.Report, minGap int64) error {
 		if v.Advice != "" {
 			p("advice      %s\n", v.Advice)
 		}
-		p("span        %s: %s per device; GPU busy %s, idle %s (%s%%); CPU active on the launching threads %s\n",
-			v.Denominator, units.Dur(v.SpanNs), units.Dur(v.BusyNs), units.Dur(v.IdleNs), units.Pct(v.IdlePct), units.Dur(v.CPUActiveNs))
+		p("span        %s: %s per device; GPU busy %s, idle %s (%s%%); CPU active on the launching threads %s of %s\n",
+			v.Denominator, units.Dur(v.SpanNs), units.Dur(v.BusyNs), units.Dur(v.IdleNs), units.Pct(v.IdlePct), units.Dur(v.CPUActiveNs), units.Dur(v.CPUWindowNs))
 		if r.HasLaneOffset {
 			p("lane offset the first launched op started %s after its launch call (GPU lane behind the CPU lane)\n", units.Dur(r.LaneOffsetNs))
 		}
