@@ -16,12 +16,12 @@ import (
 // its times converted from their decimal text with math/big: the
 // independent side of the checks on real traces.
 type rawEvent struct {
-	Cat, Name  string
-	Pid, Tid   string // as written
-	Ts, End    int64  // ns
-	Corr       int64
-	HasCorr    bool
-	Idx        int
+	Cat, Name string
+	Pid, Tid  string // as written
+	Ts, End   int64  // ns
+	Corr      int64
+	HasCorr   bool
+	Idx       int
 }
 
 func decNs(t *testing.T, v any) int64 {
@@ -163,4 +163,3 @@ func rawStreams(evs []rawEvent) map[[2]string][]rawOp {
 	}
 	return out
 }
-
