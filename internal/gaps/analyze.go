@@ -182,6 +182,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	r.Verdict = verdict(span, spanName, r.Devices, busyIn, recs, func(i int32) string { return t.NameOf(int(i)) }, active, r.Narrowed)
 	r.Verdict.CPUWindowNs = cpuSpan.total()
 	r.Steps = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
+	r.Breakdown = stepBreakdown(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) })
 	return r
 }
 

@@ -74,3 +74,44 @@ func intersect(a, b ivs) int64 {
 func (w ivs) contains(ts int64) bool {
 	return w.overlap(ts, ts+1) == 1
 }
+
+// intersectIvs is the intersection of two interval lists.
+func intersectIvs(a, b ivs) ivs {
+	var out ivs
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+		if hi > lo {
+			out = append(out, [2]int64{lo, hi})
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
+}
+
+// subtractIvs is a minus b.
+func subtractIvs(a, b ivs) ivs {
+	var out ivs
+	j := 0
+	for _, x := range a {
+		s := x[0]
+		for j < len(b) && b[j][1] <= s {
+			j++
+		}
+		k := j
+		for ; k < len(b) && b[k][0] < x[1]; k++ {
+			if b[k][0] > s {
+				out = append(out, [2]int64{s, b[k][0]})
+			}
+			s = max(s, b[k][1])
+		}
+		if s < x[1] {
+			out = append(out, [2]int64{s, x[1]})
+		}
+	}
+	return out
+}

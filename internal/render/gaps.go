@@ -333,6 +333,9 @@ func GapsGrids(r *gaps.Report, csv bool) []*Grid {
 		}
 	}
 	grids = append(grids, lg, cg, gapList(r, csv))
+	if r.Breakdown != nil {
+		grids = append(grids, BreakdownGrid(r.Breakdown, t, csv))
+	}
 	return grids
 }
 
@@ -533,7 +536,7 @@ func GapsText(w io.Writer, r *gaps.Report, minGap int64) error {
 // GapsTables writes the md or csv form: every grid, separated by a blank
 // line (md gets a heading per table).
 func GapsTables(w io.Writer, r *gaps.Report, format string) error {
-	titles := []string{"Verdict", "Lanes and idle categories", "Idle time by cause", "Largest GPU gaps"}
+	titles := []string{"Verdict", "Lanes and idle categories", "Idle time by cause", "Largest GPU gaps", "Step time breakdown"}
 	for k, g := range GapsGrids(r, format == "csv") {
 		if k > 0 {
 			io.WriteString(w, "\n")
@@ -548,5 +551,74 @@ func GapsTables(w io.Writer, r *gaps.Report, format string) error {
 	return nil
 }
 
-func breakdownJSON(*gaps.Breakdown) any               { return nil }
-func breakdownText(*strings.Builder, *gaps.Breakdown) {}
+var roleKeys = []string{"kernel_ns", "memcpy_ns", "memset_ns", "runtime_ns", "dataloader_ns", "cpu_exec_ns", "other_ns"}
+
+func stepBreakdownJSON(s gaps.StepBreakdown) map[string]any {
+	m := map[string]any{"total_ns": s.TotalNs}
+	if s.Step >= 0 {
+		m["step"], m["start_ns"], m["extended_by_ns"] = s.Step, s.StartNs, s.ExtendedByNs
+	}
+	for r, k := range roleKeys {
+		m[k] = s.Ns[r]
+	}
+	return m
+}
+
+func breakdownJSON(b *gaps.Breakdown) any {
+	steps := []map[string]any{}
+	for _, s := range b.Steps {
+		steps = append(steps, stepBreakdownJSON(s))
+	}
+	var advice, note *string
+	if b.Advice != "" {
+		advice = &b.Advice
+	}
+	if b.Note != "" {
+		note = &b.Note
+	}
+	return map[string]any{"steps": steps, "total": stepBreakdownJSON(b.Total), "advice": advice, "note": note}
+}
+
+// BreakdownGrid is the step breakdown as a table (durations as f formats them).
+func BreakdownGrid(b *gaps.Breakdown, f func(int64) string, csv bool) *Grid {
+	g := &Grid{Headers: []string{"Step", "Total"}, RightAlign: []bool{true, true}}
+	if csv {
+		g.Headers = []string{"step", "total_ns"}
+	}
+	for r, role := range gaps.Roles() {
+		if csv {
+			g.Headers = append(g.Headers, roleKeys[r])
+		} else {
+			g.Headers = append(g.Headers, role.String())
+		}
+		g.RightAlign = append(g.RightAlign, true)
+	}
+	add := func(name string, s gaps.StepBreakdown) {
+		row := []string{name, f(s.TotalNs)}
+		for _, ns := range s.Ns {
+			row = append(row, f(ns))
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	for _, s := range b.Steps {
+		add(strconv.FormatInt(s.Step, 10), s)
+	}
+	add("total", b.Total)
+	return g
+}
+
+func breakdownText(b *strings.Builder, bd *gaps.Breakdown) {
+	b.WriteString("\nstep time breakdown (the TensorBoard plugin's Overview: each instant counted once, for the first of\n")
+	b.WriteString("Kernel, Memcpy, Memset, Runtime, DataLoader, CPU Exec active; each step extended to the end of its GPU work):\n")
+	if len(bd.Steps) == 0 {
+		b.WriteString("  none\n")
+		return
+	}
+	BreakdownGrid(bd, units.Dur, false).Write(b, "text")
+	if bd.Note != "" {
+		b.WriteString("note: " + bd.Note + "\n")
+	}
+	if bd.Advice != "" {
+		b.WriteString("recommendation: " + bd.Advice + "\n")
+	}
+}
