@@ -347,3 +347,66 @@ func TestGapsRealTraces(t *testing.T) {
 		t.Errorf("CPU-only: exit %d %q\n%s", code, stderr, out)
 	}
 }
+
+// TestFiltersSelectNothing: a --steps, --device or --stream that selects
+// nothing is a usage error naming what the trace has.
+func TestFiltersSelectNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	f, _ := os.Create(path)
+	if _, err := gen.Write(f, gen.Config{Steps: 4}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"gaps", "--steps", "9", path}, "no ProfilerStep#9; steps are 2-5"},
+		{[]string{"gaps", "--steps", "7-9", path}, "no ProfilerStep#7 to #9; steps are 2-5"},
+		{[]string{"gaps", "--device", "3", path}, "no device 3; devices are 0"},
+		{[]string{"gaps", "--stream", "99", path}, "no stream 99; streams are 7"},
+		{[]string{"gaps", "--device", "0", "--stream", "99", path}, "no stream 99 on device 0; its streams are 7"},
+		{[]string{"table", "--steps", "9", path}, "no ProfilerStep#9; steps are 2-5"},
+	} {
+		out, stderr, code := run(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.msg) || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 with %q", c.args, code, stderr, out, c.msg)
+		}
+	}
+	if _, _, code := run(t, "gaps", "--steps", "3-4", "--device", "0", "--stream", "7", path); code != 0 {
+		t.Errorf("a filter that selects something: exit %d", code)
+	}
+}
+
+// TestGapsStepsFilter: every section obeys --steps and --min-gap.
+func TestGapsStepsFilter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	f, _ := os.Create(path)
+	if _, err := gen.Write(f, gen.Config{Steps: 4}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	g := gapsJSON(t, "--steps", "3-4", "--min-gap", "2us", path)
+	for _, s := range g.Steps {
+		if s.Step < 3 || s.Step > 4 {
+			t.Errorf("step %d listed", s.Step)
+		}
+	}
+	for _, d := range g.Dead {
+		if d.Step == nil || *d.Step < 3 || *d.Step > 4 || d.LenNs < 2000 {
+			t.Errorf("dead window outside steps 3-4 or under 2us: %+v", d)
+		}
+	}
+	for _, x := range g.Gaps {
+		if x.LenNs < 2000 {
+			t.Errorf("gap under --min-gap: %+v", x)
+		}
+	}
+	if len(g.Syncs) != 0 {
+		t.Errorf("the final sync lies after step 5: %+v", g.Syncs)
+	}
+	out, _, _ := run(t, "gaps", "--steps", "3-4", "--min-gap", "1s", path)
+	if !strings.Contains(out, "none above 1.000s") {
+		t.Errorf("an empty section should say none above 1s:\n%s", out)
+	}
+}

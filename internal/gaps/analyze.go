@@ -84,11 +84,19 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			want[k] = launchers[k] || withSteps[k]
 		}
 	}
-	var deadSpan ivs
+	// CPU-side sections obey --steps by the selected steps' CPU windows.
+	var cpuSteps ivs
 	if o.HasStep {
-		deadSpan = span
+		w := make([][2]int64, 0, len(steps))
+		for _, s := range steps {
+			w = append(w, [2]int64{s.Start, s.End})
+		}
+		cpuSteps = mergeIvs(w)
+		if cpuSteps == nil {
+			cpuSteps = ivs{}
+		}
 	}
-	r.Dead = deadWindows(t, l, allSteps, want, deadSpan, o.MinGap, o.Top)
+	r.Dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
 	if len(devices) == 0 {
 		r.NoGPU = true
 		r.Verdict = Verdict{Class: ClassNoGPU, Headline: "the trace has no kernels, memcpys or memsets (a CPU-only trace)", Denominator: spanName}
@@ -167,11 +175,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	for _, k := range listed.result() {
 		r.Gaps = append(r.Gaps, recs[k].gap(t, allSteps))
 	}
-	var syncSpan ivs
-	if o.HasStep {
-		syncSpan = span
-	}
-	r.Syncs = syncReport(t, blockingCalls(t, syncSpan), mergeIvs(allBusy), o.Top)
+	r.Syncs = syncReport(t, blockingCalls(t, cpuSteps), mergeIvs(allBusy), o.Top)
 	// CPU activity is measured over the span and, when the first launch
 	// call came before it (the GPU lane runs behind), from that call on.
 	cpuSpan := span
