@@ -22,6 +22,7 @@ func main() {
 	size := flag.String("size", "", "keep adding steps until the file reaches this size (e.g. 200MB, 1GB)")
 	out := flag.String("o", "-", "output file (- for stdout)")
 	variant := flag.String("variant", "", "matmul_add body: eager (default), bmm or compiled")
+	scenario := flag.String("scenario", "", "a stall in every step: "+strings.Join(gen.Scenarios, ", "))
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -31,7 +32,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tracegen: -variant is eager, bmm or compiled")
 		os.Exit(2)
 	}
-	cfg := gen.Config{Steps: *steps, Layers: *layers, Variant: v}
+	if !gen.ValidScenario(*scenario) {
+		fmt.Fprintln(os.Stderr, "tracegen: -scenario is one of "+strings.Join(gen.Scenarios, ", "))
+		os.Exit(2)
+	}
+	cfg := gen.Config{Steps: *steps, Layers: *layers, Variant: v, Scenario: *scenario}
 	if *size != "" {
 		n, err := parseSize(*size)
 		if err != nil {

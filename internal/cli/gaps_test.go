@@ -410,3 +410,45 @@ func TestGapsStepsFilter(t *testing.T) {
 		t.Errorf("an empty section should say none above 1s:\n%s", out)
 	}
 }
+
+// TestGapsScenarios: each generator stall produces its verdict class, and
+// the gaps it makes carry its cause.
+func TestGapsScenarios(t *testing.T) {
+	for _, c := range []struct{ scenario, class, cause, activity string }{
+		{"dataloader", "input-bound", "input", "default_collate"},
+		{"preprocess", "cpu-bound", "cpu", "<built-in function resize>"},
+		{"sync", "sync-bound", "sync", "cudaStreamSynchronize"},
+		{"wait", "dependency-bound", "dependency", ""},
+		{"tiny", "launch-bound", "launch", ""},
+	} {
+		t.Run(c.scenario, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), c.scenario+".json")
+			f, _ := os.Create(path)
+			if _, err := gen.Write(f, gen.Config{Steps: 4, Scenario: c.scenario}); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			g := gapsJSON(t, path)
+			if g.Verdict.Class != c.class {
+				t.Errorf("verdict %s, want %s: %s", g.Verdict.Class, c.class, g.Verdict.Headline)
+			}
+			// The gaps of the warm steps (3-5) all carry the cause.
+			var n int
+			for _, x := range g.Gaps {
+				if x.Cause == c.cause {
+					n++
+					if c.activity != "" && x.LenNs >= 1_000_000 && x.Where == "between ops" && (x.Activity == nil || !strings.Contains(*x.Activity, c.activity)) {
+						t.Errorf("a %s gap names %v, want %q", c.cause, x.Activity, c.activity)
+					}
+				}
+			}
+			held := g.Verdict.ByCause[c.cause]
+			if c.cause == "launch" {
+				held += g.Verdict.ByCause["dispatch"] // the launch-bound class: launch calls and dispatch latency
+			}
+			if n == 0 || held < g.Verdict.IdleNs/2 {
+				t.Errorf("%d %s gaps; they hold %d of %d ns idle", n, c.cause, held, g.Verdict.IdleNs)
+			}
+		})
+	}
+}

@@ -99,7 +99,16 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 		g.shares, g.inside, g.insideNs, g.drained = sp.ns, sp.inside, sp.insideNs, sp.drained
 		callEnd := min(max(c.t.Ev(int(next.call)).End(), until), g.e)
 		g.shares[CauseLaunch] += callEnd - until
-		g.shares[CauseDispatch] += g.e - callEnd
+		// After the call returned the op waited in the queue: on another
+		// stream when the trace records it, else dispatch latency.
+		if tail := g.e - callEnd; tail > 0 {
+			sid := c.t.Tracks[c.t.Ev(int(next.i)).Track].Stream
+			if c.waitedOnStream(dev, sid, next, callEnd, g.e) {
+				g.shares[CauseDependency] += tail
+			} else {
+				g.shares[CauseDispatch] += tail
+			}
+		}
 		g.lag = next.launch - g.s
 	default:
 		sid := c.t.Tracks[c.t.Ev(int(next.i)).Track].Stream
