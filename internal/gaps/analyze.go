@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -33,6 +34,39 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	case o.Stream >= 0:
 		r.Narrowed = fmt.Sprintf("stream %d", o.Stream)
 	}
+	launchers, withSteps := activeThreads(t, l)
+	var want []bool
+	if !o.AllThreads {
+		want = make([]bool, len(t.Tracks))
+		for k := range want {
+			want[k] = launchers[k] || withSteps[k]
+		}
+	}
+	// CPU-side sections obey --steps by the selected steps' CPU windows.
+	var cpuSteps ivs
+	if o.HasStep {
+		w := make([][2]int64, 0, len(steps))
+		for _, s := range steps {
+			w = append(w, [2]int64{s.Start, s.End})
+		}
+		cpuSteps = mergeIvs(w)
+		if cpuSteps == nil {
+			cpuSteps = ivs{}
+		}
+	}
+	// The CPU lane's dead windows, the per-step rows and the step
+	// breakdown do not depend on the device lanes: the other core computes
+	// them meanwhile (the trace's caches are safe to share).
+	var wg sync.WaitGroup
+	var stepRows []StepLane
+	var bd *Breakdown
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.Dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
+		stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
+		bd = stepBreakdown(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) })
+	}()
 	streams, devices := collect(t, l, keep)
 
 	// The denominator: the selected step windows, else the GPU window.
@@ -76,28 +110,8 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		span = ivs{{lo, hi}}
 	}
 
-	launchers, withSteps := activeThreads(t, l)
-	var want []bool
-	if !o.AllThreads {
-		want = make([]bool, len(t.Tracks))
-		for k := range want {
-			want[k] = launchers[k] || withSteps[k]
-		}
-	}
-	// CPU-side sections obey --steps by the selected steps' CPU windows.
-	var cpuSteps ivs
-	if o.HasStep {
-		w := make([][2]int64, 0, len(steps))
-		for _, s := range steps {
-			w = append(w, [2]int64{s.Start, s.End})
-		}
-		cpuSteps = mergeIvs(w)
-		if cpuSteps == nil {
-			cpuSteps = ivs{}
-		}
-	}
-	r.Dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
 	if len(devices) == 0 {
+		wg.Wait()
 		r.NoGPU = true
 		r.Verdict = Verdict{Class: ClassNoGPU, Headline: "the trace has no kernels, memcpys or memsets (a CPU-only trace)", Denominator: spanName}
 		return r
@@ -148,7 +162,11 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var allBusy [][2]int64
 	for _, d := range devices {
 		r.Devices = append(r.Devices, lane(t, d.dev, -1, d.ops))
-		recs = append(recs, deviceGaps(c, d.dev, d.ops, span)...)
+		if dg := deviceGaps(c, d.dev, d.ops, span); recs == nil {
+			recs = dg
+		} else {
+			recs = append(recs, dg...)
+		}
 		pairs := make([][2]int64, len(d.ops))
 		for k, x := range d.ops {
 			pairs[k] = [2]int64{x.s, x.e}
@@ -185,8 +203,8 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	active := cpuActive(t, l, launchers, cpuSpan)
 	r.Verdict = verdict(span, spanName, r.Devices, busyIn, recs, func(i int32) string { return t.NameOf(int(i)) }, active, r.Narrowed)
 	r.Verdict.CPUWindowNs = cpuSpan.total()
-	r.Steps = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
-	r.Breakdown = stepBreakdown(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) })
+	wg.Wait()
+	r.Steps, r.Breakdown = stepRows, bd
 	return r
 }
 

@@ -72,64 +72,99 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	if len(win) == 0 {
 		return nil
 	}
-	var roles [numRoles][][2]int64
+	var roles [numRoles]roleAcc
 	type call struct {
 		s, e   int64
 		dmin   int64
 		dmax   int64
 		hasDev bool
+		ndev   int
 		ev     int32
 	}
-	callAt := map[int32]int{}
 	var calls []call
-	var devs []struct {
-		s, e int64
-		call int32
+	// The step and loader names are decided once per distinct name.
+	nameKind := make([]int8, len(t.Strings)) // 0 unknown, 1 step, 2 loader, 3 other
+	kindOf := func(id trace.StrID) int8 {
+		if k := nameKind[id]; k != 0 {
+			return k
+		}
+		name := t.Str(id)
+		k := int8(3)
+		if _, ok := trace.StepNumber(name); ok {
+			k = 1
+		} else if isLoaderStep(name) {
+			k = 2
+		}
+		nameKind[id] = k
+		return k
 	}
+	// Each track's events come sorted by start: its intervals merge as they
+	// come, so only the merged lists of all tracks are sorted.
+	for k := range t.Tracks {
+		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i32))
+			s, en := e.Start, e.End()
+			switch {
+			case e.Kind == trace.KindKernel:
+				roles[RoleKernel].add(s, en)
+			case e.Kind == trace.KindMemcpy:
+				roles[RoleMemcpy].add(s, en)
+			case e.Kind == trace.KindMemset:
+				roles[RoleMemset].add(s, en)
+			case e.Kind.IsLaunch():
+				roles[RoleRuntime].add(s, en)
+				calls = append(calls, call{s: s, e: en, ev: i32})
+			case e.Kind == trace.KindPython:
+				roles[RoleCPUExec].add(s, en)
+			case e.Kind == trace.KindCPUOp || e.Kind == trace.KindAnnotation:
+				switch kindOf(e.Name) {
+				case 1:
+				case 2:
+					roles[RoleDataLoader].add(s, en)
+				default:
+					roles[RoleCPUExec].add(s, en)
+				}
+			}
+		}
+		for r := range roles {
+			roles[r].endRun()
+		}
+	}
+	slices.SortFunc(calls, func(a, b call) int {
+		if c := cmp.Compare(a.s, b.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ev, b.ev)
+	})
+	callIdx := make([]int32, t.NumEvents()) // launch call event -> sorted position + 1
+	for pos, c := range calls {
+		callIdx[c.ev] = int32(pos) + 1
+	}
+	type dev struct {
+		e   int64
+		pos int32 // its launch call's sorted position, -1
+	}
+	var devs []dev
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
-		iv := [2]int64{e.Start, e.End()}
-		switch {
-		case e.Kind == trace.KindKernel:
-			roles[RoleKernel] = append(roles[RoleKernel], iv)
-		case e.Kind == trace.KindMemcpy:
-			roles[RoleMemcpy] = append(roles[RoleMemcpy], iv)
-		case e.Kind == trace.KindMemset:
-			roles[RoleMemset] = append(roles[RoleMemset], iv)
-		case e.Kind.IsLaunch():
-			roles[RoleRuntime] = append(roles[RoleRuntime], iv)
-			callAt[int32(i)] = len(calls)
-			calls = append(calls, call{s: e.Start, e: e.End(), ev: int32(i)})
-		case e.Kind == trace.KindCPUOp || e.Kind == trace.KindAnnotation || e.Kind == trace.KindPython:
-			name := t.Str(e.Name)
-			if _, ok := trace.StepNumber(name); ok && e.Kind != trace.KindPython {
-				continue
-			}
-			if isLoaderStep(name) && e.Kind != trace.KindPython {
-				roles[RoleDataLoader] = append(roles[RoleDataLoader], iv)
-			} else {
-				roles[RoleCPUExec] = append(roles[RoleCPUExec], iv)
-			}
-		}
-		if e.Kind.IsDeviceWork() {
-			devs = append(devs, struct {
-				s, e int64
-				call int32
-			}{e.Start, e.End(), l.Launch[i]})
-		}
-	}
-	for _, d := range devs {
-		if d.call < 0 {
+		if !e.Kind.IsDeviceWork() {
 			continue
 		}
-		c := &calls[callAt[d.call]]
-		if !c.hasDev {
-			c.dmin, c.dmax, c.hasDev = d.s, d.e, true
-		} else {
-			c.dmin, c.dmax = min(c.dmin, d.s), max(c.dmax, d.e)
+		d := dev{e: e.End(), pos: -1}
+		if r := l.Launch[i]; r >= 0 {
+			if pos := callIdx[r] - 1; pos >= 0 {
+				d.pos = pos
+				c := &calls[pos]
+				c.ndev++
+				if !c.hasDev {
+					c.dmin, c.dmax, c.hasDev = e.Start, d.e, true
+				} else {
+					c.dmin, c.dmax = min(c.dmin, e.Start), max(c.dmax, d.e)
+				}
+			}
 		}
+		devs = append(devs, d)
 	}
-	slices.SortStableFunc(calls, func(a, b call) int { return cmp.Compare(a.s, b.s) })
 
 	// The device span of each step: runtime calls wholly inside it.
 	n := len(win)
@@ -138,7 +173,7 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	for k := range dmin {
 		dmin[k], dmax[k] = none, -none
 	}
-	isMatched := map[int]bool{} // call index -> its device ops are matched
+	isMatched := make([]bool, len(calls)) // its device ops are matched to a step
 	ic := 0
 	for k := 0; k < n && ic < len(calls); {
 		c := &calls[ic]
@@ -149,6 +184,7 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 			if c.hasDev {
 				dmin[k], dmax[k] = min(dmin[k], c.dmin), max(dmax[k], c.dmax)
 				isMatched[ic] = true
+				matched[k] += c.ndev
 			}
 			ic++
 		case c.s < win[k].End:
@@ -160,23 +196,10 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	// Count matched device ops per step, and find the end of unmatched
 	// device work before the first step's device work.
 	anyMatched := false
-	callIdx := make(map[int32]int, len(calls)) // launch call event -> sorted position
-	for pos, c := range calls {
-		callIdx[c.ev] = pos
-	}
 	prevEnd := win[0].Start
 	for _, d := range devs {
-		pos, ok := -1, false
-		if d.call >= 0 {
-			pos = callIdx[d.call]
-			ok = isMatched[pos]
-		}
-		if ok {
+		if d.pos >= 0 && isMatched[int(d.pos)] {
 			anyMatched = true
-			k := trace.StepAt(win, calls[pos].s)
-			if k >= 0 {
-				matched[k]++
-			}
 			continue
 		}
 		if dmin[0] != none && d.e < dmin[0] {
@@ -227,7 +250,7 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	var slots ivs
 	all := mergeIvs(slices.Clone(steps))
 	for r := RoleKernel; r < RoleOther; r++ {
-		role := mergeIvs(roles[r])
+		role := roles[r].merged()
 		rng := role
 		if len(slots) > 0 {
 			rng = intersectIvs(slots, role)
@@ -272,3 +295,70 @@ func breakdownAdvice(t *StepBreakdown) string {
 }
 
 func fmtPct(p float64) string { return units.Pct(p) + "%" }
+
+// roleAcc merges a track's intervals (sorted by start) as they come; each
+// track leaves one sorted run, and the runs are merged pairwise at the end
+// (n log tracks, no general sort).
+type roleAcc struct {
+	out  [][2]int64
+	runs []int // start of each run in out
+	cur  [2]int64
+	has  bool
+}
+
+func (a *roleAcc) add(s, e int64) {
+	if a.has && s <= a.cur[1] {
+		a.cur[1] = max(a.cur[1], e)
+		return
+	}
+	if a.has {
+		a.out = append(a.out, a.cur)
+	}
+	a.cur, a.has = [2]int64{s, e}, true
+}
+
+// endRun closes the current track's run.
+func (a *roleAcc) endRun() {
+	if a.has {
+		a.out = append(a.out, a.cur)
+		a.has = false
+	}
+	if n := len(a.runs); n == 0 || a.runs[n-1] != len(a.out) {
+		a.runs = append(a.runs, len(a.out))
+	}
+}
+
+// merged is the union of all runs.
+func (a *roleAcc) merged() ivs {
+	var lists [][][2]int64
+	prev := 0
+	for _, end := range a.runs {
+		if end > prev {
+			lists = append(lists, a.out[prev:end])
+		}
+		prev = end
+	}
+	for len(lists) > 1 {
+		next := make([][][2]int64, 0, (len(lists)+1)/2)
+		for k := 0; k+1 < len(lists); k += 2 {
+			x, y := lists[k], lists[k+1]
+			m := make([][2]int64, 0, len(x)+len(y))
+			for len(x) > 0 && len(y) > 0 {
+				if y[0][0] < x[0][0] {
+					m, y = append(m, y[0]), y[1:]
+				} else {
+					m, x = append(m, x[0]), x[1:]
+				}
+			}
+			next = append(next, append(append(m, x...), y...))
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
+	}
+	if len(lists) == 0 {
+		return nil
+	}
+	return mergeIvs(lists[0]) // sorted already: one linear pass
+}

@@ -59,7 +59,7 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 			if !seen {
 				si, seen = len(streams), true
 				at[key] = si
-				streams = append(streams, stream{dev: tr.Device, id: tr.Stream})
+				streams = append(streams, stream{dev: tr.Device, id: tr.Stream, ops: make([]op, 0, l.TrackStart[k+1]-l.TrackStart[k])})
 			} else if n := len(streams[si].ops); n > 0 && streams[si].ops[n-1].s > e.Start {
 				unsorted[si] = true
 			}
@@ -86,17 +86,50 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 		}
 		return cmp.Compare(a.id, b.id)
 	})
-	for _, s := range streams {
-		if n := len(devices); n == 0 || devices[n-1].dev != s.dev {
-			devices = append(devices, stream{dev: s.dev, id: -1})
+	for k := 0; k < len(streams); {
+		j := k
+		var lists [][]op
+		for ; j < len(streams) && streams[j].dev == streams[k].dev; j++ {
+			lists = append(lists, streams[j].ops)
 		}
-		d := &devices[len(devices)-1]
-		d.ops = append(d.ops, s.ops...)
-	}
-	for k := range devices {
-		slices.SortFunc(devices[k].ops, byStart)
+		devices = append(devices, stream{dev: streams[k].dev, id: -1, ops: mergeAll(lists)})
+		k = j
 	}
 	return streams, devices
+}
+
+// mergeAll merges lists sorted by start, pairwise in rounds: n log k for
+// k lists of n ops in all.
+func mergeAll(lists [][]op) []op {
+	if len(lists) == 1 {
+		return lists[0] // shared with the stream: nobody changes either
+	}
+	for len(lists) > 1 {
+		next := make([][]op, 0, (len(lists)+1)/2)
+		for k := 0; k+1 < len(lists); k += 2 {
+			next = append(next, merge2(lists[k], lists[k+1]))
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
+	}
+	if len(lists) == 0 {
+		return nil
+	}
+	return lists[0]
+}
+
+func merge2(a, b []op) []op {
+	out := make([]op, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if byStart(b[0], a[0]) < 0 {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 func sortOps(ops []op) {

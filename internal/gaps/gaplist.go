@@ -34,7 +34,7 @@ func deviceGaps(c *causer, dev int, ops []op, span ivs) []gapRec {
 	if len(ops) == 0 {
 		return nil
 	}
-	var out []gapRec
+	out := make([]gapRec, 0, len(ops)+1)
 	launchT := func(x *op) int64 {
 		if x.call >= 0 {
 			return x.launch

@@ -33,3 +33,27 @@ func TestIntersectSubtract(t *testing.T) {
 		t.Errorf("subtract nothing %v", got)
 	}
 }
+
+func TestMergeAll(t *testing.T) {
+	mk := func(starts ...int64) []op {
+		var o []op
+		for k, s := range starts {
+			o = append(o, op{s: s, e: s + 1, i: int32(s*10) + int32(k)})
+		}
+		return o
+	}
+	got := mergeAll([][]op{mk(1, 5, 9), mk(2, 3), mk(0, 10), mk(4)})
+	var starts []int64
+	for _, x := range got {
+		starts = append(starts, x.s)
+	}
+	want := []int64{0, 1, 2, 3, 4, 5, 9, 10}
+	if len(starts) != len(want) {
+		t.Fatalf("%v", starts)
+	}
+	for k := range want {
+		if starts[k] != want[k] {
+			t.Fatalf("%v", starts)
+		}
+	}
+}
