@@ -376,6 +376,9 @@ func TestFiltersSelectNothing(t *testing.T) {
 	if _, _, code := run(t, "gaps", "--steps", "3-4", "--device", "0", "--stream", "7", path); code != 0 {
 		t.Errorf("a filter that selects something: exit %d", code)
 	}
+	if g := gapsJSON(t, "--device", "0", path); !strings.HasPrefix(g.Verdict.Headline, "(device 0 only) ") {
+		t.Errorf("a narrowed verdict says so: %q", g.Verdict.Headline)
+	}
 }
 
 // TestGapsStepsFilter: every section obeys --steps and --min-gap.

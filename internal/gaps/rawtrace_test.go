@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -53,8 +54,19 @@ func idText(v any) string {
 	return ""
 }
 
+var rawCache sync.Map // path -> []rawEvent: several tests read the same traces
+
 func readRaw(t *testing.T, path string) []rawEvent {
 	t.Helper()
+	if v, ok := rawCache.Load(path); ok {
+		return v.([]rawEvent)
+	}
+	evs := readRawFile(t, path)
+	rawCache.Store(path, evs)
+	return evs
+}
+
+func readRawFile(t *testing.T, path string) []rawEvent {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
