@@ -82,6 +82,7 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		ev     int32
 	}
 	var calls []call
+	var callRuns []int
 	// The step and loader names are decided once per distinct name.
 	nameKind := make([]int8, len(t.Strings)) // 0 unknown, 1 step, 2 loader, 3 other
 	kindOf := func(id trace.StrID) int8 {
@@ -129,8 +130,12 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		for r := range roles {
 			roles[r].endRun()
 		}
+		if n := len(callRuns); n == 0 || callRuns[n-1] != len(calls) {
+			callRuns = append(callRuns, len(calls))
+		}
 	}
-	slices.SortFunc(calls, func(a, b call) int {
+	// Each track's calls are in start order: merge the runs.
+	calls = mergeRuns(calls, callRuns, func(a, b call) int {
 		if c := cmp.Compare(a.s, b.s); c != 0 {
 			return c
 		}
@@ -330,35 +335,6 @@ func (a *roleAcc) endRun() {
 
 // merged is the union of all runs.
 func (a *roleAcc) merged() ivs {
-	var lists [][][2]int64
-	prev := 0
-	for _, end := range a.runs {
-		if end > prev {
-			lists = append(lists, a.out[prev:end])
-		}
-		prev = end
-	}
-	for len(lists) > 1 {
-		next := make([][][2]int64, 0, (len(lists)+1)/2)
-		for k := 0; k+1 < len(lists); k += 2 {
-			x, y := lists[k], lists[k+1]
-			m := make([][2]int64, 0, len(x)+len(y))
-			for len(x) > 0 && len(y) > 0 {
-				if y[0][0] < x[0][0] {
-					m, y = append(m, y[0]), y[1:]
-				} else {
-					m, x = append(m, x[0]), x[1:]
-				}
-			}
-			next = append(next, append(append(m, x...), y...))
-		}
-		if len(lists)%2 == 1 {
-			next = append(next, lists[len(lists)-1])
-		}
-		lists = next
-	}
-	if len(lists) == 0 {
-		return nil
-	}
-	return mergeIvs(lists[0]) // sorted already: one linear pass
+	m := mergeRuns(a.out, a.runs, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })
+	return mergeIvs(m) // sorted already: one linear pass
 }

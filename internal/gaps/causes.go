@@ -90,6 +90,10 @@ type causer struct {
 	prof  []span            // overhead events, by start
 	waits map[int32][]int64 // per CPU track: starts of cudaStreamWaitEvent calls
 	gsync map[[2]int64][]span
+	// scratch of splitThread, reused from gap to gap
+	pos   []int32 // event -> its slot in self + 1, 0 when not in the window
+	cands []int32
+	self  []int64
 }
 
 type span struct {
@@ -98,20 +102,22 @@ type span struct {
 }
 
 func newCauser(t *trace.Trace, l *trace.Links) *causer {
-	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), waits: map[int32][]int64{}, gsync: map[[2]int64][]span{}}
-	waitName := map[trace.StrID]bool{}
+	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), waits: map[int32][]int64{}, gsync: map[[2]int64][]span{},
+		pos: make([]int32, t.NumEvents())}
+	waitName := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		switch {
 		case e.Kind == trace.KindOverhead:
 			c.prof = append(c.prof, span{e.Start, e.End(), int32(i)})
 		case e.Kind.IsLaunch():
-			w, ok := waitName[e.Name]
-			if !ok {
-				w = strings.Contains(t.Str(e.Name), "StreamWaitEvent")
-				waitName[e.Name] = w
+			if waitName[e.Name] == 0 {
+				waitName[e.Name] = 1
+				if strings.Contains(t.Str(e.Name), "StreamWaitEvent") {
+					waitName[e.Name] = 2
+				}
 			}
-			if w {
+			if waitName[e.Name] == 2 {
 				c.waits[e.Track] = append(c.waits[e.Track], e.Start)
 			}
 		case e.Kind == trace.KindSync && strings.Contains(t.Str(e.Name), "Wait Event"):
@@ -199,7 +205,7 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 	}
 	ord := c.l.Order[c.l.TrackStart[track]:c.l.TrackStart[track+1]]
 	k, _ := slices.BinarySearchFunc(ord, lo, func(i int32, v int64) int { return cmp.Compare(c.t.Ev(int(i)).Start, v) })
-	var cands []int32
+	cands := c.cands[:0]
 	if k > 0 {
 		for p := ord[k-1]; p >= 0; p = c.l.Parent[p] {
 			if c.t.Ev(int(p)).End() > lo {
@@ -211,9 +217,12 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 	for ; k < len(ord) && c.t.Ev(int(ord[k])).Start < hi; k++ {
 		cands = append(cands, ord[k])
 	}
-	self := make(map[int32]int64, len(cands))
+	// Self time per candidate; a parent always comes before its children,
+	// and c.pos finds its slot (cleared again below).
+	self := c.self[:0]
 	var covered int64
 	for _, i := range cands {
+		self = append(self, 0)
 		e := c.t.Ev(int(i))
 		if !e.Kind.IsCPU() && e.Kind != trace.KindOther {
 			continue
@@ -222,13 +231,10 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 		if cl <= 0 {
 			continue
 		}
-		self[i] += cl
-		if p := c.l.Parent[i]; p >= 0 {
-			if _, ok := self[p]; ok {
-				self[p] -= cl
-			} else {
-				covered += cl
-			}
+		c.pos[i] = int32(len(self))
+		self[len(self)-1] += cl
+		if p := c.l.Parent[i]; p >= 0 && c.pos[p] > 0 {
+			self[c.pos[p]-1] -= cl
 		} else {
 			covered += cl
 		}
@@ -240,9 +246,13 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 			sp.inside, sp.insideNs = i, cl // later candidates nest deeper
 		}
 	}
-	for i, ns := range self {
-		sp.ns[classCause[c.classOf(i)]] += ns
+	for j, i := range cands {
+		if self[j] != 0 {
+			sp.ns[classCause[c.classOf(i)]] += self[j]
+		}
+		c.pos[i] = 0
 	}
+	c.cands, c.self = cands, self
 	sp.ns[CauseUntraced] += (hi - lo) - covered
 	return sp
 }

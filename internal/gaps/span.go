@@ -115,3 +115,42 @@ func subtractIvs(a, b ivs) ivs {
 	}
 	return out
 }
+
+// mergeRuns merges the sorted runs xs[0:ends[0]], xs[ends[0]:ends[1]], ...
+// pairwise in rounds (n log runs; stable: ties keep run order).
+func mergeRuns[T any](xs []T, ends []int, cmp func(a, b T) int) []T {
+	var lists [][]T
+	prev := 0
+	for _, end := range ends {
+		if end > prev {
+			lists = append(lists, xs[prev:end])
+		}
+		prev = end
+	}
+	if prev < len(xs) {
+		lists = append(lists, xs[prev:])
+	}
+	for len(lists) > 1 {
+		next := make([][]T, 0, (len(lists)+1)/2)
+		for k := 0; k+1 < len(lists); k += 2 {
+			a, b := lists[k], lists[k+1]
+			m := make([]T, 0, len(a)+len(b))
+			for len(a) > 0 && len(b) > 0 {
+				if cmp(b[0], a[0]) < 0 {
+					m, b = append(m, b[0]), b[1:]
+				} else {
+					m, a = append(m, a[0]), a[1:]
+				}
+			}
+			next = append(next, append(append(m, a...), b...))
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
+	}
+	if len(lists) == 0 {
+		return nil
+	}
+	return lists[0]
+}
