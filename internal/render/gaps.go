@@ -353,22 +353,25 @@ type laneRow struct {
 }
 
 // laneRows pairs each device and stream lane with its idle categories.
+// Streams come sorted by device, so one walk places them (linear in lanes).
 func laneRows(r *gaps.Report) []laneRow {
 	var out []laneRow
+	j := 0
 	for k, d := range r.Devices {
 		var di gaps.Idle
 		if k < len(r.Idle.Devices) {
 			di = r.Idle.Devices[k]
 		}
 		out = append(out, laneRow{fmt.Sprintf("device %d", d.Device), d, di})
-		for j, s := range r.Streams {
-			if s.Device == d.Device {
-				var si gaps.Idle
-				if j < len(r.Idle.Streams) {
-					si = r.Idle.Streams[j]
-				}
-				out = append(out, laneRow{fmt.Sprintf("  stream %d", s.Stream), s, si})
+		for ; j < len(r.Streams) && r.Streams[j].Device <= d.Device; j++ {
+			if r.Streams[j].Device < d.Device {
+				continue
 			}
+			var si gaps.Idle
+			if j < len(r.Idle.Streams) {
+				si = r.Idle.Streams[j]
+			}
+			out = append(out, laneRow{fmt.Sprintf("  stream %d", r.Streams[j].Stream), r.Streams[j], si})
 		}
 	}
 	return out
