@@ -106,6 +106,11 @@ func TestOwlv2LargestGaps(t *testing.T) {
 	if r.Verdict.Class != ClassInput {
 		t.Errorf("verdict %s: %s", r.Verdict.Class, r.Verdict.Headline)
 	}
+	// The syncs touching those gaps are under a microsecond each: blocking
+	// calls own almost none of the idle time.
+	if s := r.Verdict.IdleByCause[CauseSync]; 100*s >= r.Verdict.IdleNs {
+		t.Errorf("sync holds %d of %d ns idle", s, r.Verdict.IdleNs)
+	}
 }
 
 // rawStepIdle is, from the raw events, the device idle time inside the
@@ -182,5 +187,31 @@ func TestInputBoundTraces(t *testing.T) {
 				t.Errorf("verdict %s: %s", v.Class, v.Headline)
 			}
 		})
+	}
+}
+
+// TestQueuedTrace: on HTA's A100 torch.compile trace most device idle is
+// ops that were launched before the GPU went idle and still started late
+// (queued ~190 ms behind CUDA graph launches): the raw events say so, and
+// the verdict is dependency-bound, not launch overhead.
+func TestQueuedTrace(t *testing.T) {
+	path := filepath.Join(testenv.Shared(t), "traces", "HTA__negative_queue_length_values_check__rank0.json.gz")
+	raw := rawDeviceGaps(rawStreams(readRaw(t, path)), "0")
+	var all, queued int64
+	for _, g := range raw {
+		n := g.e - g.s
+		all += n
+		if g.next.launch != nil && g.next.launch.Ts <= g.s && n >= KernelWaitMaxNs {
+			queued += n
+		}
+	}
+	t.Logf("raw: %d of %d ns idle between ops is queued 30us or more", queued, all)
+	if 2*queued <= all {
+		t.Fatal("the raw events do not show queued idle")
+	}
+	r := Analyze(load(t, path), Options{Device: -1, Stream: -1})
+	v := r.Verdict
+	if v.Class != ClassDependency || 2*(v.IdleByCause[CauseQueued]+v.IdleByCause[CauseDependency]) <= v.IdleNs {
+		t.Errorf("verdict %s: %s", v.Class, v.Headline)
 	}
 }
