@@ -95,9 +95,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			w = append(w, [2]int64{s.Start, end[k]})
 		}
 		span = mergeIvs(w)
-		spanName = fmt.Sprintf("the union of %d profiler steps (each to the end of the GPU work it launched)", len(steps))
+		spanName = fmt.Sprintf("the union of %d profiler steps, each to the end of the GPU work it launched", len(steps))
 		if len(steps) == 1 {
-			spanName = fmt.Sprintf("profiler step %d (to the end of the GPU work it launched)", steps[0].N)
+			spanName = fmt.Sprintf("profiler step %d, to the end of the GPU work it launched", steps[0].N)
 		}
 	} else if len(devices) > 0 {
 		lo, hi := devices[0].ops[0].s, int64(0)

@@ -133,8 +133,8 @@ func headline(v *Verdict, narrowed string) (string, string) {
 	if narrowed != "" {
 		fmt.Fprintf(&b, "(%s only) ", narrowed)
 	}
-	fmt.Fprintf(&b, "GPU idle %s%% of %s (%s idle of %s on %s)", units.Pct(v.IdlePct), v.Denominator,
-		units.Dur(v.IdleNs), units.Dur(v.SpanNs*int64(v.Devices)), devs(v.Devices))
+	fmt.Fprintf(&b, "GPU idle %s%% (%s of %s on %s) over %s", units.Pct(v.IdlePct),
+		units.Dur(v.IdleNs), units.Dur(v.SpanNs*int64(v.Devices)), devs(v.Devices), v.Denominator)
 	if v.Class == ClassGPU {
 		return b.String() + "; the GPU is the bottleneck", "speed up the kernels themselves (see table --by kernel)"
 	}

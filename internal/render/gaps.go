@@ -430,7 +430,7 @@ func GapsText(w io.Writer, r *gaps.Report, minGap int64) error {
 			p("lane offset the first launched op started %s after its launch call (GPU lane behind the CPU lane)\n", units.Dur(r.LaneOffsetNs))
 		}
 		if r.UnlinkedOps > 0 {
-			p("unlinked    %d device ops have no launch call in the trace (launched before the window opened): never a host wait\n", r.UnlinkedOps)
+			p("unlinked    %s no launch call in the trace (launched before the window opened): never a host wait\n", plural(r.UnlinkedOps, "device op has", "device ops have"))
 		}
 		p("\nidle time by cause (over the span; shares of each gap by what the launching thread did):\n")
 		cg := &Grid{Headers: []string{"Cause", "Idle", "Share"}, RightAlign: []bool{false, true, true}}
@@ -624,4 +624,11 @@ func breakdownText(b *strings.Builder, bd *gaps.Breakdown) {
 	if bd.Advice != "" {
 		b.WriteString("recommendation: " + bd.Advice + "\n")
 	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
