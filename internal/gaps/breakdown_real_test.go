@@ -28,6 +28,13 @@ func TestBreakdownTBPlugin(t *testing.T) {
 		Steps struct {
 			Rows [][]any `json:"rows"`
 		} `json:"steps"`
+		Performance []struct {
+			Value    int64 `json:"value"`
+			Children []struct {
+				Name  string `json:"name"`
+				Value int64  `json:"value"`
+			} `json:"children"`
+		} `json:"performance"`
 	}
 	if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
 		t.Fatal(err)
@@ -53,6 +60,17 @@ func TestBreakdownTBPlugin(t *testing.T) {
 			if ns%1000 != 0 || ns/1000 != want[r] {
 				t.Errorf("step %d %s: %d ns, plugin %d us", s.Step, Role(r), ns, want[r])
 			}
+		}
+	}
+	// The plugin's Average Step Time: the totals over the steps, rounded.
+	n := int64(len(b.Steps))
+	avg := func(ns int64) int64 { return (ns/1000 + n/2) / n }
+	if len(o.Performance) != 1 || avg(b.Total.TotalNs) != o.Performance[0].Value {
+		t.Errorf("average step %d us, plugin %+v", avg(b.Total.TotalNs), o.Performance)
+	}
+	for r, c := range o.Performance[0].Children {
+		if c.Name != Role(r).String() || avg(b.Total.Ns[r]) != c.Value {
+			t.Errorf("average %s: %d us, plugin %s %d us", Role(r), avg(b.Total.Ns[r]), c.Name, c.Value)
 		}
 	}
 }
