@@ -176,17 +176,17 @@ func GapsJSON(w io.Writer, file string, r *gaps.Report) error {
 		Headline    string           `json:"headline"`
 		Advice      *string          `json:"advice"`
 		Narrowed    *string          `json:"narrowed_to"`
-		Denominator string           `json:"denominator"`
-		SpanNs      int64            `json:"span_ns"`
+		Denominator *string          `json:"denominator"`
+		SpanNs      *int64           `json:"span_ns"`
 		Devices     int              `json:"devices"`
-		BusyNs      int64            `json:"gpu_busy_ns"`
-		IdleNs      int64            `json:"gpu_idle_ns"`
-		IdlePct     float64          `json:"gpu_idle_pct"`
-		ClassNs     int64            `json:"class_idle_ns"`
+		BusyNs      *int64           `json:"gpu_busy_ns"`
+		IdleNs      *int64           `json:"gpu_idle_ns"`
+		IdlePct     *float64         `json:"gpu_idle_pct"`
+		ClassNs     *int64           `json:"class_idle_ns"`
 		Activity    *string          `json:"activity"`
 		ActivityNs  *int64           `json:"activity_idle_ns"`
-		CPUActiveNs int64            `json:"cpu_active_ns"`
-		CPUWindowNs int64            `json:"cpu_window_ns"`
+		CPUActiveNs *int64           `json:"cpu_active_ns"`
+		CPUWindowNs *int64           `json:"cpu_window_ns"`
 		ByCause     map[string]int64 `json:"idle_by_cause_ns"`
 	}
 	type idleRepJSON struct {
@@ -202,14 +202,18 @@ func GapsJSON(w io.Writer, file string, r *gaps.Report) error {
 		return &s
 	}
 	v := r.Verdict
-	vj := verdictJSON{Class: v.Class, Headline: v.Headline, Advice: str(v.Advice), Narrowed: str(r.Narrowed), Denominator: v.Denominator,
-		SpanNs: v.SpanNs, Devices: v.Devices, BusyNs: v.BusyNs, IdleNs: v.IdleNs, IdlePct: v.IdlePct, ClassNs: v.ClassNs,
-		Activity: str(v.Activity), CPUActiveNs: v.CPUActiveNs, CPUWindowNs: v.CPUWindowNs, ByCause: map[string]int64{}}
+	vj := verdictJSON{Class: v.Class, Headline: v.Headline, Advice: str(v.Advice), Narrowed: str(r.Narrowed), Devices: v.Devices,
+		Activity: str(v.Activity)}
+	if !r.NoGPU { // a CPU-only trace measures none of these
+		vj.Denominator, vj.SpanNs, vj.BusyNs, vj.IdleNs, vj.IdlePct = &v.Denominator, &v.SpanNs, &v.BusyNs, &v.IdleNs, &v.IdlePct
+		vj.ClassNs, vj.CPUActiveNs, vj.CPUWindowNs = &v.ClassNs, &v.CPUActiveNs, &v.CPUWindowNs
+		vj.ByCause = map[string]int64{}
+		for _, c := range gaps.Causes() {
+			vj.ByCause[c.String()] = v.IdleByCause[c]
+		}
+	}
 	if v.Activity != "" {
 		vj.ActivityNs = &v.ActivityNs
-	}
-	for _, c := range gaps.Causes() {
-		vj.ByCause[c.String()] = v.IdleByCause[c]
 	}
 	out := struct {
 		Schema       string       `json:"schema"`
@@ -313,11 +317,12 @@ func GapsGrids(r *gaps.Report, csv bool) []*Grid {
 	v := r.Verdict
 	vg := &Grid{Headers: []string{h("Verdict", "class"), h("Denominator", "denominator"), h("Span", "span_ns"), h("GPU idle %", "gpu_idle_pct"),
 		h("Headline", "headline"), h("Advice", "advice")}}
-	vg.Rows = append(vg.Rows, []string{v.Class, v.Denominator, t(v.SpanNs), units.Pct(v.IdlePct), v.Headline, v.Advice})
 	grids := []*Grid{vg}
-	if r.NoGPU {
+	if r.NoGPU { // nothing measured: no numbers
+		vg.Rows = append(vg.Rows, []string{v.Class, "-", "-", "-", v.Headline, "-"})
 		return grids
 	}
+	vg.Rows = append(vg.Rows, []string{v.Class, v.Denominator, t(v.SpanNs), units.Pct(v.IdlePct), v.Headline, v.Advice})
 	lg := &Grid{Headers: []string{h("Lane", "lane"), h("Window", "window_ns"), h("Busy", "busy_ns"), h("Busy %", "busy_pct"), h("Idle", "idle_ns"),
 		h("Host wait", "host_wait_ns"), h("Kernel wait", "kernel_wait_ns"), h("Other wait", "other_wait_ns"), h("Ops", "ops")},
 		RightAlign: []bool{false, true, true, true, true, true, true, true, true}}
