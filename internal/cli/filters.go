@@ -85,3 +85,31 @@ func checkLane(t *trace.Trace, dev int, stream int64) error {
 	}
 	return usageErrorf("--stream: no stream %d; streams are %s", stream, listText(streams))
 }
+
+// hasDeviceWork reports whether t has any kernel, memcpy or memset.
+func hasDeviceWork(t *trace.Trace) bool {
+	for i := 0; i < t.NumEvents(); i++ {
+		if t.Ev(i).Kind.IsDeviceWork() {
+			return true
+		}
+	}
+	return false
+}
+
+// filterText names the gaps filters in use.
+func filterText(o *gapsOptions) string {
+	var f []string
+	if o.steps != "" {
+		f = append(f, "--steps "+o.steps)
+	}
+	if o.device >= 0 {
+		f = append(f, "--device "+strconv.Itoa(o.device))
+	}
+	if o.stream >= 0 {
+		f = append(f, "--stream "+strconv.FormatInt(o.stream, 10))
+	}
+	if o.linked {
+		f = append(f, "--linked-only")
+	}
+	return strings.Join(f, " ")
+}

@@ -131,6 +131,9 @@ func runGaps(e *env, o *gapsOptions) error {
 		return err
 	}
 	r := gaps.Analyze(t, opts)
+	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && hasDeviceWork(t) {
+		return usageErrorf("the filters (%s) select no device op of %s, which has some", filterText(o), o.path)
+	}
 	if r.NoGPU {
 		note(e.stderr, "the trace has no GPU lane (no kernels, memcpys or memsets): only the CPU lane is analysed")
 	}

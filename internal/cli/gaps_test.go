@@ -367,6 +367,8 @@ func TestFiltersSelectNothing(t *testing.T) {
 		{[]string{"gaps", "--stream", "99", path}, "no stream 99; streams are 7"},
 		{[]string{"gaps", "--device", "0", "--stream", "99", path}, "no stream 99 on device 0; its streams are 7"},
 		{[]string{"table", "--steps", "9", path}, "no ProfilerStep#9; steps are 2-5"},
+		{[]string{"gaps", "--linked-only", "--steps", "5", miniTrace(t, "user_annotation ProfilerStep#5 1 0 100 0 0", "kernel k 7 200 10 100 0")},
+			"the filters (--steps 5 --linked-only) select no device op"},
 	} {
 		out, stderr, code := run(t, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.msg) || out != "" {
