@@ -54,16 +54,15 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			cpuSteps = ivs{}
 		}
 	}
-	// The CPU lane's dead windows, the per-step rows and the step
-	// breakdown do not depend on the device lanes: the other core computes
-	// them meanwhile (the trace's caches are safe to share).
+	// The per-step rows and the step breakdown do not depend on the device
+	// lanes: the other core computes them meanwhile (the trace's caches are
+	// safe to share).
 	var wg sync.WaitGroup
 	var stepRows []StepLane
 	var bd *Breakdown
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		r.Dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
 		stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
 		bd = stepBreakdown(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) })
 	}()
@@ -110,6 +109,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		span = ivs{{lo, hi}}
 	}
 
+	r.Dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
 	if len(devices) == 0 {
 		wg.Wait()
 		r.NoGPU = true
@@ -157,26 +157,8 @@ func Analyze(t *trace.Trace, o Options) *Report {
 
 	// Gaps and their causes, busy time inside the span.
 	c := newCauser(t, l)
-	var recs []gapRec
-	var busyIn []int64
-	var allBusy [][2]int64
-	for _, d := range devices {
-		r.Devices = append(r.Devices, lane(t, d.dev, -1, d.ops))
-		if dg := deviceGaps(c, d.dev, d.ops, span); recs == nil {
-			recs = dg
-		} else {
-			recs = append(recs, dg...)
-		}
-		pairs := make([][2]int64, len(d.ops))
-		for k, x := range d.ops {
-			pairs[k] = [2]int64{x.s, x.e}
-		}
-		b := mergeIvs(pairs)
-		busyIn = append(busyIn, intersect(b, span))
-		allBusy = append(allBusy, b...)
-	}
-	listed := &topN[int]{n: o.Top, cmp: func(a, b int) int {
-		x, y := &recs[a], &recs[b]
+	acc := newIdleAcc(func(i int32) string { return t.NameOf(int(i)) })
+	listed := &topN[gapRec]{n: o.Top, cmp: func(x, y gapRec) int {
 		if x.len() != y.len() {
 			return cmp.Compare(y.len(), x.len())
 		}
@@ -185,13 +167,27 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		}
 		return cmp.Compare(x.dev, y.dev)
 	}}
-	for k := range recs {
-		if recs[k].len() >= o.MinGap {
-			listed.add(k)
+	emit := func(g *gapRec) {
+		acc.add(g)
+		if g.len() >= o.MinGap {
+			listed.add(*g)
 		}
 	}
-	for _, k := range listed.result() {
-		r.Gaps = append(r.Gaps, recs[k].gap(t, allSteps))
+	var busyIn []int64
+	var allBusy [][2]int64
+	for _, d := range devices {
+		r.Devices = append(r.Devices, lane(t, d.dev, -1, d.ops))
+		deviceGaps(c, d.dev, d.ops, span, emit)
+		pairs := make([][2]int64, len(d.ops))
+		for k, x := range d.ops {
+			pairs[k] = [2]int64{x.s, x.e}
+		}
+		b := mergeIvs(pairs)
+		busyIn = append(busyIn, intersect(b, span))
+		allBusy = append(allBusy, b...)
+	}
+	for _, g := range listed.result() {
+		r.Gaps = append(r.Gaps, g.gap(t, allSteps))
 	}
 	r.Syncs = syncReport(t, blockingCalls(t, cpuSteps), mergeIvs(allBusy), o.Top)
 	// CPU activity is measured over the span and, when the first launch
@@ -201,7 +197,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		cpuSpan = mergeIvs(append([][2]int64{{firstLaunch, span[0][0]}}, span...))
 	}
 	active := cpuActive(t, l, launchers, cpuSpan)
-	r.Verdict = verdict(span, spanName, r.Devices, busyIn, recs, func(i int32) string { return t.NameOf(int(i)) }, active, r.Narrowed)
+	r.Verdict = verdict(span, spanName, r.Devices, busyIn, acc, active, r.Narrowed)
 	r.Verdict.CPUWindowNs = cpuSpan.total()
 	wg.Wait()
 	r.Steps, r.Breakdown = stepRows, bd

@@ -29,12 +29,12 @@ type gapRec struct {
 func (g *gapRec) len() int64 { return g.e - g.s }
 
 // deviceGaps finds every idle stretch of one device (ops sorted by start)
-// and its cause; span is the profiled span (the verdict's denominator).
-func deviceGaps(c *causer, dev int, ops []op, span ivs) []gapRec {
+// and its cause, and hands each to emit; span is the profiled span (the
+// verdict's denominator).
+func deviceGaps(c *causer, dev int, ops []op, span ivs, emit func(*gapRec)) {
 	if len(ops) == 0 {
-		return nil
+		return
 	}
-	out := make([]gapRec, 0, len(ops)+1)
 	launchT := func(x *op) int64 {
 		if x.call >= 0 {
 			return x.launch
@@ -44,7 +44,7 @@ func deviceGaps(c *causer, dev int, ops []op, span ivs) []gapRec {
 	add := func(g gapRec, next *op, thread int32) {
 		g.clipped = span.overlap(g.s, g.e)
 		c.explain(&g, dev, next, thread)
-		out = append(out, g)
+		emit(&g)
 	}
 	first := &ops[0]
 	if len(span) > 0 && span[0][0] < first.s {
@@ -73,7 +73,6 @@ func deviceGaps(c *causer, dev int, ops []op, span ivs) []gapRec {
 		}
 		add(g, nil, thread)
 	}
-	return out
 }
 
 // explain fills the gap's shares and cause. A host wait (the next op's

@@ -51,7 +51,54 @@ type Verdict struct {
 	Advice      string
 }
 
-func verdict(span ivs, spanName string, devices []Lane, busyIn []int64, recs []gapRec, names func(int32) string, cpuActive int64, narrowed string) Verdict {
+// idleAcc sums the gaps' idle time inside the span by cause, and per
+// class the time of the activities they name, as the gaps stream by: no
+// gap is kept for it.
+type idleAcc struct {
+	names   func(int32) string
+	byCause [numCauses]int64
+	acts    map[string]map[string]int64
+}
+
+func newIdleAcc(names func(int32) string) *idleAcc {
+	return &idleAcc{names: names, acts: map[string]map[string]int64{}}
+}
+
+func (a *idleAcc) add(g *gapRec) {
+	if g.clipped <= 0 {
+		return
+	}
+	part := g.shares
+	if n := g.len(); g.clipped != n {
+		var sum int64
+		for c := range part {
+			part[c] = int64(float64(part[c]) * float64(g.clipped) / float64(n))
+			sum += part[c]
+		}
+		part[g.cause] += g.clipped - sum
+	}
+	for c, ns := range part {
+		a.byCause[c] += ns
+	}
+	cl := classOfCause[g.cause]
+	name := ""
+	switch {
+	case g.inside >= 0:
+		name = a.names(g.inside)
+	case g.cause == CauseProfiler && g.prof >= 0:
+		name = a.names(g.prof)
+	case g.cause == CauseSync && g.drained >= 0:
+		name = a.names(g.drained)
+	}
+	if name != "" {
+		if a.acts[cl] == nil {
+			a.acts[cl] = map[string]int64{}
+		}
+		a.acts[cl][name] += g.clipped
+	}
+}
+
+func verdict(span ivs, spanName string, devices []Lane, busyIn []int64, acc *idleAcc, cpuActive int64, narrowed string) Verdict {
 	v := Verdict{Denominator: spanName, SpanNs: span.total(), Devices: len(devices), CPUActiveNs: cpuActive}
 	for _, b := range busyIn {
 		v.BusyNs += b
@@ -59,41 +106,8 @@ func verdict(span ivs, spanName string, devices []Lane, busyIn []int64, recs []g
 	v.IdleNs = v.SpanNs*int64(v.Devices) - v.BusyNs
 	v.IdlePct = pct(v.IdleNs, v.SpanNs*int64(v.Devices))
 	byClass := map[string]int64{}
-	acts := map[string]map[string]int64{}
-	for k := range recs {
-		g := &recs[k]
-		if g.clipped <= 0 {
-			continue
-		}
-		part := g.shares
-		if n := g.len(); g.clipped != n {
-			var sum int64
-			for c := range part {
-				part[c] = int64(float64(part[c]) * float64(g.clipped) / float64(n))
-				sum += part[c]
-			}
-			part[g.cause] += g.clipped - sum
-		}
-		for c, ns := range part {
-			v.IdleByCause[c] += ns
-		}
-		cl := classOfCause[g.cause]
-		name := ""
-		switch {
-		case g.inside >= 0:
-			name = names(g.inside)
-		case g.cause == CauseProfiler && g.prof >= 0:
-			name = names(g.prof)
-		case g.cause == CauseSync && g.drained >= 0:
-			name = names(g.drained)
-		}
-		if name != "" {
-			if acts[cl] == nil {
-				acts[cl] = map[string]int64{}
-			}
-			acts[cl][name] += g.clipped
-		}
-	}
+	acts := acc.acts
+	v.IdleByCause = acc.byCause
 	for c, ns := range v.IdleByCause {
 		byClass[classOfCause[c]] += ns
 	}

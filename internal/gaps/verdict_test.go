@@ -25,7 +25,7 @@ func TestVerdictClasses(t *testing.T) {
 		{"profiler", 100, []gapRec{rec(900, CauseProfiler)}, ClassProfiler},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			v := verdict(ivs{{0, 1000}}, "the GPU window", []Lane{{}}, []int64{c.busy}, c.recs, name, 0, "")
+			v := verdict(ivs{{0, 1000}}, "the GPU window", []Lane{{}}, []int64{c.busy}, accOf(name, c.recs...), 0, "")
 			if v.Class != c.class {
 				t.Errorf("class %s, want %s: %s", v.Class, c.class, v.Headline)
 			}
@@ -45,11 +45,19 @@ func TestVerdictClippedGap(t *testing.T) {
 	// split still sums to exactly the part inside.
 	g := gapRec{s: 0, e: 1001, clipped: 501, cause: CauseInput, inside: -1, drained: -1, prof: -1}
 	g.shares[CauseInput], g.shares[CauseCPU] = 667, 334
-	v := verdict(ivs{{500, 1001}}, "s", []Lane{{}}, []int64{0}, []gapRec{g}, func(int32) string { return "" }, 0, "device 0")
+	v := verdict(ivs{{500, 1001}}, "s", []Lane{{}}, []int64{0}, accOf(func(int32) string { return "" }, g), 0, "device 0")
 	if v.IdleByCause[CauseInput]+v.IdleByCause[CauseCPU] != 501 || v.Class != ClassInput {
 		t.Errorf("%v %s", v.IdleByCause, v.Class)
 	}
 	if want := "(device 0 only) "; v.Headline[:len(want)] != want {
 		t.Errorf("narrowed headline %q", v.Headline)
 	}
+}
+
+func accOf(names func(int32) string, recs ...gapRec) *idleAcc {
+	a := newIdleAcc(names)
+	for k := range recs {
+		a.add(&recs[k])
+	}
+	return a
 }
