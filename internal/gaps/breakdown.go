@@ -2,7 +2,6 @@ package gaps
 
 import (
 	"cmp"
-	"slices"
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/trace"
@@ -81,7 +80,7 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		ndev   int
 		ev     int32
 	}
-	var calls []call
+	calls := make([]call, 0, l.LaunchCalls)
 	var callRuns []int
 	// The step and loader names are decided once per distinct name.
 	nameKind := make([]int8, len(t.Strings)) // 0 unknown, 1 step, 2 loader, 3 other
@@ -149,7 +148,7 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		e   int64
 		pos int32 // its launch call's sorted position, -1
 	}
-	var devs []dev
+	devs := make([]dev, 0, l.DeviceOps)
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsDeviceWork() {
@@ -250,31 +249,31 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	}
 	steps = steps[:keepN]
 
-	// Each instant counts once, for the first role active then.
-	var cost [numRoles]ivs
-	var slots ivs
-	all := mergeIvs(slices.Clone(steps))
-	for r := RoleKernel; r < RoleOther; r++ {
-		role := roles[r].merged()
-		rng := role
-		if len(slots) > 0 {
-			rng = intersectIvs(slots, role)
-		} else {
-			slots = all
+	// Each instant counts once, for the first role active then: a role's
+	// time in a step is how much the union of it and the roles before it
+	// covers, less what the roles before it cover. Only the running union
+	// is kept (two buffers, linear merges).
+	var sel []int
+	for k := range steps {
+		if keep(win[k].N) {
+			sel = append(sel, k)
+			b.Steps = append(b.Steps, StepBreakdown{Step: win[k].N, StartNs: steps[k][0] - t.TraceStart,
+				TotalNs: steps[k][1] - steps[k][0], ExtendedByNs: max(0, steps[k][1]-win[k].End)})
 		}
-		cost[r] = rng
-		slots = subtractIvs(slots, rng)
 	}
-	cost[RoleOther] = slots
-	for k, s := range steps {
-		if !keep(win[k].N) {
-			continue
+	prev := make([]int64, len(sel))
+	var union, spare ivs
+	for r := RoleKernel; r < RoleOther; r++ {
+		union, spare = unionInto(spare[:0], union, roles[r].merged()), union
+		for j, k := range sel {
+			cur := union.overlap(steps[k][0], steps[k][1])
+			b.Steps[j].Ns[r] = cur - prev[j]
+			prev[j] = cur
 		}
-		sb := StepBreakdown{Step: win[k].N, StartNs: s[0] - t.TraceStart, TotalNs: s[1] - s[0], ExtendedByNs: max(0, s[1]-win[k].End)}
-		for r := range cost {
-			sb.Ns[r] = cost[r].overlap(s[0], s[1])
-		}
-		b.Steps = append(b.Steps, sb)
+	}
+	for j := range b.Steps {
+		sb := &b.Steps[j]
+		sb.Ns[RoleOther] = sb.TotalNs - prev[j]
 		b.Total.TotalNs += sb.TotalNs
 		for r := range sb.Ns {
 			b.Total.Ns[r] += sb.Ns[r]
@@ -337,4 +336,34 @@ func (a *roleAcc) endRun() {
 func (a *roleAcc) merged() ivs {
 	m := mergeRuns(a.out, a.runs, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })
 	return mergeIvs(m) // sorted already: one linear pass
+}
+
+// unionInto writes the union of two sorted disjoint lists into out.
+func unionInto(out, a, b ivs) ivs {
+	if cap(out) < len(a)+len(b) {
+		out = make(ivs, 0, len(a)+len(b))
+	}
+	push := func(v [2]int64) {
+		if n := len(out); n > 0 && v[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], v[1])
+			return
+		}
+		out = append(out, v)
+	}
+	for len(a) > 0 && len(b) > 0 {
+		if b[0][0] < a[0][0] {
+			push(b[0])
+			b = b[1:]
+		} else {
+			push(a[0])
+			a = a[1:]
+		}
+	}
+	for _, v := range a {
+		push(v)
+	}
+	for _, v := range b {
+		push(v)
+	}
+	return out
 }

@@ -41,10 +41,12 @@ func deviceGaps(c *causer, dev int, ops []op, span ivs, emit func(*gapRec)) {
 		}
 		return x.s
 	}
+	var cur gapRec // one scratch record, handed to emit by pointer
 	add := func(g gapRec, next *op, thread int32) {
-		g.clipped = span.overlap(g.s, g.e)
-		c.explain(&g, dev, next, thread)
-		emit(&g)
+		cur = g
+		cur.clipped = span.overlap(cur.s, cur.e)
+		c.explain(&cur, dev, next, thread)
+		emit(&cur)
 	}
 	first := &ops[0]
 	if len(span) > 0 && span[0][0] < first.s {

@@ -8,7 +8,8 @@ import (
 // ivs is a sorted list of disjoint half-open intervals [s, e).
 type ivs [][2]int64
 
-// mergeIvs sorts x by start and merges what overlaps or touches.
+// mergeIvs sorts x by start and merges what overlaps or touches, in place
+// (the result shares x's array).
 func mergeIvs(x [][2]int64) ivs {
 	if len(x) == 0 {
 		return nil
@@ -17,14 +18,14 @@ func mergeIvs(x [][2]int64) ivs {
 	if !slices.IsSortedFunc(x, by) {
 		slices.SortFunc(x, by)
 	}
-	out := ivs{x[0]}
+	out := ivs(x[:1])
 	for _, v := range x[1:] {
 		last := &out[len(out)-1]
 		if v[0] <= last[1] {
 			last[1] = max(last[1], v[1])
 			continue
 		}
-		out = append(out, v)
+		out = append(out, v) // writes at or behind the read position
 	}
 	return out
 }
@@ -73,47 +74,6 @@ func intersect(a, b ivs) int64 {
 // contains reports whether ts lies inside w.
 func (w ivs) contains(ts int64) bool {
 	return w.overlap(ts, ts+1) == 1
-}
-
-// intersectIvs is the intersection of two interval lists.
-func intersectIvs(a, b ivs) ivs {
-	var out ivs
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-		if hi > lo {
-			out = append(out, [2]int64{lo, hi})
-		}
-		if a[i][1] < b[j][1] {
-			i++
-		} else {
-			j++
-		}
-	}
-	return out
-}
-
-// subtractIvs is a minus b.
-func subtractIvs(a, b ivs) ivs {
-	var out ivs
-	j := 0
-	for _, x := range a {
-		s := x[0]
-		for j < len(b) && b[j][1] <= s {
-			j++
-		}
-		k := j
-		for ; k < len(b) && b[k][0] < x[1]; k++ {
-			if b[k][0] > s {
-				out = append(out, [2]int64{s, b[k][0]})
-			}
-			s = max(s, b[k][1])
-		}
-		if s < x[1] {
-			out = append(out, [2]int64{s, x[1]})
-		}
-	}
-	return out
 }
 
 // mergeRuns merges the sorted runs xs[0:ends[0]], xs[ends[0]:ends[1]], ...

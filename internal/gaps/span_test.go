@@ -20,17 +20,13 @@ func TestIntervals(t *testing.T) {
 	}
 }
 
-func TestIntersectSubtract(t *testing.T) {
-	a := ivs{{0, 10}, {20, 30}}
-	b := ivs{{5, 22}, {25, 26}, {28, 40}}
-	if got := intersectIvs(a, b); len(got) != 4 || got[0] != [2]int64{5, 10} || got[1] != [2]int64{20, 22} || got[3] != [2]int64{28, 30} {
-		t.Errorf("intersect %v", got)
+func TestUnionInto(t *testing.T) {
+	got := unionInto(nil, ivs{{0, 10}, {20, 30}}, ivs{{5, 22}, {25, 26}, {28, 40}, {50, 60}})
+	if len(got) != 2 || got[0] != [2]int64{0, 40} || got[1] != [2]int64{50, 60} {
+		t.Errorf("%v", got)
 	}
-	if got := subtractIvs(a, b); len(got) != 3 || got[0] != [2]int64{0, 5} || got[1] != [2]int64{22, 25} || got[2] != [2]int64{26, 28} {
-		t.Errorf("subtract %v", got)
-	}
-	if got := subtractIvs(ivs{{0, 10}}, nil); len(got) != 1 || got[0] != [2]int64{0, 10} {
-		t.Errorf("subtract nothing %v", got)
+	if got := unionInto(nil, nil, ivs{{1, 2}}); len(got) != 1 || got[0] != [2]int64{1, 2} {
+		t.Errorf("%v", got)
 	}
 }
 
