@@ -30,6 +30,7 @@ func main() {
 		slows = append(slows, sl)
 		return err
 	})
+	scenario := flag.String("scenario", "", "a stall in every step: "+strings.Join(gen.Scenarios, ", "))
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -44,6 +45,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tracegen:", err)
 		os.Exit(2)
 	}
+	if !gen.ValidScenario(*scenario) {
+		fmt.Fprintln(os.Stderr, "tracegen: -scenario is one of "+strings.Join(gen.Scenarios, ", "))
+		os.Exit(2)
+	}
+	cfg.Scenario = *scenario
 	if *size != "" {
 		n, err := parseSize(*size)
 		if err != nil {

@@ -10,41 +10,78 @@ import (
 )
 
 type gapsOptions struct {
-	path   string
-	device int
-	stream int64
-	minGap time.Duration
-	top    int
-	steps  string
-	format string
-	linked bool
+	path       string
+	device     int
+	stream     int64
+	minGap     time.Duration
+	top        int
+	steps      string
+	format     string
+	linked     bool
+	hta        bool
+	allThreads bool
 }
 
 func newGapsCmd(e *env) *cobra.Command {
 	o := &gapsOptions{}
 	cmd := &cobra.Command{
 		Use:   "gaps TRACE",
-		Short: "Where the GPU waits and why: busy/idle per device and stream, idle gaps with causes, launch latency",
-		Long: `gaps reads the CPU lane and the GPU lane together: per device and stream the
-window (first to last device op), busy time (union of kernels, memcpys and
-memsets; GPU annotation spans and syncs are not work), idle time; the largest
-idle stretches, each with a cause:
+		Short: "Why the GPU sits idle: idle categories, a cause per gap, one verdict, torch's step breakdown",
+		Long: `gaps reads the CPU lane and the GPU lane together.
 
-  sync         a blocking call on the CPU (cudaDeviceSynchronize, a synchronous
-               memcpy, ...) spans the gap
-  profiler     the profiler's own activity (Activity Buffer Request, ...) overlaps it
-  cpu-starved  the next op's launch call started after the GPU went idle
-  other        the next op was launched in time; the detail says what the
-               launching thread was doing
+Verdict: one class over one stated denominator, the union of the profiler-step
+windows when the trace has steps (those --steps selects), else the GPU window
+(first to last device op); with several devices the span counts once per
+device. GPU idle is the span minus the union of kernels, memcpys and memsets
+inside it (GPU annotation spans and syncs are not work). At most 20% idle is
+gpu-bound; otherwise the class of the cause that holds most idle time:
+input-bound (the DataLoader), cpu-bound (named CPU work, or nothing recorded
+on the launching thread), launch-bound (launch calls and dispatch latency
+between short kernels), sync-bound (blocking calls), dependency-bound (ops
+queued behind another stream), profiler (the profiler's own work: the trace
+is distorted). --device and --stream narrow the verdict and say so.
 
-then idle time by cause, launch latency (launch call to GPU start) overall and
-per kernel, dead windows on the CPU lane, per-step busy/idle with a cold-start
-flag, and a verdict: overhead-bound or compute-bound, with the numbers.
-A CPU-only trace says it has no GPU lane and exits 0.`,
+Idle categories (HolisticTraceAnalysis's rules, exact in integer ns): per
+stream, ops sorted by start; each gap from the latest end so far to the next
+start is host_wait when the next op's launch call started after the lane went
+idle, else kernel_wait when shorter than 30us, else other_wait. A device is
+its merged lane (each idle instant counted once), the total the sum of
+devices. Device ops with no launch call in the trace are never a host wait
+(HTA compares with a missing launch time, which is false). Idle before the
+first and after the last op inside the span are their own lines. --hta
+computes them as HTA 0.6.1 does: timestamps rounded to whole us (start up,
+end down), only ops launched before the last ProfilerStep when there are two
+or more, the gap to the previous op in start order even when negative, and
+totals summed over streams.
+
+Causes: each device gap whose next op was launched late (a host wait) is
+split by what its launching thread did from the moment the GPU went idle to
+the launch call, each instant counted for the innermost event running then:
+input (enumerate(DataLoader), __next__ and everything under them), sync (a
+*Synchronize, a synchronous memcpy, aten::item/_local_scalar_dense), launch
+(launch calls; the time from the launch call to the op's start counts here
+too), profiler (overhead events, on any thread), cpu (any other op, Python
+function or annotation), untraced (nothing recorded). The largest share is
+the cause; the innermost event covering more than half of the gap is named
+with its share. A queued gap (launched before the GPU went idle) is
+dependency when the op's stream waited on an event (a cudaStreamWaitEvent
+call after the previous op on that stream, or a GPU-side wait), else
+dispatch when shorter than 30us, else queued (it waited on something the
+trace does not show: an event, another stream or rank, a graph's own
+edges); dependency and queued make dependency-bound.
+
+Steps: a device op belongs to the step its launch call ran in; a gap whose
+two sides were launched in different steps is "between 3 and 4". Dead
+windows are listed on the threads that launch GPU work or carry the step
+annotations (--all-threads: every thread); every section obeys --steps and
+--min-gap. A --steps, --device or --stream that selects nothing exits 2
+naming what the trace has. A CPU-only trace says it has no GPU lane and
+exits 0.`,
 		Example: `  tracetab gaps trace.json.gz
   tracetab gaps trace.json --min-gap 50us --top 20
   tracetab gaps trace.json --device 0 --stream 7 --steps 3-5
-  tracetab gaps trace.json --format json | jq '.devices[0].idle_us'`,
+  tracetab gaps trace.json --hta --format json | jq '.idle.total'
+  tracetab gaps trace.json --format json | jq '.verdict.class'`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
@@ -60,17 +97,20 @@ A CPU-only trace says it has no GPU lane and exits 0.`,
 	f := cmd.Flags()
 	f.IntVar(&o.device, "device", -1, "only this GPU (-1: all)")
 	f.Int64Var(&o.stream, "stream", -1, "only this stream (-1: all)")
-	f.Var(newDurationValue(&o.minGap), "min-gap", "list only gaps at least this long (e.g. 20us, 1ms); all gaps still count")
-	f.IntVar(&o.top, "top", 10, "how many gaps and dead windows to list (0: all)")
+	f.Var(newDurationValue(&o.minGap), "min-gap", "list only gaps and dead windows at least this long (e.g. 20us, 1ms); all gaps still count")
+	f.IntVar(&o.top, "top", 10, "how many gaps, blocking calls and dead windows to list (0: all)")
 	f.StringVar(&o.steps, "steps", "", "only profiler steps A-B (e.g. 3-5, or 4)")
 	f.BoolVar(&o.linked, "linked-only", false, "count only device ops whose launch call is in the trace (as TraceLens does)")
-	f.StringVar(&o.format, "format", "text", "output format: text, md, csv (the gap list) or json")
+	f.BoolVar(&o.hta, "hta", false, "idle categories exactly as HTA 0.6.1's get_idle_time_breakdown computes them")
+	f.BoolVar(&o.allThreads, "all-threads", false, "list dead windows on every CPU thread")
+	f.StringVar(&o.format, "format", "text", "output format: text, md, csv (verdict, lanes, causes, gap list) or json")
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
 
 func runGaps(e *env, o *gapsOptions) error {
-	opts := gaps.Options{Device: o.device, Stream: o.stream, MinGap: o.minGap.Nanoseconds(), Top: o.top, LinkedOnly: o.linked}
+	opts := gaps.Options{Device: o.device, Stream: o.stream, MinGap: o.minGap.Nanoseconds(), Top: o.top, LinkedOnly: o.linked,
+		HTA: o.hta, AllThreads: o.allThreads}
 	if o.steps != "" {
 		lo, hi, err := parseRange(o.steps)
 		if err != nil {
@@ -82,15 +122,29 @@ func runGaps(e *env, o *gapsOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.HasStep {
+		if err := checkSteps(t, opts.StepLo, opts.StepHi); err != nil {
+			return err
+		}
+	}
+	if err := checkLane(t, o.device, o.stream); err != nil {
+		return err
+	}
 	r := gaps.Analyze(t, opts)
+	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && hasDeviceWork(t) {
+		return usageErrorf("the filters (%s) select no device op of %s, which has some", filterText(o), o.path)
+	}
 	if r.NoGPU {
 		note(e.stderr, "the trace has no GPU lane (no kernels, memcpys or memsets): only the CPU lane is analysed")
+	}
+	if r.Verdict.Class == gaps.ClassProfiler {
+		note(e.stderr, "warning: the profiler's own work holds most of the idle time: this trace is distorted")
 	}
 	switch o.format {
 	case "json":
 		return render.GapsJSON(e.stdout, o.path, r)
 	case "md", "csv":
-		return render.GapsGrid(r, o.format == "csv").Write(e.stdout, o.format)
+		return render.GapsTables(e.stdout, r, o.format)
 	}
-	return render.GapsText(e.stdout, r)
+	return render.GapsText(e.stdout, r, opts.MinGap)
 }

@@ -194,6 +194,11 @@ func runTable(e *env, o *tableOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.stepsEnabled {
+		if err := checkSteps(t, o.stepLo, o.stepHi); err != nil {
+			return err
+		}
+	}
 	switch o.by {
 	case "kernel":
 		return runKernelView(e, o, t)

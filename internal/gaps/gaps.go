@@ -1,7 +1,9 @@
 // Package gaps answers where the GPU waits and why: busy and idle time per
-// device and stream, the idle stretches between device ops with their
-// likely cause, the launch latency of every device op, and the dead windows
-// on the CPU lane. All times are int64 ns.
+// device and stream, HTA's idle categories, each idle stretch with the
+// cause read from what the launching thread did, one verdict over one
+// stated denominator, torch's step-time breakdown, the launch latency of
+// every device op, and the dead windows on the CPU lane. All times are
+// int64 ns.
 package gaps
 
 import "slices"
@@ -12,25 +14,18 @@ type Options struct {
 	Stream  int64 // -1: all streams
 	MinGap  int64 // ns: shorter idle stretches are not listed (they still count as idle)
 	Top     int   // gaps and dead windows to list per device
-	StepLo  int64 // with HasSteps: only profiler steps StepLo..StepHi
+	StepLo  int64 // with HasStep: only profiler steps StepLo..StepHi
 	StepHi  int64
 	HasStep bool
 	// LinkedOnly counts only device ops whose launch call is in the trace
 	// (TraceLens's timeline does this); by default all device work counts.
 	LinkedOnly bool
+	// HTA computes the idle categories as HTA 0.6.1 does (see IdleReport).
+	HTA bool
+	// AllThreads lists dead windows on every CPU thread, not only those that
+	// launch GPU work or carry the step annotations.
+	AllThreads bool
 }
-
-// Cause of an idle stretch on a GPU.
-type Cause string
-
-// The causes, in the order they are tested.
-const (
-	CauseProfiler Cause = "profiler"    // the profiler's own activity overlaps the gap
-	CauseSync     Cause = "sync"        // a blocking call on the CPU spans the gap
-	CauseStarved  Cause = "cpu-starved" // the next op was launched after the GPU went idle
-	CauseQueue    Cause = "other"       // the next op was launched before: waiting on something else
-	CauseTail     Cause = "none"        // no next op (end of the window)
-)
 
 // Lane is the busy/idle summary of one device or one stream.
 type Lane struct {
@@ -55,18 +50,34 @@ func (l *Lane) BusyPct() float64 {
 	return float64(l.BusyNs) * 100 / float64(l.WindowNs)
 }
 
+// Edge says where an idle stretch lies in the profiled span.
+type Edge uint8
+
+// Edges of a gap.
+const (
+	Between     Edge = iota // between two device ops
+	BeforeFirst             // span start to the first op
+	AfterLast               // last op end to the span end
+)
+
 // Gap is one idle stretch on a device.
 type Gap struct {
-	Device      int
-	StartNs     int64 // offset from the trace start
-	LenNs       int64
-	Step        int64 // profiler step holding the gap start, -1 if none
-	StepOffNs   int64 // offset of the gap start within that step
-	Before      string
-	After       string
-	Cause       Cause
-	Detail      string // the sync call, profiler activity, or what the CPU was doing
-	LaunchLagNs int64  // next op's launch start minus gap start (CPU-starved: > 0)
+	Device  int
+	StartNs int64 // offset from the trace start
+	LenNs   int64
+	Edge    Edge
+	Kind    IdleKind // HTA's category on the device lane (Between only)
+	// StepBefore and StepAfter are the steps of the ops on either side, by
+	// the step their launch call ran in (-1: none); equal inside a step.
+	StepBefore, StepAfter int64
+	Before, After         string
+	Cause                 Cause
+	CausePct              float64 // the cause's share of the gap
+	Shares                [numCauses]int64
+	Activity              string // the innermost event covering most of the gap ("" when none)
+	ActivityPct           float64
+	Note                  string // "pipeline drained at a sync (cudaStreamSynchronize)"
+	LaunchLagNs           int64  // next op's launch start minus gap start (host waits: > 0)
 }
 
 // LatencyStats summarise launch-to-start delays (ns).
@@ -102,34 +113,24 @@ type StepLane struct {
 	Cold       bool
 }
 
-// Verdict is overhead-bound or compute-bound, with the numbers.
-type Verdict struct {
-	Bound          string // "overhead-bound", "compute-bound" or "no GPU lane"
-	CPUActiveNs    int64  // union of top-level CPU ops on threads that launch device work
-	GPUBusyNs      int64
-	SpanNs         int64 // the profiled span: steps and GPU window together
-	GPUIdlePct     float64
-	StarvedIdlePct float64 // share of idle time in CPU-starved gaps
-	Reason         string
-}
-
 // Report is the whole analysis.
 type Report struct {
 	Devices       []Lane
 	Streams       []Lane
+	Idle          IdleReport
 	Gaps          []Gap
-	IdleByCause   map[Cause]int64
-	GapsByCause   map[Cause]int
 	Latency       LatencyStats
 	LatencyByName []LatencyStats
 	LaneOffsetNs  int64 // first device op start minus its launch call start
 	HasLaneOffset bool
 	Dead          []DeadWindow
 	Steps         []StepLane
+	Breakdown     *Breakdown
 	Verdict       Verdict
 	UnlinkedOps   int
 	NoGPU         bool
 	Syncs         []Sync
+	Narrowed      string // "device 0", "stream 7": the verdict covers only that
 }
 
 // Sync is one blocking call on the CPU and the GPU work it waited for.
@@ -138,11 +139,6 @@ type Sync struct {
 	StartNs   int64
 	DurNs     int64
 	GPUBusyNs int64 // GPU work that ran during the call
-}
-
-type iv struct {
-	s, e int64
-	i    int32
 }
 
 func percentile(sorted []int64, p float64) int64 {

@@ -36,6 +36,8 @@ type Config struct {
 	GEMMScale float64
 	// Noise: seed, jitter and slowed device ops (noise.go).
 	Noise Noise
+	// Scenario adds a stall to every step (see Scenarios in scenarios.go).
+	Scenario string
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -374,7 +376,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	cold := s == 0
 	stepStart := t
 	// matmul_add body
-	ma := t + 21_000
+	ma := t + 21_000 + scenarioLen(cfg)
 	dead := int64(9_000)
 	if cold {
 		dead = 228_000 // the blog's dead window: nothing runs before aten::matmul
@@ -412,6 +414,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		stepEnd += 40_000
 	}
 	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
+	g.scenario(cfg, stepStart+21_000)
 	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
 	var gemmEnd int64
 	switch variant {

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Filters that select nothing are usage errors (exit 2) that name what the
+// trace has, so a typo never answers confidently about nothing.
+
+// listText writes sorted distinct numbers compactly: "2-5", "0, 3, 7-9".
+func listText(nums []int64) string {
+	slices.Sort(nums)
+	nums = slices.Compact(nums)
+	var parts []string
+	for k := 0; k < len(nums); {
+		j := k
+		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
+			j++
+		}
+		if j > k {
+			parts = append(parts, fmt.Sprintf("%d-%d", nums[k], nums[j]))
+		} else {
+			parts = append(parts, strconv.FormatInt(nums[k], 10))
+		}
+		k = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+func stepName(lo, hi int64) string {
+	if lo == hi {
+		return fmt.Sprintf("ProfilerStep#%d", lo)
+	}
+	return fmt.Sprintf("ProfilerStep#%d to #%d", lo, hi)
+}
+
+// checkSteps refuses a --steps range that holds no step of t.
+func checkSteps(t *trace.Trace, lo, hi int64) error {
+	var nums []int64
+	for _, s := range t.StepWindows() {
+		if s.N >= lo && s.N <= hi {
+			return nil
+		}
+		nums = append(nums, s.N)
+	}
+	if len(nums) == 0 {
+		return usageErrorf("--steps: %s has no ProfilerStep annotations (profile with a schedule and call prof.step())", t.File)
+	}
+	return usageErrorf("--steps: no %s; steps are %s", stepName(lo, hi), listText(nums))
+}
+
+// checkLane refuses a --device or --stream (-1: any) that matches no GPU
+// lane of t. A trace with no GPU lane at all is refused as well when
+// either is given.
+func checkLane(t *trace.Trace, dev int, stream int64) error {
+	if dev < 0 && stream < 0 {
+		return nil
+	}
+	var devs, streams []int64
+	for k := range t.Tracks {
+		tr := &t.Tracks[k]
+		if tr.Kind != trace.TrackDevice {
+			continue
+		}
+		devs = append(devs, int64(tr.Device))
+		if dev < 0 || tr.Device == dev {
+			if stream < 0 || tr.Stream == stream {
+				return nil
+			}
+			streams = append(streams, tr.Stream)
+		}
+	}
+	switch {
+	case len(devs) == 0:
+		return usageErrorf("--device/--stream: %s has no GPU lane (a CPU-only trace)", t.File)
+	case len(streams) == 0:
+		return usageErrorf("--device: no device %d; devices are %s", dev, listText(devs))
+	case dev >= 0:
+		return usageErrorf("--stream: no stream %d on device %d; its streams are %s", stream, dev, listText(streams))
+	}
+	return usageErrorf("--stream: no stream %d; streams are %s", stream, listText(streams))
+}
+
+// hasDeviceWork reports whether t has any kernel, memcpy or memset.
+func hasDeviceWork(t *trace.Trace) bool {
+	for i := 0; i < t.NumEvents(); i++ {
+		if t.Ev(i).Kind.IsDeviceWork() {
+			return true
+		}
+	}
+	return false
+}
+
+// filterText names the gaps filters in use.
+func filterText(o *gapsOptions) string {
+	var f []string
+	if o.steps != "" {
+		f = append(f, "--steps "+o.steps)
+	}
+	if o.device >= 0 {
+		f = append(f, "--device "+strconv.Itoa(o.device))
+	}
+	if o.stream >= 0 {
+		f = append(f, "--stream "+strconv.FormatInt(o.stream, 10))
+	}
+	if o.linked {
+		f = append(f, "--linked-only")
+	}
+	return strings.Join(f, " ")
+}

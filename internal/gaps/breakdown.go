@@ -1,0 +1,369 @@
+package gaps
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+// Role is a row of torch's step-time breakdown (the TensorBoard profiler
+// plugin's Overview): each instant of a step counts once, for the first
+// role in this order that is active then.
+type Role uint8
+
+// The roles, in priority order.
+const (
+	RoleKernel Role = iota
+	RoleMemcpy
+	RoleMemset
+	RoleRuntime    // runtime and driver calls
+	RoleDataLoader // enumerate(DataLoader)#...__next__, enumerate(DataPipe)#...
+	RoleCPUExec    // other ops, annotations, Python functions
+	RoleOther      // nothing of the above
+	numRoles
+)
+
+var roleNames = [numRoles]string{"Kernel", "Memcpy", "Memset", "Runtime", "DataLoader", "CPU Exec", "Other"}
+
+func (r Role) String() string { return roleNames[r] }
+
+// Roles lists the roles in order.
+func Roles() []Role {
+	out := make([]Role, numRoles)
+	for k := range out {
+		out[k] = Role(k)
+	}
+	return out
+}
+
+// StepBreakdown is one step's time by role.
+type StepBreakdown struct {
+	Step         int64 // -1 for the total
+	StartNs      int64 // offset from the trace start (the step extended to its GPU work)
+	TotalNs      int64
+	Ns           [numRoles]int64
+	ExtendedByNs int64 // how far the step was extended past its CPU end
+}
+
+// Breakdown is the per-step breakdown and the total over the steps.
+type Breakdown struct {
+	Steps  []StepBreakdown
+	Total  StepBreakdown
+	Advice string // a recommendation that follows from the numbers, or ""
+	Note   string // steps left out, and why
+}
+
+func isLoaderStep(name string) bool {
+	return (strings.HasPrefix(name, "enumerate(DataLoader)#") && strings.HasSuffix(name, ".__next__")) ||
+		strings.HasPrefix(name, "enumerate(DataPipe)#")
+}
+
+// stepBreakdown follows the plugin's Overview: a step runs from its CPU
+// start (or the end of the step before it) to the later of its CPU end and
+// the end of the last device op launched by a runtime call that lies wholly
+// inside it; trailing steps that launched nothing (or under 80% of the
+// step before them) are left out, as the profiler may have missed their
+// kernels. Communication kernels count as Kernel.
+func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Breakdown {
+	win := t.StepWindows()
+	if len(win) == 0 {
+		return nil
+	}
+	var roles [numRoles]roleAcc
+	type call struct {
+		s, e   int64
+		dmin   int64
+		dmax   int64
+		hasDev bool
+		ndev   int
+		ev     int32
+	}
+	calls := make([]call, 0, l.LaunchCalls)
+	var callRuns []int
+	// The step and loader names are decided once per distinct name.
+	nameKind := make([]int8, len(t.Strings)) // 0 unknown, 1 step, 2 loader, 3 other
+	kindOf := func(id trace.StrID) int8 {
+		if k := nameKind[id]; k != 0 {
+			return k
+		}
+		name := t.Str(id)
+		k := int8(3)
+		if _, ok := trace.StepNumber(name); ok {
+			k = 1
+		} else if isLoaderStep(name) {
+			k = 2
+		}
+		nameKind[id] = k
+		return k
+	}
+	// Each track's events come sorted by start: its intervals merge as they
+	// come, so only the merged lists of all tracks are sorted.
+	for k := range t.Tracks {
+		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i32))
+			s, en := e.Start, e.End()
+			switch {
+			case e.Kind == trace.KindKernel:
+				roles[RoleKernel].add(s, en)
+			case e.Kind == trace.KindMemcpy:
+				roles[RoleMemcpy].add(s, en)
+			case e.Kind == trace.KindMemset:
+				roles[RoleMemset].add(s, en)
+			case e.Kind.IsLaunch():
+				roles[RoleRuntime].add(s, en)
+				calls = append(calls, call{s: s, e: en, ev: i32})
+			case e.Kind == trace.KindPython:
+				roles[RoleCPUExec].add(s, en)
+			case e.Kind == trace.KindCPUOp || e.Kind == trace.KindAnnotation:
+				switch kindOf(e.Name) {
+				case 1:
+				case 2:
+					roles[RoleDataLoader].add(s, en)
+				default:
+					roles[RoleCPUExec].add(s, en)
+				}
+			}
+		}
+		for r := range roles {
+			roles[r].endRun()
+		}
+		if n := len(callRuns); n == 0 || callRuns[n-1] != len(calls) {
+			callRuns = append(callRuns, len(calls))
+		}
+	}
+	// Each track's calls are in start order: merge the runs.
+	calls = mergeRuns(calls, callRuns, func(a, b call) int {
+		if c := cmp.Compare(a.s, b.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ev, b.ev)
+	})
+	callIdx := make([]int32, t.NumEvents()) // launch call event -> sorted position + 1
+	for pos, c := range calls {
+		callIdx[c.ev] = int32(pos) + 1
+	}
+	type dev struct {
+		e   int64
+		pos int32 // its launch call's sorted position, -1
+	}
+	devs := make([]dev, 0, l.DeviceOps)
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if !e.Kind.IsDeviceWork() {
+			continue
+		}
+		d := dev{e: e.End(), pos: -1}
+		if r := l.Launch[i]; r >= 0 {
+			if pos := callIdx[r] - 1; pos >= 0 {
+				d.pos = pos
+				c := &calls[pos]
+				c.ndev++
+				if !c.hasDev {
+					c.dmin, c.dmax, c.hasDev = e.Start, d.e, true
+				} else {
+					c.dmin, c.dmax = min(c.dmin, e.Start), max(c.dmax, d.e)
+				}
+			}
+		}
+		devs = append(devs, d)
+	}
+
+	// The device span of each step: runtime calls wholly inside it.
+	n := len(win)
+	const none = int64(1<<63 - 1)
+	dmin, dmax, matched := make([]int64, n), make([]int64, n), make([]int, n)
+	for k := range dmin {
+		dmin[k], dmax[k] = none, -none
+	}
+	isMatched := make([]bool, len(calls)) // its device ops are matched to a step
+	ic := 0
+	for k := 0; k < n && ic < len(calls); {
+		c := &calls[ic]
+		switch {
+		case c.s < win[k].Start:
+			ic++
+		case c.e <= win[k].End:
+			if c.hasDev {
+				dmin[k], dmax[k] = min(dmin[k], c.dmin), max(dmax[k], c.dmax)
+				isMatched[ic] = true
+				matched[k] += c.ndev
+			}
+			ic++
+		case c.s < win[k].End:
+			ic++
+		default:
+			k++
+		}
+	}
+	// Count matched device ops per step, and find the end of unmatched
+	// device work before the first step's device work.
+	anyMatched := false
+	prevEnd := win[0].Start
+	for _, d := range devs {
+		if d.pos >= 0 && isMatched[int(d.pos)] {
+			anyMatched = true
+			continue
+		}
+		if dmin[0] != none && d.e < dmin[0] {
+			prevEnd = max(prevEnd, d.e)
+		}
+	}
+	steps := make([][2]int64, n)
+	for k, w := range win {
+		steps[k] = [2]int64{w.Start, w.End}
+	}
+	keepN := n
+	if anyMatched {
+		for k := range steps {
+			s := max(prevEnd, steps[k][0])
+			e := steps[k][1]
+			if dmin[k] == none {
+				e = max(e, s)
+			} else {
+				e = max(e, dmax[k])
+				if e < s {
+					e = s
+				}
+			}
+			steps[k] = [2]int64{s, e}
+			prevEnd = e
+		}
+		if n > 1 {
+			k := n - 1
+			for k >= 0 && matched[k] == 0 {
+				k--
+			}
+			if k >= 0 {
+				keepN = k + 1
+				if k > 0 && float64(matched[k-1])*0.8 > float64(matched[k]) {
+					keepN = k
+				}
+			}
+		}
+	}
+	b := &Breakdown{Total: StepBreakdown{Step: -1}}
+	if keepN < n {
+		b.Note = "the last steps launched no (or too few) device ops: left out, as the TensorBoard plugin does"
+	}
+	steps = steps[:keepN]
+
+	// Each instant counts once, for the first role active then: a role's
+	// time in a step is how much the union of it and the roles before it
+	// covers, less what the roles before it cover. Only the running union
+	// is kept (two buffers, linear merges).
+	var sel []int
+	for k := range steps {
+		if keep(win[k].N) {
+			sel = append(sel, k)
+			b.Steps = append(b.Steps, StepBreakdown{Step: win[k].N, StartNs: steps[k][0] - t.TraceStart,
+				TotalNs: steps[k][1] - steps[k][0], ExtendedByNs: max(0, steps[k][1]-win[k].End)})
+		}
+	}
+	prev := make([]int64, len(sel))
+	var union, spare ivs
+	for r := RoleKernel; r < RoleOther; r++ {
+		union, spare = unionInto(spare[:0], union, roles[r].merged()), union
+		for j, k := range sel {
+			cur := union.overlap(steps[k][0], steps[k][1])
+			b.Steps[j].Ns[r] = cur - prev[j]
+			prev[j] = cur
+		}
+	}
+	for j := range b.Steps {
+		sb := &b.Steps[j]
+		sb.Ns[RoleOther] = sb.TotalNs - prev[j]
+		b.Total.TotalNs += sb.TotalNs
+		for r := range sb.Ns {
+			b.Total.Ns[r] += sb.Ns[r]
+		}
+	}
+	b.Advice = breakdownAdvice(&b.Total)
+	return b
+}
+
+// breakdownAdvice is the recommendation that follows from the totals.
+func breakdownAdvice(t *StepBreakdown) string {
+	if t.TotalNs == 0 {
+		return ""
+	}
+	share := func(r Role) float64 { return float64(t.Ns[r]) * 100 / float64(t.TotalNs) }
+	switch {
+	case share(RoleDataLoader) >= 5:
+		return "DataLoader takes " + fmtPct(share(RoleDataLoader)) + " of the step time: raise num_workers and set pin_memory=True"
+	case share(RoleRuntime)+share(RoleCPUExec) > share(RoleKernel) && share(RoleKernel) < 50:
+		return "launch calls and CPU work take longer than the kernels: CUDA graphs or torch.compile would cut launch overhead"
+	}
+	return ""
+}
+
+func fmtPct(p float64) string { return units.Pct(p) + "%" }
+
+// roleAcc merges a track's intervals (sorted by start) as they come; each
+// track leaves one sorted run, and the runs are merged pairwise at the end
+// (n log tracks, no general sort).
+type roleAcc struct {
+	out  [][2]int64
+	runs []int // start of each run in out
+	cur  [2]int64
+	has  bool
+}
+
+func (a *roleAcc) add(s, e int64) {
+	if a.has && s <= a.cur[1] {
+		a.cur[1] = max(a.cur[1], e)
+		return
+	}
+	if a.has {
+		a.out = append(a.out, a.cur)
+	}
+	a.cur, a.has = [2]int64{s, e}, true
+}
+
+// endRun closes the current track's run.
+func (a *roleAcc) endRun() {
+	if a.has {
+		a.out = append(a.out, a.cur)
+		a.has = false
+	}
+	if n := len(a.runs); n == 0 || a.runs[n-1] != len(a.out) {
+		a.runs = append(a.runs, len(a.out))
+	}
+}
+
+// merged is the union of all runs.
+func (a *roleAcc) merged() ivs {
+	m := mergeRuns(a.out, a.runs, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })
+	return mergeIvs(m) // sorted already: one linear pass
+}
+
+// unionInto writes the union of two sorted disjoint lists into out.
+func unionInto(out, a, b ivs) ivs {
+	if cap(out) < len(a)+len(b) {
+		out = make(ivs, 0, len(a)+len(b))
+	}
+	push := func(v [2]int64) {
+		if n := len(out); n > 0 && v[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], v[1])
+			return
+		}
+		out = append(out, v)
+	}
+	for len(a) > 0 && len(b) > 0 {
+		if b[0][0] < a[0][0] {
+			push(b[0])
+			b = b[1:]
+		} else {
+			push(a[0])
+			a = a[1:]
+		}
+	}
+	for _, v := range a {
+		push(v)
+	}
+	for _, v := range b {
+		push(v)
+	}
+	return out
+}

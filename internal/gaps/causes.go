@@ -1,0 +1,296 @@
+package gaps
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Cause of an idle stretch on a GPU: what the launching thread did while
+// the GPU waited (host waits), or what the launched op waited on (queued).
+type Cause uint8
+
+// The causes. A host wait is split by what ran on the launching thread
+// during [GPU idle, launch call start]; the largest share is the cause.
+const (
+	CauseInput      Cause = iota // the DataLoader (enumerate(DataLoader), __next__) and what it called
+	CauseCPU                     // named CPU work: ops, Python functions, annotations
+	CauseSync                    // a blocking call: a *Synchronize, a synchronous copy, aten::item
+	CauseLaunch                  // launch calls themselves (runtime/driver calls that do not block)
+	CauseProfiler                // the profiler's own work (overhead events)
+	CauseUntraced                // nothing recorded on the thread (Python not traced, or idle)
+	CauseDependency              // queued: waiting on an event of another stream (cudaStreamWaitEvent)
+	CauseDispatch                // dispatch latency: a queued gap under 30us, or a launch call's op starting after it returned
+	CauseQueued                  // queued 30us or more with no recorded dependency (an event, another rank, a graph's own edges)
+	numCauses
+)
+
+var causeNames = [numCauses]string{"input", "cpu", "sync", "launch", "profiler", "untraced", "dependency", "dispatch", "queued"}
+
+func (c Cause) String() string { return causeNames[c] }
+
+// Causes lists every cause in display order.
+func Causes() []Cause {
+	out := make([]Cause, numCauses)
+	for k := range out {
+		out[k] = Cause(k)
+	}
+	return out
+}
+
+// eventClass is the cause an event's own time counts for.
+type eventClass int8
+
+const (
+	clsUnknown eventClass = iota
+	clsCPU
+	clsInput // a DataLoader frame or anything under one
+	clsSync
+	clsLaunch
+	clsProfiler
+	clsStep // a ProfilerStep annotation: its self time is nothing recorded
+)
+
+// isDataLoader: torch names the loader's frames enumerate(DataLoader)#... and
+// Python tracing names them .../dataloader.py(...): __next__.
+func isDataLoader(name string) bool {
+	return strings.Contains(name, "DataLoader") || (strings.Contains(name, "dataloader.py") && strings.Contains(name, "__next__"))
+}
+
+// isBlocking: calls that hold the CPU until the GPU has caught up.
+func isBlocking(e *trace.Event, name string) bool {
+	switch {
+	case e.Kind.IsLaunch():
+		return trace.IsBlockingCall(name)
+	case e.Kind == trace.KindCPUOp:
+		return name == "aten::item" || name == "aten::_local_scalar_dense"
+	}
+	return false
+}
+
+// isLaunchCall: runtime and driver calls that enqueue GPU work. Others
+// (cudaMalloc, cudaFree, cudaGetDevice, ...) are CPU work under their name.
+func isLaunchCall(name string) bool {
+	for _, p := range []string{"Launch", "Memcpy", "Memset", "EventRecord", "StreamWaitEvent"} {
+		if strings.Contains(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// causer answers, for any CPU thread and time window, what ran there. Its
+// class memo makes the walk up the nesting happen once per event.
+type causer struct {
+	t     *trace.Trace
+	l     *trace.Links
+	class []eventClass
+	prof  []span            // overhead events, by start
+	waits map[int32][]int64 // per CPU track: starts of cudaStreamWaitEvent calls
+	gsync map[[2]int64][]span
+	// scratch of splitThread, reused from gap to gap
+	pos   []int32 // event -> its slot in self + 1, 0 when not in the window
+	cands []int32
+	self  []int64
+}
+
+type span struct {
+	s, e int64
+	i    int32
+}
+
+func newCauser(t *trace.Trace, l *trace.Links) *causer {
+	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), waits: map[int32][]int64{}, gsync: map[[2]int64][]span{},
+		pos: make([]int32, t.NumEvents())}
+	waitName := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		switch {
+		case e.Kind == trace.KindOverhead:
+			c.prof = append(c.prof, span{e.Start, e.End(), int32(i)})
+		case e.Kind.IsLaunch():
+			if waitName[e.Name] == 0 {
+				waitName[e.Name] = 1
+				if strings.Contains(t.Str(e.Name), "StreamWaitEvent") {
+					waitName[e.Name] = 2
+				}
+			}
+			if waitName[e.Name] == 2 {
+				c.waits[e.Track] = append(c.waits[e.Track], e.Start)
+			}
+		case e.Kind == trace.KindSync && strings.Contains(t.Str(e.Name), "Wait Event"):
+			tr := &t.Tracks[e.Track]
+			k := [2]int64{int64(tr.Device), tr.Stream}
+			c.gsync[k] = append(c.gsync[k], span{e.Start, e.End(), int32(i)})
+		}
+	}
+	by := func(a, b span) int { return cmp.Compare(a.s, b.s) }
+	slices.SortFunc(c.prof, by)
+	for _, v := range c.waits {
+		slices.Sort(v)
+	}
+	for _, v := range c.gsync {
+		slices.SortFunc(v, by)
+	}
+	return c
+}
+
+func (c *causer) own(i int32) eventClass {
+	e := c.t.Ev(int(i))
+	name := c.t.Str(e.Name)
+	switch {
+	case isBlocking(e, name):
+		return clsSync
+	case e.Kind == trace.KindOverhead:
+		return clsProfiler
+	case isDataLoader(name):
+		return clsInput
+	case e.Kind.IsLaunch() && isLaunchCall(name):
+		return clsLaunch
+	case e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp:
+		if _, ok := trace.StepNumber(name); ok {
+			return clsStep
+		}
+	}
+	return clsCPU
+}
+
+// classOf is the class of event i's own time: a blocking call or the
+// profiler's work is that wherever it runs; anything else under a
+// DataLoader frame is input.
+func (c *causer) classOf(i int32) eventClass {
+	if k := c.class[i]; k != clsUnknown {
+		return k
+	}
+	// Walk up to the first ancestor already known (or the root), then
+	// fill the chain back down: iterative, whatever the depth.
+	var chain []int32
+	p := i
+	for p >= 0 && c.class[p] == clsUnknown {
+		chain = append(chain, p)
+		p = c.l.Parent[p]
+	}
+	under := p >= 0 && c.class[p] == clsInput
+	for k := len(chain) - 1; k >= 0; k-- {
+		x := chain[k]
+		cl := c.own(x)
+		if under && cl != clsSync && cl != clsProfiler {
+			cl = clsInput
+		}
+		c.class[x] = cl
+		under = cl == clsInput
+	}
+	return c.class[i]
+}
+
+// split is how a window of a CPU thread was spent.
+type split struct {
+	ns       [numCauses]int64
+	inside   int32 // the innermost event covering more than half the gap, -1
+	insideNs int64
+	drained  int32 // a blocking call that returned inside the window, -1
+}
+
+var classCause = [...]Cause{clsCPU: CauseCPU, clsInput: CauseInput, clsSync: CauseSync, clsLaunch: CauseLaunch, clsProfiler: CauseProfiler, clsStep: CauseUntraced}
+
+// splitThread attributes each instant of [lo, hi) on track to the innermost
+// event running there. It visits only the events that meet the window:
+// the chain holding lo, then those starting inside (binary search).
+func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
+	sp := split{inside: -1, drained: -1}
+	if hi <= lo {
+		return sp
+	}
+	ord := c.l.Order[c.l.TrackStart[track]:c.l.TrackStart[track+1]]
+	k, _ := slices.BinarySearchFunc(ord, lo, func(i int32, v int64) int { return cmp.Compare(c.t.Ev(int(i)).Start, v) })
+	cands := c.cands[:0]
+	if k > 0 {
+		for p := ord[k-1]; p >= 0; p = c.l.Parent[p] {
+			if c.t.Ev(int(p)).End() > lo {
+				cands = append(cands, p)
+			}
+		}
+		slices.Reverse(cands) // outermost first
+	}
+	for ; k < len(ord) && c.t.Ev(int(ord[k])).Start < hi; k++ {
+		cands = append(cands, ord[k])
+	}
+	// Self time per candidate; a parent always comes before its children,
+	// and c.pos finds its slot (cleared again below).
+	self := c.self[:0]
+	var covered int64
+	for _, i := range cands {
+		self = append(self, 0)
+		e := c.t.Ev(int(i))
+		if !e.Kind.IsCPU() && e.Kind != trace.KindOther {
+			continue
+		}
+		cl := min(e.End(), hi) - max(e.Start, lo)
+		if cl <= 0 {
+			continue
+		}
+		c.pos[i] = int32(len(self))
+		self[len(self)-1] += cl
+		if p := c.l.Parent[i]; p >= 0 && c.pos[p] > 0 {
+			self[c.pos[p]-1] -= cl
+		} else {
+			covered += cl
+		}
+		cls := c.classOf(i)
+		if cls == clsSync && e.Start < lo && e.End() > lo {
+			sp.drained = i
+		}
+		if cls != clsStep && 2*cl > gapLen {
+			sp.inside, sp.insideNs = i, cl // later candidates nest deeper
+		}
+	}
+	for j, i := range cands {
+		if self[j] != 0 {
+			sp.ns[classCause[c.classOf(i)]] += self[j]
+		}
+		c.pos[i] = 0
+	}
+	c.cands, c.self = cands, self
+	sp.ns[CauseUntraced] += (hi - lo) - covered
+	return sp
+}
+
+// profilerIn is the time [s, e) overlaps the profiler's own events, and
+// the longest of them.
+func (c *causer) profilerIn(s, e int64) (int64, int32) {
+	k, _ := slices.BinarySearchFunc(c.prof, e, func(x span, v int64) int { return cmp.Compare(x.s, v) })
+	var pairs [][2]int64
+	best, bestLen := int32(-1), int64(0)
+	for j := k - 1; j >= 0 && j >= k-64; j-- {
+		x := c.prof[j]
+		if x.e > s {
+			lo, hi := max(x.s, s), min(x.e, e)
+			pairs = append(pairs, [2]int64{lo, hi})
+			if hi-lo > bestLen {
+				best, bestLen = x.i, hi-lo
+			}
+		}
+	}
+	return mergeIvs(pairs).total(), best
+}
+
+// waitedOnStream reports a recorded dependency of next on another stream:
+// a GPU-side wait event on its stream during the gap, or a
+// cudaStreamWaitEvent call on its launching thread between the launch of
+// the op before it on its stream and its own launch.
+func (c *causer) waitedOnStream(dev int, streamID int64, next *op, gs, ge int64) bool {
+	if v := c.gsync[[2]int64{int64(dev), streamID}]; len(v) > 0 {
+		k, _ := slices.BinarySearchFunc(v, ge, func(x span, t int64) int { return cmp.Compare(x.s, t) })
+		if k > 0 && v[k-1].e > gs {
+			return true
+		}
+	}
+	if next.call < 0 {
+		return false
+	}
+	w := c.waits[c.t.Ev(int(next.call)).Track]
+	k, _ := slices.BinarySearch(w, next.launch)
+	return k > 0 && w[k-1] >= next.prevLaunch
+}

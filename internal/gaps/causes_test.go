@@ -1,0 +1,92 @@
+package gaps
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// mini parses events written as "cat|name|tid|ts|dur[|corr]" (us; tid 0
+// is stream 7 of GPU 0, anything else a CPU thread of pid 1; without corr
+// each event gets its own correlation id).
+func mini(t *testing.T, rows ...string) *trace.Trace {
+	t.Helper()
+	var evs []string
+	for k, r := range rows {
+		f := strings.Split(r, "|")
+		pid, tid := "1", f[2]
+		if f[2] == "0" {
+			pid, tid = "0", "7"
+		}
+		corr := fmt.Sprint(100 + k)
+		if len(f) > 5 {
+			corr = f[5]
+		}
+		evs = append(evs, fmt.Sprintf(`{"ph":"X","cat":%q,"name":%q,"pid":%s,"tid":%s,"ts":%s,"dur":%s,"args":{"correlation":%s}}`,
+			f[0], f[1], pid, tid, f[3], f[4], corr))
+	}
+	tr, err := parse.Read(strings.NewReader(`{"traceEvents":[`+strings.Join(evs, ",")+`]}`), "mini.json", parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func TestSplitThread(t *testing.T) {
+	tr := mini(t,
+		"user_annotation|ProfilerStep#3|1|0|1000",
+		"user_annotation|enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__|1|100|400",
+		"python_function|<built-in function zoom_shift>|1|150|300",
+		"cuda_runtime|cudaStreamSynchronize|1|460|20",
+		"cpu_op|aten::nonzero|1|600|100",
+		"cuda_runtime|cudaLaunchKernel|1|650|10",
+		"cuda_runtime|cudaMalloc|1|750|10",
+	)
+	c := newCauser(tr, tr.Links())
+	sp := c.splitThread(tr.Ev(0).Track, 0, 1000_000, 1000_000)
+	want := map[Cause]int64{
+		CauseInput:    380_000, // the loader and zoom_shift, less the sync inside
+		CauseSync:     20_000,
+		CauseCPU:      100_000, // aten::nonzero less its launch, and cudaMalloc
+		CauseLaunch:   10_000,
+		CauseUntraced: 490_000, // ProfilerStep#3's own time: nothing recorded
+	}
+	for cause, ns := range want {
+		if sp.ns[cause] != ns {
+			t.Errorf("%s: %d ns, want %d", cause, sp.ns[cause], ns)
+		}
+	}
+	var sum int64
+	for _, ns := range sp.ns {
+		sum += ns
+	}
+	if sum != 1000_000 {
+		t.Errorf("shares sum to %d", sum)
+	}
+	// Over [100us, 500us) zoom_shift covers 75%: the innermost event over half.
+	sp = c.splitThread(tr.Ev(0).Track, 100_000, 500_000, 400_000)
+	if sp.inside < 0 || tr.NameOf(int(sp.inside)) != "<built-in function zoom_shift>" || sp.insideNs != 300_000 {
+		t.Errorf("inside %d %d", sp.inside, sp.insideNs)
+	}
+	// A window opening inside the sync notes the drained pipeline.
+	sp = c.splitThread(tr.Ev(0).Track, 470_000, 600_000, 130_000)
+	if sp.drained < 0 || tr.NameOf(int(sp.drained)) != "cudaStreamSynchronize" {
+		t.Errorf("drained %d", sp.drained)
+	}
+}
+
+func TestClassOfDeepNesting(t *testing.T) {
+	// 10,000 nested frames under a DataLoader frame: classified iteratively.
+	rows := []string{"user_annotation|enumerate(DataLoader)#x.__next__|1|0|100000"}
+	for k := 1; k <= 10_000; k++ {
+		rows = append(rows, fmt.Sprintf("python_function|f%d|1|%d|%d", k, k, 100000-2*k))
+	}
+	tr := mini(t, rows...)
+	c := newCauser(tr, tr.Links())
+	if got := c.classOf(int32(len(rows) - 1)); got != clsInput {
+		t.Errorf("class %d", got)
+	}
+}

@@ -1,0 +1,116 @@
+package gaps
+
+import (
+	"cmp"
+	"slices"
+)
+
+// ivs is a sorted list of disjoint half-open intervals [s, e).
+type ivs [][2]int64
+
+// mergeIvs sorts x by start and merges what overlaps or touches, in place
+// (the result shares x's array).
+func mergeIvs(x [][2]int64) ivs {
+	if len(x) == 0 {
+		return nil
+	}
+	by := func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) }
+	if !slices.IsSortedFunc(x, by) {
+		slices.SortFunc(x, by)
+	}
+	out := ivs(x[:1])
+	for _, v := range x[1:] {
+		last := &out[len(out)-1]
+		if v[0] <= last[1] {
+			last[1] = max(last[1], v[1])
+			continue
+		}
+		out = append(out, v) // writes at or behind the read position
+	}
+	return out
+}
+
+// total is the summed length.
+func (w ivs) total() int64 {
+	var n int64
+	for _, v := range w {
+		n += v[1] - v[0]
+	}
+	return n
+}
+
+// overlap is the length of [s, e) that lies inside w (binary search, then
+// only the intervals that meet [s, e)).
+func (w ivs) overlap(s, e int64) int64 {
+	if e <= s || len(w) == 0 {
+		return 0
+	}
+	k, _ := slices.BinarySearchFunc(w, s, func(v [2]int64, x int64) int { return cmp.Compare(v[1], x+1) })
+	var n int64
+	for ; k < len(w) && w[k][0] < e; k++ {
+		n += min(e, w[k][1]) - max(s, w[k][0])
+	}
+	return n
+}
+
+// intersect is the length of the intersection of two interval lists.
+func intersect(a, b ivs) int64 {
+	var n int64
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+		if hi > lo {
+			n += hi - lo
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return n
+}
+
+// contains reports whether ts lies inside w.
+func (w ivs) contains(ts int64) bool {
+	return w.overlap(ts, ts+1) == 1
+}
+
+// mergeRuns merges the sorted runs xs[0:ends[0]], xs[ends[0]:ends[1]], ...
+// pairwise in rounds (n log runs; stable: ties keep run order).
+func mergeRuns[T any](xs []T, ends []int, cmp func(a, b T) int) []T {
+	var lists [][]T
+	prev := 0
+	for _, end := range ends {
+		if end > prev {
+			lists = append(lists, xs[prev:end])
+		}
+		prev = end
+	}
+	if prev < len(xs) {
+		lists = append(lists, xs[prev:])
+	}
+	for len(lists) > 1 {
+		next := make([][]T, 0, (len(lists)+1)/2)
+		for k := 0; k+1 < len(lists); k += 2 {
+			a, b := lists[k], lists[k+1]
+			m := make([]T, 0, len(a)+len(b))
+			for len(a) > 0 && len(b) > 0 {
+				if cmp(b[0], a[0]) < 0 {
+					m, b = append(m, b[0]), b[1:]
+				} else {
+					m, a = append(m, a[0]), a[1:]
+				}
+			}
+			next = append(next, append(append(m, a...), b...))
+		}
+		if len(lists)%2 == 1 {
+			next = append(next, lists[len(lists)-1])
+		}
+		lists = next
+	}
+	if len(lists) == 0 {
+		return nil
+	}
+	return lists[0]
+}

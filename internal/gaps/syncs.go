@@ -1,0 +1,87 @@
+package gaps
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// blockingCalls lists the blocking runtime/driver calls that start inside
+// span (nil: anywhere), by start.
+func blockingCalls(t *trace.Trace, win ivs) []span {
+	isSync := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
+	var out []span
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if !e.Kind.IsLaunch() {
+			continue
+		}
+		if isSync[e.Name] == 0 {
+			isSync[e.Name] = 1
+			if trace.IsBlockingCall(t.Str(e.Name)) {
+				isSync[e.Name] = 2
+			}
+		}
+		if isSync[e.Name] == 2 && (win == nil || win.contains(e.Start)) {
+			out = append(out, span{e.Start, e.End(), int32(i)})
+		}
+	}
+	slices.SortFunc(out, func(a, b span) int { return cmp.Compare(a.s, b.s) })
+	return out
+}
+
+// syncReport lists the longest blocking calls with the GPU work that ran
+// during each: the busy union of all devices is built once and each call
+// measured against it by binary search (n log n, whatever the number of
+// calls).
+func syncReport(t *trace.Trace, syncs []span, busy ivs, top int) []Sync {
+	out := make([]Sync, 0, len(syncs))
+	for _, s := range syncs {
+		out = append(out, Sync{Name: t.NameOf(int(s.i)), StartNs: s.s - t.TraceStart, DurNs: s.e - s.s, GPUBusyNs: busy.overlap(s.s, s.e)})
+	}
+	slices.SortStableFunc(out, func(a, b Sync) int { return cmp.Compare(b.DurNs, a.DurNs) })
+	if top > 0 && len(out) > top {
+		out = out[:top]
+	}
+	return out
+}
+
+// cpuActive is the time inside span during which some launching thread
+// ran a recorded CPU event (ops, Python functions, runtime calls,
+// annotations other than the step markers, which cover everything).
+func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64 {
+	var all [][2]int64
+	for k, on := range launchers {
+		if !on {
+			continue
+		}
+		// Events of one track come sorted by start: merge them as they come.
+		var cur [2]int64
+		has := false
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i))
+			if !e.Kind.IsCPU() || e.Dur <= 0 {
+				continue
+			}
+			if e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp {
+				if _, ok := trace.StepNumber(t.Str(e.Name)); ok {
+					continue
+				}
+			}
+			switch {
+			case !has:
+				cur, has = [2]int64{e.Start, e.End()}, true
+			case e.Start <= cur[1]:
+				cur[1] = max(cur[1], e.End())
+			default:
+				all = append(all, cur)
+				cur = [2]int64{e.Start, e.End()}
+			}
+		}
+		if has {
+			all = append(all, cur)
+		}
+	}
+	return intersect(mergeIvs(all), span)
+}
