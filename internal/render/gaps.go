@@ -38,7 +38,6 @@ func optID(v int64) *int64 {
 	return &v
 }
 
-
 func laneOf(l gaps.Lane) laneJSON {
 	return laneJSON{Device: l.Device, Stream: optID(l.Stream), StartNs: l.StartNs, EndNs: l.EndNs, WindowNs: l.WindowNs, BusyNs: l.BusyNs,
 		IdleNs: l.IdleNs, BusyPct: round2(l.BusyPct()), KernelNs: l.KernelNs, MemcpyNs: l.MemcpyNs, MemsetNs: l.MemsetNs, Ops: l.Ops}
@@ -626,4 +625,3 @@ func breakdownText(b *strings.Builder, bd *gaps.Breakdown) {
 		b.WriteString("recommendation: " + bd.Advice + "\n")
 	}
 }
-
