@@ -13,15 +13,23 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X github.com/tracetab/tracetab/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/tracetab
 
 SKIPLOG  := $(CACHE)/skipped-for-shared.txt
+# The packages with goroutines (parallel reader, gzip read-ahead, gaps' CPU
+# lane, shared trace caches) run again under the race detector, and every
+# command once end to end on the small golden traces; the whole suite under
+# -race took over 10 minutes on 2 cores.
+RACE_PKGS := ./internal/parse ./internal/trace ./internal/gaps ./internal/table
 
-# Vet, a short fuzz run of the parser, all tests; then one line saying
+# Vet, a short fuzz run of the parser, all tests, the race detector on the
+# concurrent packages; then one line saying
 # how many checks skipped because ../shared (real traces, torch's tables)
 # is absent, and how to run them.
 test:
 	$(GO) vet ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
 	@mkdir -p $(CACHE) && rm -f $(SKIPLOG)
-	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -race -count=1 ./...; rc=$$?; \
+	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -count=1 -timeout 20m ./... && \
+	$(GO) test -race -count=1 -timeout 20m $(RACE_PKGS) && \
+	$(GO) test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli; rc=$$?; \
 	if [ -s $(SKIPLOG) ]; then \
 		echo "make test: $$(wc -l < $(SKIPLOG) | tr -d ' ') checks SKIPPED: the shared reference data (../shared) was not found;" \
 		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \
