@@ -22,6 +22,8 @@ type checkOptions struct {
 	by           string
 	noNormalize  bool
 	format       string
+	torch        string
+	version      table.Version
 	budgets      []diff.Budget
 }
 
@@ -81,6 +83,7 @@ Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
 	f.StringVar(&o.by, "by", "op", "rows for row budgets: op or kernel")
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "row and time totals over the whole trace instead of per step")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, json or junit")
+	f.StringVar(&o.torch, "torch", "", "op rows: "+torchFlagHelp+"; see table --help")
 	return cmd
 }
 
@@ -90,6 +93,10 @@ func (o *checkOptions) validate() error {
 	}
 	if o.by != "op" && o.by != "kernel" {
 		return usageErrorf("unknown --by %q: use op or kernel", o.by)
+	}
+	var err error
+	if o.version, err = parseTorch(o.torch); err != nil {
+		return err
 	}
 	add := func(metric, match, max string) error {
 		b, err := diff.NewBudget(metric, match, max)
@@ -146,7 +153,7 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	opts := diff.Options{By: o.by, Torch: table.Newest, Normalize: !o.noNormalize}
+	opts := diff.Options{By: o.by, Torch: o.version, Normalize: !o.noNormalize}
 	if opts.Normalize && len(t.StepWindows()) == 0 {
 		note(e.stderr, path+" has no ProfilerStep#N annotations: whole-trace values, and step metrics are n/a")
 		opts.Normalize = false

@@ -105,7 +105,7 @@ ABS takes 50us, 1.5ms, 2s or a plain number of us; sizes 512MB, 1GiB.`,
 	f.StringArrayVar(&o.failOn, "fail-on", nil, "threshold rule (repeatable), e.g. self_cuda>10%&50us")
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "one whole-trace sample per trace instead of one per step")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "op rows keyed by (name, input shapes)")
-	f.StringVar(&o.torch, "torch", table.Newest.String(), "torch rules for the op rows (see table --torch)")
+	f.StringVar(&o.torch, "torch", "", "op rows: "+torchFlagHelp+"; see table --help")
 	f.IntVar(&o.limit, "limit", 50, "rows to print (negative: all); violations are always listed")
 	f.IntVar(&o.top, "top", 20, "md: rows in the main table; the rest fold into <details>")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, json, junit or csv")
@@ -192,9 +192,9 @@ func (o *diffOptions) validate() error {
 		}
 		o.rules = append(o.rules, r)
 	}
-	v, err := table.ParseVersion(o.torch)
+	v, err := parseTorch(o.torch)
 	if err != nil {
-		return usageErrorf("--torch: %v", err)
+		return err
 	}
 	o.version = v
 	return nil

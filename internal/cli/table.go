@@ -90,7 +90,7 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	f.IntVar(&o.nameWidth, "name-width", 55, "max_name_column_width; 0 for no limit")
 	f.StringVar(&o.timeUnit, "time-unit", "", "time_unit: s, ms or us for every time cell (torch >= 2.7)")
 	f.StringVar(&o.header, "header", "", "header: a line printed above the table")
-	f.StringVar(&o.torch, "torch", "", "whose table() rules and layout to print, e.g. 1.13.1, 2.6.0, 2.14.1 (default: the recording torch, from the trace's era)")
+	f.StringVar(&o.torch, "torch", "", torchFlagHelp)
 	f.StringVar(&o.match, "match", "", "keep only rows whose name matches this regular expression")
 	f.StringVar(&o.exclude, "exclude", "", "drop rows whose name matches this regular expression")
 	f.StringVar(&o.steps, "steps", "", "only profiler steps A-B (e.g. 3-5, or 4): their CPU events and the device ops they launched")
@@ -123,12 +123,8 @@ func (o *tableOptions) validate() error {
 		return usageErrorf("unknown --sort %q: use one of %s", o.sort, strings.Join(table.SortKeys(), ", "))
 	}
 	var err error
-	if o.torch != "" {
-		v, err := table.ParseVersion(o.torch)
-		if err != nil {
-			return usageErrorf("--torch: %v", err)
-		}
-		o.version = v
+	if o.version, err = parseTorch(o.torch); err != nil {
+		return err
 	}
 	switch o.timeUnit {
 	case "", "s", "ms", "us":
