@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -61,7 +62,10 @@ without [memory] events) or whose match selects no row is n/a and fails
 (exit 1) unless --allow-missing.
 
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
-Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
+Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.
+torch's sort keys (table --sort) name the same metrics in --max and budget
+files: ` + metricnames.Help(diff.RowMetrics...) + `
+(also as total.self_cpu_time_total, total.self_cuda_time_total).`,
 		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
   tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --max 'self_cuda_mem=2GB' --allow-missing
   tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml`,

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -77,7 +78,10 @@ makes that exit 1.
 
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
 Total metrics: ` + strings.Join(diff.TotalMetrics, ", ") + `.
-ABS takes 50us, 1.5ms, 2s or a plain number of us; sizes 512MB, 1GiB.`,
+torch's sort keys (table --sort) name the same metrics in --metric and
+--fail-on: ` + metricnames.Help(diff.RowMetrics...) + `
+(also as total.self_cpu_time_total, total.self_cuda_time_total).
+ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).`,
 		Example: `  tracetab diff base.json.gz new.json.gz
   tracetab diff base.json new.json --by kernel --key op --fail-on 'self_cuda>10%&50us'
   tracetab diff base1.json base2.json -- new1.json new2.json --fail-on 'self_cuda>5%'
@@ -177,9 +181,10 @@ func (o *diffOptions) validate() error {
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return usageErrorf("--alpha %v: want a level between 0 and 1, e.g. 0.05", o.alpha)
 	}
-	for _, m := range o.metrics {
-		if !slices.Contains(diff.RowMetrics, m) {
-			return usageErrorf("unknown --metric %q: use %s", m, strings.Join(diff.RowMetrics, ", "))
+	for i, m := range o.metrics {
+		o.metrics[i] = metricnames.Short(m)
+		if !slices.Contains(diff.RowMetrics, o.metrics[i]) {
+			return usageErrorf("unknown --metric %q: use %s%s", m, strings.Join(diff.RowMetrics, ", "), diff.AliasHint)
 		}
 	}
 	if len(o.metrics) == 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -82,7 +83,7 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel or step")
-	f.StringVar(&o.sort, "sort", "", "torch's sort_by: cpu_time_total, self_cuda_time_total, count, ... or none (first occurrence)")
+	f.StringVar(&o.sort, "sort", "", "torch's sort_by: cpu_time_total, self_cuda_time_total, count, ... or none (first occurrence); the short names of diff and check work too ("+metricnames.Help()+")")
 	f.IntVar(&o.limit, "limit", 100, "row_limit: rows to print; negative prints all")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "group_by_input_shape: one row per (name, input shapes)")
 	f.IntVar(&o.groupStack, "group-by-stack", 0, "group_by_stack_n: one row per (name, top N stack frames)")
@@ -120,7 +121,14 @@ func (o *tableOptions) validate() error {
 		return usageErrorf("unknown --by %q: use op, kernel or step", o.by)
 	}
 	if !table.ValidSort(o.sort) {
-		return usageErrorf("unknown --sort %q: use one of %s", o.sort, strings.Join(table.SortKeys(), ", "))
+		k, ok := metricnames.Torch(o.sort)
+		if !ok {
+			if _, known := metricnames.Lookup(o.sort); known {
+				return usageErrorf("--sort %s: torch's table() has no sort key for it; use one of %s (or a short name: %s)", o.sort, strings.Join(table.SortKeys(), ", "), metricnames.Help())
+			}
+			return usageErrorf("unknown --sort %q: use one of %s (or a short name: %s)", o.sort, strings.Join(table.SortKeys(), ", "), metricnames.Help())
+		}
+		o.sort = k
 	}
 	var err error
 	if o.version, err = parseTorch(o.torch); err != nil {
