@@ -81,7 +81,7 @@ files: ` + metricnames.Help(diff.RowMetrics...) + `
 	f.StringVar(&o.budgetFile, "budget", "", "budget file (YAML or JSON)")
 	f.StringVar(&o.maxIdle, "max-gpu-idle", "", "total.gpu_idle_pct at most this (percent of the GPU window)")
 	f.StringVar(&o.maxStep, "max-step-time", "", "median profiler step time at most this (e.g. 25ms)")
-	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us'")
+	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us' (METRIC: a short name or torch's sort key, see below)")
 	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace (ops in flight when the profiler window opened have none)")
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "budgets that measure nothing (n/a) warn instead of failing")
 	f.StringVar(&o.by, "by", "op", "rows for row budgets: op or kernel")

@@ -98,7 +98,13 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	f.StringVar(&o.format, "format", "text", "output format: text, md, csv or json")
 	o.compact = addCompactFlags(cmd)
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return table.SortKeys(), cobra.ShellCompDirectiveNoFileComp
+		keys := table.SortKeys()
+		for _, m := range metricnames.Table {
+			if m.Torch != "" && m.Torch != m.Short {
+				keys = append(keys, m.Short)
+			}
+		}
+		return keys, cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step"))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
