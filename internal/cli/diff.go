@@ -236,6 +236,19 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 			}
 		}
 	}
+	if opts.Torch == (table.Version{}) {
+		var vs []string
+		for _, ts := range sides {
+			for _, t := range ts {
+				if v := table.RecordingOf(t).Default().String(); !slices.Contains(vs, v) {
+					vs = append(vs, v)
+				}
+			}
+		}
+		if len(vs) > 1 {
+			note(e.stderr, "the op rows follow each trace's recording torch ("+strings.Join(vs, ", ")+", from their eras); --torch prints every side by one version's rules")
+		}
+	}
 	base, err := diff.Reduce(sides[0], basePaths, opts)
 	if err != nil {
 		return err

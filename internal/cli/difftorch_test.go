@@ -111,6 +111,13 @@ func TestDiffCheckTorchFromEra(t *testing.T) {
 	} else if !slices.Equal(ks, keys("--torch", "2.3")) {
 		t.Error("diff without --torch differs from --torch 2.3")
 	}
+	sample := filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")
+	if _, stderr, _ := run(t, "diff", path, sample); !strings.Contains(stderr, "recording torch (2.3, 2.14") {
+		t.Errorf("diff of a 2.3 and a 2.14 trace must say the op rows follow each one's torch: %s", stderr)
+	}
+	if _, stderr, _ := run(t, "diff", path, sample, "--torch", "2.14"); strings.Contains(stderr, "recording torch") {
+		t.Errorf("with --torch the rows follow one version: %s", stderr)
+	}
 	if ks := keys("--torch", "2.14"); slices.Contains(ks, name) {
 		t.Errorf("diff --torch 2.14 must leave the python_function row out: %v", ks)
 	}
