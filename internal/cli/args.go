@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -234,4 +235,22 @@ func editDistance(a, b string) int {
 		}
 	}
 	return d[len(ra)][len(rb)]
+}
+
+// torchFlagHelp is the --torch help of every command that takes it.
+const torchFlagHelp = "whose table() rules and layout to print, e.g. 1.13.1, 2.6.0, 2.14.1 (default: the recording torch, from the trace's era)"
+
+// parseTorch reads --torch the same way for every command: "" is the zero
+// Version (each trace's recording torch, judged from its era, see
+// table.RecordingOf); a version whose rules tracetab does not know is a
+// usage error that lists the known ones.
+func parseTorch(s string) (table.Version, error) {
+	if s == "" {
+		return table.Version{}, nil
+	}
+	v, err := table.ParseVersion(s)
+	if err != nil {
+		return table.Version{}, usageErrorf("--torch: %v", err)
+	}
+	return v, nil
 }

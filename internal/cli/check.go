@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -22,6 +23,8 @@ type checkOptions struct {
 	by           string
 	noNormalize  bool
 	format       string
+	torch        string
+	version      table.Version
 	budgets      []diff.Budget
 }
 
@@ -59,7 +62,10 @@ without [memory] events) or whose match selects no row is n/a and fails
 (exit 1) unless --allow-missing.
 
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
-Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
+Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.
+torch's sort keys (table --sort) name the same metrics in --max and budget
+files: ` + metricnames.Help(diff.RowMetrics...) + `
+(also as total.self_cpu_time_total, total.self_cuda_time_total).`,
 		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
   tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --max 'self_cuda_mem=2GB' --allow-missing
   tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml`,
@@ -75,12 +81,13 @@ Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.`,
 	f.StringVar(&o.budgetFile, "budget", "", "budget file (YAML or JSON)")
 	f.StringVar(&o.maxIdle, "max-gpu-idle", "", "total.gpu_idle_pct at most this (percent of the GPU window)")
 	f.StringVar(&o.maxStep, "max-step-time", "", "median profiler step time at most this (e.g. 25ms)")
-	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us'")
+	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us' (METRIC: a short name or torch's sort key, see below)")
 	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace (ops in flight when the profiler window opened have none)")
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "budgets that measure nothing (n/a) warn instead of failing")
 	f.StringVar(&o.by, "by", "op", "rows for row budgets: op or kernel")
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "row and time totals over the whole trace instead of per step")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, json or junit")
+	f.StringVar(&o.torch, "torch", "", "op rows: "+torchFlagHelp+"; see table --help")
 	return cmd
 }
 
@@ -90,6 +97,10 @@ func (o *checkOptions) validate() error {
 	}
 	if o.by != "op" && o.by != "kernel" {
 		return usageErrorf("unknown --by %q: use op or kernel", o.by)
+	}
+	var err error
+	if o.version, err = parseTorch(o.torch); err != nil {
+		return err
 	}
 	add := func(metric, match, max string) error {
 		b, err := diff.NewBudget(metric, match, max)
@@ -146,7 +157,7 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	opts := diff.Options{By: o.by, Torch: table.Newest, Normalize: !o.noNormalize}
+	opts := diff.Options{By: o.by, Torch: o.version, Normalize: !o.noNormalize}
 	if opts.Normalize && len(t.StepWindows()) == 0 {
 		note(e.stderr, path+" has no ProfilerStep#N annotations: whole-trace values, and step metrics are n/a")
 		opts.Normalize = false

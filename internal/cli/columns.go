@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
 )
@@ -23,16 +24,25 @@ type compactOptions struct {
 // defaultCompactColumns fit an 80-column terminal with a 30-rune name.
 var defaultCompactColumns = []string{"self_cpu", "cpu_total", "self_cuda", "cuda_total", "calls"}
 
-// columnAliases maps torch's sort keys (and their old cuda_ names) to the
-// compact table's column names.
-var columnAliases = map[string]string{
-	"self_cpu_time_total": "self_cpu", "cpu_time_total": "cpu_total", "cpu_time": "cpu_avg",
-	"self_cuda_time_total": "self_cuda", "self_device_time_total": "self_cuda",
-	"cuda_time_total": "cuda_total", "device_time_total": "cuda_total",
-	"cuda_time": "cuda_avg", "device_time": "cuda_avg", "count": "calls",
-	"cpu_memory_usage": "cpu_mem", "self_cpu_memory_usage": "self_cpu_mem",
-	"cuda_memory_usage": "cuda_mem", "device_memory_usage": "cuda_mem",
-	"self_cuda_memory_usage": "self_cuda_mem", "self_device_memory_usage": "self_cuda_mem",
+// columnKey is the compact column that a spelling names: a column key, or
+// any spelling of the same metric (torch's sort keys, diff's short names;
+// internal/metricnames holds the one alias table).
+func columnKey(k string) string {
+	for _, col := range render.CompactColumns {
+		if col.Key == k {
+			return k
+		}
+	}
+	if m, ok := metricnames.Lookup(k); ok {
+		for _, s := range m.Spellings() {
+			for _, col := range render.CompactColumns {
+				if col.Key == s {
+					return s
+				}
+			}
+		}
+	}
+	return k
 }
 
 func addCompactFlags(cmd *cobra.Command) *compactOptions {
@@ -79,10 +89,7 @@ func (c *compactOptions) layout(e *env, o *tableOptions, res *table.Result) (ren
 		keys = strings.Split(c.columns, ",")
 	}
 	for _, k := range keys {
-		k = strings.TrimSpace(k)
-		if a, ok := columnAliases[k]; ok {
-			k = a
-		}
+		k = columnKey(strings.TrimSpace(k))
 		found := false
 		for _, col := range render.CompactColumns {
 			if col.Key == k {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -77,7 +78,10 @@ makes that exit 1.
 
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
 Total metrics: ` + strings.Join(diff.TotalMetrics, ", ") + `.
-ABS takes 50us, 1.5ms, 2s or a plain number of us; sizes 512MB, 1GiB.`,
+torch's sort keys (table --sort) name the same metrics in --metric and
+--fail-on: ` + metricnames.Help(diff.RowMetrics...) + `
+(also as total.self_cpu_time_total, total.self_cuda_time_total).
+ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).`,
 		Example: `  tracetab diff base.json.gz new.json.gz
   tracetab diff base.json new.json --by kernel --key op --fail-on 'self_cuda>10%&50us'
   tracetab diff base1.json base2.json -- new1.json new2.json --fail-on 'self_cuda>5%'
@@ -101,11 +105,11 @@ ABS takes 50us, 1.5ms, 2s or a plain number of us; sizes 512MB, 1GiB.`,
 	f := cmd.Flags()
 	f.StringVar(&o.by, "by", "op", "rows: op, kernel or step")
 	f.StringVar(&o.key, "key", "name", "--by kernel rows keyed by the device op's name or by the op that launched it (op)")
-	f.StringSliceVar(&o.metrics, "metric", []string{"self_cuda", "self_cpu", "count"}, "metrics to show (repeatable or comma-separated; --by kernel: self_cuda, count, self_cuda_per_call)")
-	f.StringArrayVar(&o.failOn, "fail-on", nil, "threshold rule (repeatable), e.g. self_cuda>10%&50us")
+	f.StringSliceVar(&o.metrics, "metric", []string{"self_cuda", "self_cpu", "count"}, "metrics to show (repeatable or comma-separated; --by kernel: self_cuda, count, self_cuda_per_call); torch's sort keys work too (self_cuda_time_total, ...)")
+	f.StringArrayVar(&o.failOn, "fail-on", nil, "threshold rule (repeatable), e.g. self_cuda>10%&50us (or self_cuda_time_total>10%&50us)")
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "one whole-trace sample per trace instead of one per step")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "op rows keyed by (name, input shapes)")
-	f.StringVar(&o.torch, "torch", table.Newest.String(), "torch rules for the op rows (see table --torch)")
+	f.StringVar(&o.torch, "torch", "", "op rows: "+torchFlagHelp+"; see table --help")
 	f.IntVar(&o.limit, "limit", 50, "rows to print (negative: all); violations are always listed")
 	f.IntVar(&o.top, "top", 20, "md: rows in the main table; the rest fold into <details>")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, json, junit or csv")
@@ -177,9 +181,10 @@ func (o *diffOptions) validate() error {
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return usageErrorf("--alpha %v: want a level between 0 and 1, e.g. 0.05", o.alpha)
 	}
-	for _, m := range o.metrics {
-		if !slices.Contains(diff.RowMetrics, m) {
-			return usageErrorf("unknown --metric %q: use %s", m, strings.Join(diff.RowMetrics, ", "))
+	for i, m := range o.metrics {
+		o.metrics[i] = metricnames.Short(m)
+		if !slices.Contains(diff.RowMetrics, o.metrics[i]) {
+			return usageErrorf("unknown --metric %q: use %s%s", m, strings.Join(diff.RowMetrics, ", "), diff.AliasHint)
 		}
 	}
 	if len(o.metrics) == 0 {
@@ -192,9 +197,9 @@ func (o *diffOptions) validate() error {
 		}
 		o.rules = append(o.rules, r)
 	}
-	v, err := table.ParseVersion(o.torch)
+	v, err := parseTorch(o.torch)
 	if err != nil {
-		return usageErrorf("--torch: %v", err)
+		return err
 	}
 	o.version = v
 	return nil
@@ -229,6 +234,19 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 				note(e.stderr, paths[j]+" has no ProfilerStep#N annotations: one whole-trace sample per trace, and step metrics are n/a")
 				opts.Normalize = false
 			}
+		}
+	}
+	if opts.Torch == (table.Version{}) {
+		var vs []string
+		for _, ts := range sides {
+			for _, t := range ts {
+				if v := table.RecordingOf(t).Default().String(); !slices.Contains(vs, v) {
+					vs = append(vs, v)
+				}
+			}
+		}
+		if len(vs) > 1 {
+			note(e.stderr, "the op rows follow each trace's recording torch ("+strings.Join(vs, ", ")+", from their eras); --torch prints every side by one version's rules")
 		}
 	}
 	base, err := diff.Reduce(sides[0], basePaths, opts)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -82,7 +83,7 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel or step")
-	f.StringVar(&o.sort, "sort", "", "torch's sort_by: cpu_time_total, self_cuda_time_total, count, ... or none (first occurrence)")
+	f.StringVar(&o.sort, "sort", "", "torch's sort_by: cpu_time_total, self_cuda_time_total, count, ... or none (first occurrence); the short names of diff and check work too ("+metricnames.Help()+")")
 	f.IntVar(&o.limit, "limit", 100, "row_limit: rows to print; negative prints all")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "group_by_input_shape: one row per (name, input shapes)")
 	f.IntVar(&o.groupStack, "group-by-stack", 0, "group_by_stack_n: one row per (name, top N stack frames)")
@@ -90,14 +91,20 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	f.IntVar(&o.nameWidth, "name-width", 55, "max_name_column_width; 0 for no limit")
 	f.StringVar(&o.timeUnit, "time-unit", "", "time_unit: s, ms or us for every time cell (torch >= 2.7)")
 	f.StringVar(&o.header, "header", "", "header: a line printed above the table")
-	f.StringVar(&o.torch, "torch", "", "whose table() rules and layout to print, e.g. 1.13.1, 2.6.0, 2.14.1 (default: the recording torch, from the trace's era)")
+	f.StringVar(&o.torch, "torch", "", torchFlagHelp)
 	f.StringVar(&o.match, "match", "", "keep only rows whose name matches this regular expression")
 	f.StringVar(&o.exclude, "exclude", "", "drop rows whose name matches this regular expression")
 	f.StringVar(&o.steps, "steps", "", "only profiler steps A-B (e.g. 3-5, or 4): their CPU events and the device ops they launched")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, csv or json")
 	o.compact = addCompactFlags(cmd)
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return table.SortKeys(), cobra.ShellCompDirectiveNoFileComp
+		keys := table.SortKeys()
+		for _, m := range metricnames.Table {
+			if m.Torch != "" && m.Torch != m.Short {
+				keys = append(keys, m.Short)
+			}
+		}
+		return keys, cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step"))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
@@ -120,15 +127,18 @@ func (o *tableOptions) validate() error {
 		return usageErrorf("unknown --by %q: use op, kernel or step", o.by)
 	}
 	if !table.ValidSort(o.sort) {
-		return usageErrorf("unknown --sort %q: use one of %s", o.sort, strings.Join(table.SortKeys(), ", "))
+		k, ok := metricnames.Torch(o.sort)
+		if !ok {
+			if _, known := metricnames.Lookup(o.sort); known {
+				return usageErrorf("--sort %s: torch's table() has no sort key for it; use one of %s (or a short name: %s)", o.sort, strings.Join(table.SortKeys(), ", "), metricnames.Help())
+			}
+			return usageErrorf("unknown --sort %q: use one of %s (or a short name: %s)", o.sort, strings.Join(table.SortKeys(), ", "), metricnames.Help())
+		}
+		o.sort = k
 	}
 	var err error
-	if o.torch != "" {
-		v, err := table.ParseVersion(o.torch)
-		if err != nil {
-			return usageErrorf("--torch: %v", err)
-		}
-		o.version = v
+	if o.version, err = parseTorch(o.torch); err != nil {
+		return err
 	}
 	switch o.timeUnit {
 	case "", "s", "ms", "us":

@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/stats"
 )
 
@@ -44,17 +45,20 @@ func NewBudget(metric, match, max string) (Budget, error) {
 	if match != "" {
 		b.Text += "@" + match
 	}
+	metric = strings.TrimSpace(metric)
 	if m, ok := strings.CutPrefix(metric, "total."); ok {
+		m = metricnames.Short(m)
 		if !slices.Contains(TotalMetrics, m) {
-			return b, fmt.Errorf("unknown total metric %q (one of total.%s)", metric, strings.Join(TotalMetrics, ", total."))
+			return b, fmt.Errorf("unknown total metric %q (one of total.%s%s)", metric, strings.Join(TotalMetrics, ", total."), AliasHint)
 		}
 		if match != "" {
 			return b, fmt.Errorf("match does not apply to %s", metric)
 		}
 		b.Total, b.Metric = true, m
 	} else {
+		metric = metricnames.Short(metric)
 		if !slices.Contains(RowMetrics, metric) {
-			return b, fmt.Errorf("unknown metric %q (one of %s, or total.%s)", metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."))
+			return b, fmt.Errorf("unknown metric %q (one of %s, or total.%s%s)", metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."), AliasHint)
 		}
 		b.Metric = metric
 	}

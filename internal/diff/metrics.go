@@ -9,6 +9,9 @@ package diff
 var RowMetrics = []string{"self_cuda", "cuda_total", "self_cpu", "cpu_total", "count", "avg", "cuda_avg",
 	"self_cuda_per_call", "self_cpu_per_call", "self_cpu_mem", "self_cuda_mem"}
 
+// AliasHint follows a list of metrics in an error: the other spelling.
+const AliasHint = "; torch's sort keys name the same metrics, e.g. self_cuda_time_total for self_cuda"
+
 // TotalMetrics are the trace-level metrics (used as total.NAME in rules).
 var TotalMetrics = []string{"self_cpu", "self_cuda", "gpu_busy", "gpu_idle", "gpu_idle_pct", "step_time", "steps", "unlinked"}
 

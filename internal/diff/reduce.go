@@ -15,7 +15,9 @@ import (
 type Options struct {
 	By           string // op, kernel or step
 	GroupByShape bool
-	Torch        table.Version
+	// Torch is the table() version of the op rows; zero means each
+	// trace's recording torch, judged from its era (as table does).
+	Torch table.Version
 	// Normalize: one sample per profiler step (of the work inside the
 	// step windows, device ops by the step of their launch call) and a row
 	// for the work outside the steps; otherwise one sample per trace of the

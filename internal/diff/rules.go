@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -40,17 +41,17 @@ func ParseRule(s string) (Rule, error) {
 	if !ok {
 		return r, fmt.Errorf("rule %q: want METRIC>REL%%, METRIC>ABS or METRIC>REL%%&ABS, optionally @REGEX", s)
 	}
-	metric = strings.TrimSpace(metric)
+	metric = metricnames.Short(metric)
 	if m, ok := strings.CutPrefix(metric, "total."); ok {
-		r.Total, metric = true, m
+		r.Total, metric = true, metricnames.Short(m)
 		if !slices.Contains(TotalMetrics, metric) {
-			return r, fmt.Errorf("rule %q: unknown total metric %q (one of %s)", s, metric, strings.Join(TotalMetrics, ", "))
+			return r, fmt.Errorf("rule %q: unknown total metric %q (one of %s%s)", s, metric, strings.Join(TotalMetrics, ", "), AliasHint)
 		}
 		if r.Match != nil {
 			return r, fmt.Errorf("rule %q: @REGEX does not apply to totals", s)
 		}
 	} else if !slices.Contains(RowMetrics, metric) {
-		return r, fmt.Errorf("rule %q: unknown metric %q (one of %s, or total.%s)", s, metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."))
+		return r, fmt.Errorf("rule %q: unknown metric %q (one of %s, or total.%s%s)", s, metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."), AliasHint)
 	}
 	r.Metric = metric
 	for _, part := range strings.Split(limits, "&") {

@@ -49,6 +49,8 @@ func deviceLine(d *chain.DeviceOp) string {
 	fmt.Fprintf(&b, "GPU %d stream %d  %s  %s", d.Device, d.Stream, d.Name, kindLabel(d.Kind))
 	if d.HasLaunch {
 		b.WriteString("  queue " + units.Dur(d.QueueNs))
+	} else {
+		b.WriteString("  queue n/a") // no launch call to measure from (null in JSON)
 	}
 	b.WriteString("  dur " + units.Dur(d.DurNs))
 	if d.Grid != nil {
@@ -164,12 +166,11 @@ func (t *ChainTextSink) BeginChain(c *chain.ChainInfo) error {
 		}
 		t.line(fmt.Sprintf("# %s%s%s, up from the GPU to the code that launched it", c.Device.Name, inst, step))
 		t.line(deviceLine(c.Device))
-		if c.Unlinked {
-			what := "no launch call in the trace"
-			if c.Device.HasCorr {
-				what = fmt.Sprintf("no launch call with correlation id %d in the trace", c.Device.Corr)
-			}
-			t.line("  (" + what + ": launched before the profiling window opened, or the trace lacks the CPU side)")
+		switch {
+		case c.Unlinked && c.Device.HasCorr:
+			t.line(fmt.Sprintf("  (no launch call with correlation id %d in the trace: launched before the profiling window opened, or the trace lacks the CPU side)", c.Device.Corr))
+		case c.Unlinked:
+			t.line("  (the device op carries no correlation id: the trace does not say which call, if any, launched it)")
 		}
 	default:
 		t.line(fmt.Sprintf("# %s%s%s, up to the events that enclose it", c.Root.Name, inst, step))
@@ -296,7 +297,7 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 	dur := func(ns int64) string { return units.Dur(ns) }
 	queue := func(q *int64) string {
 		if q == nil {
-			return "-"
+			return "n/a"
 		}
 		return units.Dur(*q)
 	}

@@ -197,6 +197,9 @@ func valueCell(c diff.Change, base bool) string {
 	if base {
 		s = c.Base
 	}
+	if c.Verdict == diff.Unmeasured {
+		return "n/a" // as null in JSON: a metric the trace lacks is not 0
+	}
 	if s.N == 0 {
 		return "-"
 	}

@@ -86,22 +86,26 @@ func (g *Grid) writeText(w io.Writer) error {
 			}
 		}
 	}
-	var b strings.Builder
+	var b, l strings.Builder
+	// a line ends at its last character: the padding of the last cells is
+	// not written (no text output ends a line with a space)
 	line := func(cells []string) {
+		l.Reset()
 		for i := range g.Headers {
 			c := ""
 			if i < len(cells) {
 				c = cells[i]
 			}
 			pad := strings.Repeat(" ", width[i]-runes(c))
-			b.WriteByte(' ')
+			l.WriteByte(' ')
 			if i < len(g.RightAlign) && g.RightAlign[i] {
-				b.WriteString(pad + c)
+				l.WriteString(pad + c)
 			} else {
-				b.WriteString(c + pad)
+				l.WriteString(c + pad)
 			}
-			b.WriteByte(' ')
+			l.WriteByte(' ')
 		}
+		b.WriteString(strings.TrimRight(l.String(), " "))
 		b.WriteByte('\n')
 	}
 	line(g.Headers)

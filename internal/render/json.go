@@ -3,6 +3,8 @@
 package render
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 
 	jsoniter "github.com/json-iterator/go"
@@ -14,13 +16,21 @@ var jsonAPI = jsoniter.Config{
 	ValidateJsonRawMessage: true,
 }.Froze()
 
-// JSON writes v as indented JSON followed by a newline.
+// JSON writes v as indented JSON followed by a newline. jsoniter
+// encodes (fast, map keys sorted, no HTML escaping) and encoding/json's
+// Indent lays it out: jsoniter's own MarshalIndent mis-indents maps and
+// slices inside structs.
 func JSON(w io.Writer, v any) error {
-	b, err := jsonAPI.MarshalIndent(v, "", "  ")
+	b, err := jsonAPI.Marshal(v)
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
+	var out bytes.Buffer
+	out.Grow(len(b) + len(b)/2)
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
 	return err
 }

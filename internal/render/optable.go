@@ -189,5 +189,7 @@ func footDev(res *table.Result, lay TorchLayout) string {
 	if !res.HasDeviceTime {
 		return ""
 	}
-	return "  \nSelf CUDA time total: " + torchTime(res.SumSelfDev, lay.TimeUnit)
+	// a paragraph of its own: Markdown's hard line break would be two
+	// trailing spaces, and no text output ends a line with a space
+	return "\n\nSelf CUDA time total: " + torchTime(res.SumSelfDev, lay.TimeUnit)
 }

@@ -56,21 +56,22 @@ func (v Version) IsKnown() bool {
 // ParseVersion reads "2.14", "2.14.1", "1.13.1+debian" and the like.
 func ParseVersion(s string) (Version, error) {
 	s = strings.TrimSpace(s)
+	orig := s
 	if i := strings.IndexAny(s, "+-a"); i >= 0 {
 		s = s[:i]
 	}
 	parts := strings.Split(s, ".")
 	if len(parts) < 2 {
-		return Version{}, fmt.Errorf("torch version %q: want MAJOR.MINOR[.PATCH], e.g. 2.6.0", s)
+		return Version{}, fmt.Errorf("torch version %q: want MAJOR.MINOR[.PATCH], e.g. 2.6.0", orig)
 	}
 	maj, err1 := strconv.Atoi(parts[0])
 	min, err2 := strconv.Atoi(parts[1])
 	if err1 != nil || err2 != nil || maj < 1 || maj > 3 || min < 0 {
-		return Version{}, fmt.Errorf("torch version %q: want MAJOR.MINOR[.PATCH], e.g. 2.6.0", s)
+		return Version{}, fmt.Errorf("torch version %q: want MAJOR.MINOR[.PATCH], e.g. 2.6.0", orig)
 	}
 	v := Version{maj, min}
 	if !v.IsKnown() {
-		return Version{}, fmt.Errorf("torch version %s is not one whose rules tracetab knows: %s", s, KnownList())
+		return Version{}, fmt.Errorf("torch version %s is not one whose rules tracetab knows: %s", orig, KnownList())
 	}
 	return v, nil
 }
