@@ -157,10 +157,11 @@ func flagError(cmd *cobra.Command, err error) error {
 	}
 	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
 		name := strings.TrimLeft(m[1], "-")
+		path := cmd.CommandPath() // "tracetab" or "tracetab table"
 		if s := suggestFlags(cmd, name); len(s) > 0 {
-			return usageErrorf("unknown flag %s for 'tracetab %s'; did you mean %s?", m[1], cmd.Name(), strings.Join(s, " or "))
+			return usageErrorf("unknown flag %s for '%s'; did you mean %s?", m[1], path, strings.Join(s, " or "))
 		}
-		return usageErrorf("unknown flag %s for 'tracetab %s'; see 'tracetab %s --help'", m[1], cmd.Name(), cmd.Name())
+		return usageErrorf("unknown flag %s for '%s'; see '%s --help'", m[1], path, path)
 	}
 	if m := needsArg.FindStringSubmatch(msg); m != nil {
 		if f := cmd.Flags().Lookup(m[1]); f != nil {

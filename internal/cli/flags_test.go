@@ -20,6 +20,7 @@ func TestFlagValueErrors(t *testing.T) {
 		{[]string{"gaps", "--min-gpa", "1ms", sample}, 2, []string{"did you mean --min-gap?"}},
 		{[]string{"table", "--allow-truncatd", sample}, 2, []string{"did you mean --allow-truncated?"}},
 		{[]string{"table", "--zzzzzz", sample}, 2, []string{"unknown flag --zzzzzz", "tracetab table --help"}},
+		{[]string{"--zzzzzz"}, 2, []string{"unknown flag --zzzzzz for 'tracetab';", "see 'tracetab --help'"}},
 		{[]string{"gaps", "--min-gap", "50", sample}, 2, []string{"--min-gap", "has no unit", "20us, 1.5ms"}},
 		{[]string{"gaps", "--min-gap", "fast", sample}, 2, []string{"--min-gap", "not a duration", "20us, 1.5ms"}},
 		{[]string{"gaps", "--min-gap", "50us", sample}, 0, nil},
