@@ -156,11 +156,11 @@ func findCandidate(ra io.ReaderAt, off, size int64) (int64, bool) {
 		}
 		i += j
 		b := i - 1
-		for b >= 0 && buf[b] <= ' ' {
+		for b >= 0 && isWS(buf[b]) {
 			b--
 		}
 		a := i + 1
-		for a < len(buf) && buf[a] <= ' ' {
+		for a < len(buf) && isWS(buf[a]) {
 			a++
 		}
 		if b >= 0 && buf[b] == ',' && a < len(buf) && buf[a] == '"' {

@@ -96,6 +96,12 @@ func errText(err error) string {
 // Read reads a trace from r; name is used in messages. Gzip input is
 // detected by its magic bytes.
 func Read(r io.Reader, name string, opts Options) (*trace.Trace, error) {
+	t, _, err := readStream(r, name, opts)
+	return t, err
+}
+
+// readStream is Read, also returning the parser (for tests of its counters).
+func readStream(r io.Reader, name string, opts Options) (*trace.Trace, *parser, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(2)
 	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
@@ -103,7 +109,7 @@ func Read(r io.Reader, name string, opts Options) (*trace.Trace, error) {
 	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error(), Gzip: true}
+			return nil, nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error(), Gzip: true}
 		}
 		defer zr.Close()
 		ra := newReadahead(zr)
@@ -114,9 +120,9 @@ func Read(r io.Reader, name string, opts Options) (*trace.Trace, error) {
 	p.gz = gz
 	t, err := p.run()
 	if err != nil {
-		return nil, err
+		return nil, p, err
 	}
-	return t, nil
+	return t, p, nil
 }
 
 type parser struct {
@@ -204,6 +210,9 @@ func (p *parser) run() (*trace.Trace, error) {
 	s := &p.sc
 	if err := s.fill(); err != nil {
 		return nil, p.wrap(err)
+	}
+	if s.end >= 3 && s.buf[0] == 0xef && s.buf[1] == 0xbb && s.buf[2] == 0xbf {
+		s.pos = 3 // a UTF-8 byte order mark, as some editors write: not part of the JSON
 	}
 	var first byte
 	err := s.unit(func() { first = s.peek() })
