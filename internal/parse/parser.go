@@ -238,6 +238,7 @@ func (p *parser) run() (*trace.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.t.BytesRead = s.offset() // the end of the top-level value, before trailing white space
 	if p.t.Truncated {
 		p.t.Warn("truncated", p.truncAt, fmt.Sprintf("the trace is truncated at byte %d: kept the %d complete events read before it", p.truncAt, p.t.NumEvents()))
 	} else if err := p.trailing(); err != nil {
@@ -717,7 +718,6 @@ func (p *parser) metadata() {
 func (p *parser) finish() {
 	t := p.t
 	s := &p.sc
-	t.BytesRead = s.off + int64(s.pos)
 	if s.ctrlChars > 0 {
 		t.Warnings = append(t.Warnings, trace.Warning{Key: "control-char", Offset: s.firstCtrl, Count: s.ctrlChars,
 			Msg: fmt.Sprintf("raw control characters inside JSON strings (first at byte %d); kept as they are", s.firstCtrl)})
