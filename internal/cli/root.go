@@ -23,6 +23,7 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	allowTruncated bool
+	maxMemory      maxMemoryFlag
 	cpuProfile     string
 	stopProfile    func()
 }
@@ -70,9 +71,12 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 	}
 	root.PersistentFlags().BoolVar(&e.allowTruncated, "allow-truncated", false,
 		"analyse a truncated trace up to its last complete event (with a warning)")
+	root.PersistentFlags().Var(&e.maxMemory, "max-memory",
+		"memory bound (e.g. 8GB, 512MiB; 0: none); a trace that needs more stops with exit 3")
 	root.PersistentFlags().StringVar(&e.cpuProfile, "cpuprofile", "", "write a Go CPU profile of tracetab itself to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		e.applyMaxMemory()
 		if e.cpuProfile == "" {
 			return nil
 		}
@@ -93,7 +97,7 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 // load reads one trace and prints its warnings to stderr; on a terminal,
 // a large file shows its progress meanwhile.
 func (e *env) load(path string) (*trace.Trace, error) {
-	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin}
+	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin, MaxMemory: e.maxMemory.bytes}
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}

@@ -335,6 +335,7 @@ func (p *parser) intern(b []byte) trace.StrID {
 			break
 		}
 	}
+	p.strBytes += int64(len(str))
 	id := trace.StrID(len(p.t.Strings))
 	p.t.Strings = append(p.t.Strings, str)
 	p.strIDs[str] = id

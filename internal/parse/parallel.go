@@ -107,6 +107,11 @@ func (p *parser) parallelEvents() error {
 		}
 		p.merge(r.p)
 		last = r.p
+		// the merged model against the bound (no projection: the workers project)
+		p.startOff, p.nextCheck = r.p.sc.offset(), 0
+		if err := p.memCheckAt(r.p.sc.offset()); err != nil {
+			return err
+		}
 		if r.p.t.Truncated || r.p.endedArray || r.p.seg.stop >= len(cands) {
 			break
 		}
@@ -135,6 +140,7 @@ func (p *parser) runSegment(cands []int64, i int) segResult {
 	off := cands[i]
 	w := newParser(io.NewSectionReader(p.ra, off, p.size-off), p.name, p.opts)
 	w.sc.off = off
+	w.startOff, w.projFrom, w.inSize, w.nextCheck = off, cands[0], p.size, off
 	w.seg = &segment{cands: cands, next: i + 1, stop: len(cands)}
 	if err := w.sc.fill(); err != nil {
 		return segResult{err: w.wrap(err)}

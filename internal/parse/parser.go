@@ -29,6 +29,9 @@ type Options struct {
 	// Progress, when set, is advanced by the bytes of JSON read so far
 	// (decompressed for gzip input), for a progress display.
 	Progress *atomic.Int64
+	// MaxMemory, when > 0, bounds the memory the trace may need: reading
+	// stops with an *Error (TooLarge) when the estimate passes it.
+	MaxMemory int64
 }
 
 // Error is an input that cannot be read as a trace. It names the file and
@@ -41,6 +44,7 @@ type Error struct {
 	Gzip      bool
 	Truncated bool // the input ended early
 	NotTrace  bool // valid JSON, but not a Chrome trace
+	TooLarge  bool // the trace needs more memory than Options.MaxMemory
 }
 
 func (e *Error) Error() string {
@@ -77,10 +81,15 @@ func Open(path string, opts Options) (*trace.Trace, error) {
 			if n, _ := f.ReadAt(magic[:], 0); n == 2 && !(magic[0] == 0x1f && magic[1] == 0x8b) {
 				p := newParser(f, path, opts)
 				p.ra, p.size = f, st.Size()
+				p.inSize = p.size
 				return p.run()
 			}
 		}
 		r = f
+		if err == nil && st.Mode().IsRegular() {
+			t, _, err := readStream(r, path, opts, st.Size())
+			return t, err
+		}
 	}
 	return Read(r, path, opts)
 }
@@ -96,13 +105,15 @@ func errText(err error) string {
 // Read reads a trace from r; name is used in messages. Gzip input is
 // detected by its magic bytes.
 func Read(r io.Reader, name string, opts Options) (*trace.Trace, error) {
-	t, _, err := readStream(r, name, opts)
+	t, _, err := readStream(r, name, opts, -1)
 	return t, err
 }
 
 // readStream is Read, also returning the parser (for tests of its counters).
-func readStream(r io.Reader, name string, opts Options) (*trace.Trace, *parser, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+// size is the input's size in bytes (compressed for gzip), -1 when unknown.
+func readStream(r io.Reader, name string, opts Options, size int64) (*trace.Trace, *parser, error) {
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 1<<16)
 	magic, _ := br.Peek(2)
 	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	var src io.Reader = br
@@ -118,6 +129,10 @@ func readStream(r io.Reader, name string, opts Options) (*trace.Trace, *parser, 
 	}
 	p := newParser(src, name, opts)
 	p.gz = gz
+	p.inSize = size
+	if gz {
+		p.gzIn = cr
+	}
 	t, err := p.run()
 	if err != nil {
 		return nil, p, err
@@ -155,6 +170,14 @@ type parser struct {
 	seg        *segment
 	noTs       int
 	eventUnit  func()
+
+	// memory bound (memory.go)
+	inSize    int64           // size of the input (compressed for gzip), -1 when unknown
+	gzIn      *countingReader // compressed bytes read, for gzip input
+	startOff  int64           // where this parser started reading (segment workers)
+	projFrom  int64           // where the events start: a worker's density is projected from there
+	nextCheck int64
+	strBytes  int64 // bytes of the interned strings
 }
 
 type trackKey struct {
@@ -521,7 +544,11 @@ func (p *parser) eventLoop(first bool) error {
 			return p.wrap(err)
 		}
 		if done {
-			return nil
+			p.nextCheck = 0 // the whole array against the bound
+			return p.memCheck()
+		}
+		if err := p.memCheck(); err != nil {
+			return err
 		}
 		first = false
 	}

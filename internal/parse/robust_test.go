@@ -56,7 +56,7 @@ func TestLongValueLinear(t *testing.T) {
 		{"gzip through a pipe", &chunkReader{bytes.NewReader(gz.Bytes()), 4096}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tr, p, err := readStream(c.r, "big.json", Options{})
+			tr, p, err := readStream(c.r, "big.json", Options{}, -1)
 			if err != nil {
 				t.Fatal(err)
 			}
