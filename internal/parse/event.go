@@ -320,21 +320,48 @@ func (p *parser) triple() (t [3]int32) {
 	}
 }
 
-// intern returns the id of b in the string table, adding it when new.
+// intern returns the id of b in the string table, adding it when new. A
+// new string with raw control characters is counted for the control-char
+// warning (a segment worker also notes where, for the merge).
 func (p *parser) intern(b []byte) trace.StrID {
 	if id, ok := p.strIDs[string(b)]; ok {
 		return id
 	}
-	str := string(b)
-	for i := 0; i < len(b); i++ {
-		if b[i] < 0x20 {
-			if p.sc.ctrlChars == 0 {
-				p.sc.firstCtrl = p.sc.offset()
+	id := p.add(b)
+	if hasCtrl(b) {
+		off := p.sc.offset()
+		p.countCtrl(off)
+		if p.seg != nil {
+			if p.ctrlAt == nil {
+				p.ctrlAt = map[trace.StrID]int64{}
 			}
-			p.sc.ctrlChars++
-			break
+			p.ctrlAt[id] = off
 		}
 	}
+	return id
+}
+
+func (p *parser) countCtrl(off int64) {
+	if p.sc.ctrlChars == 0 {
+		p.sc.firstCtrl = off
+	}
+	p.sc.ctrlChars++
+}
+
+// hasCtrl reports raw control characters (an escaped \u0001 decodes to
+// one too: torch writes them raw, so the warning is about the text).
+func hasCtrl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// add appends a new string to the table.
+func (p *parser) add(b []byte) trace.StrID {
+	str := string(b)
 	p.strBytes += int64(len(str))
 	id := trace.StrID(len(p.t.Strings))
 	p.t.Strings = append(p.t.Strings, str)

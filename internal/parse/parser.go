@@ -178,6 +178,21 @@ type parser struct {
 	projFrom  int64           // where the events start: a worker's density is projected from there
 	nextCheck int64
 	strBytes  int64 // bytes of the interned strings
+
+	// segment workers only (parallel.go): what the merge needs to give
+	// the sequential reading's warnings
+	ctrlAt  map[trace.StrID]int64 // first offset of each new string with control characters
+	metaLog []metaName            // process_name and thread_name events, in file order
+
+	lastEnd int64 // offset after the last complete event (-1: none yet in this segment)
+}
+
+// metaName is one process_name or thread_name event seen by a segment worker.
+type metaName struct {
+	thread bool
+	key    trackKey // pid (and tid for threads)
+	name   string
+	off    int64
 }
 
 type trackKey struct {
@@ -263,6 +278,9 @@ func (p *parser) run() (*trace.Trace, error) {
 	}
 	p.t.BytesRead = s.offset() // the end of the top-level value, before trailing white space
 	if p.t.Truncated {
+		p.t.BytesRead = p.lastEnd
+	}
+	if p.t.Truncated {
 		p.t.Warn("truncated", p.truncAt, fmt.Sprintf("the trace is truncated at byte %d: kept the %d complete events read before it", p.truncAt, p.t.NumEvents()))
 	} else if err := p.trailing(); err != nil {
 		return nil, err
@@ -287,6 +305,19 @@ func (p *parser) trailing() error {
 		return p.wrap(err)
 	}
 	return p.errAt(s.offset(), "unexpected "+s.describe()+" after the end of the trace")
+}
+
+// cutShort reports whether err is the input ending early where the user
+// allows it; the trace is then marked truncated at the current unit.
+func (p *parser) cutShort(err error) bool {
+	if err != io.ErrUnexpectedEOF || !p.opts.AllowTruncated {
+		return false
+	}
+	s := &p.sc
+	p.t.Truncated = true
+	p.truncAt = s.off + int64(s.end)
+	p.lastEnd = s.offset()
+	return true
 }
 
 func (p *parser) object() error {
@@ -321,6 +352,9 @@ func (p *parser) object() error {
 			key = string(raw)
 			s.expect(':')
 		})
+		if p.cutShort(err) {
+			return nil
+		}
 		if err != nil {
 			return p.wrap(err)
 		}
@@ -341,6 +375,9 @@ func (p *parser) object() error {
 			continue
 		}
 		if err := s.unit(func() { p.topValue(key) }); err != nil {
+			if p.cutShort(err) {
+				return nil
+			}
 			return p.wrap(err)
 		}
 	}
@@ -495,8 +532,12 @@ func (p *parser) distInfo() {
 func (p *parser) eventArray() error {
 	s := &p.sc
 	if err := s.unit(func() { s.expect('[') }); err != nil {
+		if p.cutShort(err) {
+			return nil
+		}
 		return p.wrap(err)
 	}
+	p.lastEnd = s.offset()
 	if p.ra != nil {
 		return p.parallelEvents()
 	}
@@ -547,6 +588,7 @@ func (p *parser) eventLoop(first bool) error {
 			p.nextCheck = 0 // the whole array against the bound
 			return p.memCheck()
 		}
+		p.lastEnd = s.offset()
 		if err := p.memCheck(); err != nil {
 			return err
 		}
@@ -722,23 +764,44 @@ func (p *parser) metadata() {
 	e := &p.ev
 	t := p.t
 	t.MetaEvents++
+	var m metaName
 	switch t.Strings[e.name] {
 	case "process_name":
-		if !e.pid.IsStr {
-			if old, dup := t.ProcessNames[e.pid.Int]; dup && old != e.argName {
-				t.Warn("dup-meta", p.sc.offset(), fmt.Sprintf("process %d is named twice (%q, then %q); kept the first", e.pid.Int, old, e.argName))
-				return
-			}
-			t.ProcessNames[e.pid.Int] = e.argName
-		}
-	case "thread_name":
-		k := trackKey{e.pid, e.tid}
-		if old, dup := p.threadName[k]; dup && old != e.argName {
-			t.Warn("dup-meta", p.sc.offset(), fmt.Sprintf("thread %s is named twice (%q, then %q); kept the first", p.idString(e.tid), old, e.argName))
+		if e.pid.IsStr {
 			return
 		}
-		p.threadName[k] = e.argName
+		m = metaName{key: trackKey{pid: e.pid}, name: e.argName, off: p.sc.offset()}
+	case "thread_name":
+		m = metaName{thread: true, key: trackKey{e.pid, e.tid}, name: e.argName, off: p.sc.offset()}
+	default:
+		return
 	}
+	if p.seg != nil {
+		// a worker cannot know the names earlier segments gave: the
+		// merge replays its names in order
+		p.metaLog = append(p.metaLog, m)
+		return
+	}
+	p.nameMeta(m)
+}
+
+// nameMeta records a process or thread name; a second, different name is
+// warned about and the first kept.
+func (p *parser) nameMeta(m metaName) {
+	t := p.t
+	if !m.thread {
+		if old, dup := t.ProcessNames[m.key.pid.Int]; dup && old != m.name {
+			t.Warn("dup-meta", m.off, fmt.Sprintf("process %d is named twice (%q, then %q); kept the first", m.key.pid.Int, old, m.name))
+			return
+		}
+		t.ProcessNames[m.key.pid.Int] = m.name
+		return
+	}
+	if old, dup := p.threadName[m.key]; dup && old != m.name {
+		t.Warn("dup-meta", m.off, fmt.Sprintf("thread %s is named twice (%q, then %q); kept the first", p.idString(m.key.tid), old, m.name))
+		return
+	}
+	p.threadName[m.key] = m.name
 }
 
 // finish derives track kinds, names and trace-level facts after the last event.
