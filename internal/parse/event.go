@@ -2,6 +2,8 @@ package parse
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -209,10 +211,7 @@ func (p *parser) args() {
 		case "name":
 			if s.peek() == '"' {
 				raw, esc := s.str()
-				if esc {
-					raw = s.unescape(raw)
-				}
-				e.argName = string(raw)
+				e.argName = p.t.Strings[p.internStr(raw, esc)]
 			} else {
 				s.skipValue()
 			}
@@ -252,10 +251,7 @@ func (p *parser) internValue() trace.StrID {
 		return p.intern(w)
 	}
 	raw, esc := s.str()
-	if esc {
-		raw = s.unescape(raw)
-	}
-	return p.intern(raw)
+	return p.internStr(raw, esc)
 }
 
 // intValue reads an integer, also from a string ("12"). Words, fractions
@@ -270,10 +266,7 @@ func (p *parser) idValue() trace.ID {
 	s := &p.sc
 	if s.peek() == '"' {
 		raw, esc := s.str()
-		if esc {
-			raw = s.unescape(raw)
-		}
-		return trace.ID{IsStr: true, Str: p.intern(raw)}
+		return trace.ID{IsStr: true, Str: p.internStr(raw, esc)}
 	}
 	w, _ := p.strOrWord()
 	if v, ok := parseInt(w); ok {
@@ -320,15 +313,50 @@ func (p *parser) triple() (t [3]int32) {
 	}
 }
 
-// intern returns the id of b in the string table, adding it when new. A
-// new string with raw control characters is counted for the control-char
-// warning (a segment worker also notes where, for the merge).
-func (p *parser) intern(b []byte) trace.StrID {
+// intern returns the id of b (text as the file wrote it, no escapes) in the
+// string table, adding it when new.
+func (p *parser) intern(b []byte) trace.StrID { return p.internText(b, b) }
+
+// internStr interns the contents of a JSON string, decoding its escapes.
+func (p *parser) internStr(raw []byte, esc bool) trace.StrID {
+	if !esc {
+		return p.intern(raw)
+	}
+	return p.internText(p.sc.unescape(raw), raw)
+}
+
+// internText interns b, whose text in the file is raw. A new string with
+// raw control characters in the file's text is counted for the control-char
+// warning (an escape such as \u0000 is not raw); one that is not valid UTF-8
+// (invalid bytes, a lone surrogate escape such as \ud800) is stored mended,
+// each invalid sequence replaced by U+FFFD, and counted for the
+// invalid-utf8 warning. A segment worker notes where each was first met,
+// for the merge.
+func (p *parser) internText(b, raw []byte) trace.StrID {
 	if id, ok := p.strIDs[string(b)]; ok {
 		return id
 	}
-	id := p.add(b)
-	if hasCtrl(b) {
+	var id trace.StrID
+	if utf8.Valid(b) {
+		id = p.add(string(b))
+	} else {
+		m := strings.ToValidUTF8(string(b), "\uFFFD")
+		if known, ok := p.strIDs[m]; ok {
+			p.strIDs[string(b)] = known
+			return known
+		}
+		id = p.add(m)
+		p.strIDs[string(b)] = id
+		off := p.sc.offset()
+		p.countMended(off)
+		if p.seg != nil {
+			if p.badAt == nil {
+				p.badAt = map[trace.StrID]int64{}
+			}
+			p.badAt[id] = off
+		}
+	}
+	if hasCtrl(raw) {
 		off := p.sc.offset()
 		p.countCtrl(off)
 		if p.seg != nil {
@@ -339,6 +367,27 @@ func (p *parser) intern(b []byte) trace.StrID {
 		}
 	}
 	return id
+}
+
+// text is the contents of a JSON string outside the string table (top-level
+// keys and values, device names), mended and counted as internText does.
+func (p *parser) text(raw []byte, esc bool) string {
+	b := raw
+	if esc {
+		b = p.sc.unescape(raw)
+	}
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	p.countMended(p.sc.offset())
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+func (p *parser) countMended(off int64) {
+	if p.mended == 0 {
+		p.firstMended = off
+	}
+	p.mended++
 }
 
 func (p *parser) countCtrl(off int64) {
@@ -360,8 +409,7 @@ func hasCtrl(b []byte) bool {
 }
 
 // add appends a new string to the table.
-func (p *parser) add(b []byte) trace.StrID {
-	str := string(b)
+func (p *parser) add(str string) trace.StrID {
 	p.strBytes += int64(len(str))
 	id := trace.StrID(len(p.t.Strings))
 	p.t.Strings = append(p.t.Strings, str)

@@ -199,9 +199,12 @@ func (p *parser) merge(w *parser) {
 	for i, str := range wt.Strings {
 		id, ok := p.strIDs[str]
 		if !ok {
-			id = p.add([]byte(str))
+			id = p.add(str)
 			// new to the file so far: the sequential reading counted it
 			// where the worker first met it
+			if off, bad := w.badAt[trace.StrID(i)]; bad {
+				p.countMended(off)
+			}
 			if off, ctrl := w.ctrlAt[trace.StrID(i)]; ctrl {
 				p.countCtrl(off)
 			}

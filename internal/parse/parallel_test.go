@@ -15,7 +15,8 @@ import (
 // length up to maxLen (so every cut lands inside some string), strings that
 // end in ",{" (a candidate event start inside a string), escaped text that
 // reads like events, control characters and bare words in several segments
-// (the same string first seen in a later segment), threads and processes
+// (the same string first seen in a later segment), invalid UTF-8 and lone
+// surrogates, threads and processes
 // named twice far apart, negative durations and string timestamps.
 func adversarial(n, maxLen int) string {
 	var b strings.Builder
@@ -32,6 +33,8 @@ func adversarial(n, maxLen int) string {
 			name += `\",{\"ph\":\"X\",\"name\":\"fake\",\"ts\":1,\"dur\":1,\"pid\":9,\"tid\":9},{\"`
 		case 3:
 			name += "\x01ctl" + fmt.Sprint(i%5)
+		case 4:
+			name += "\xfe" + `\ud800` + fmt.Sprint(i%6)
 		}
 		switch i % 11 {
 		case 4:

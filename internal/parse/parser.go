@@ -184,7 +184,12 @@ type parser struct {
 	ctrlAt  map[trace.StrID]int64 // first offset of each new string with control characters
 	metaLog []metaName            // process_name and thread_name events, in file order
 
+	badAt map[trace.StrID]int64 // first offset of each new string mended to valid UTF-8
+
 	lastEnd int64 // offset after the last complete event (-1: none yet in this segment)
+
+	mended      int // strings mended to valid UTF-8
+	firstMended int64
 }
 
 // metaName is one process_name or thread_name event seen by a segment worker.
@@ -346,10 +351,7 @@ func (p *parser) object() error {
 				s.pos++
 			}
 			raw, esc := s.str()
-			if esc {
-				raw = s.unescape(raw)
-			}
-			key = string(raw)
+			key = p.text(raw, esc)
 			s.expect(':')
 		})
 		if p.cutShort(err) {
@@ -431,10 +433,7 @@ func (p *parser) topValue(key string) {
 		p.t.Meta[key] = "[…]"
 	case '"':
 		raw, esc := s.str()
-		if esc {
-			raw = s.unescape(raw)
-		}
-		p.t.Meta[key] = string(raw)
+		p.t.Meta[key] = p.text(raw, esc)
 	default:
 		p.t.Meta[key] = string(s.word())
 	}
@@ -486,7 +485,7 @@ func (p *parser) deviceProps() {
 			switch k {
 			case "name":
 				raw, _ := p.strOrWord()
-				d.Name = string(raw)
+				d.Name = p.text(raw, false)
 				return
 			case "id", "totalGlobalMem", "numSms", "computeMajor", "computeMinor":
 				v, _ = p.intValue()
@@ -517,7 +516,7 @@ func (p *parser) distInfo() {
 		switch k {
 		case "backend":
 			raw, _ := p.strOrWord()
-			p.t.Dist.Backend = string(raw)
+			p.t.Dist.Backend = p.text(raw, false)
 		case "rank":
 			p.t.Dist.Rank, _ = p.intValue()
 		case "world_size":
@@ -811,6 +810,10 @@ func (p *parser) finish() {
 	if s.ctrlChars > 0 {
 		t.Warnings = append(t.Warnings, trace.Warning{Key: "control-char", Offset: s.firstCtrl, Count: s.ctrlChars,
 			Msg: fmt.Sprintf("raw control characters inside JSON strings (first at byte %d); kept as they are", s.firstCtrl)})
+	}
+	if p.mended > 0 {
+		t.Warnings = append(t.Warnings, trace.Warning{Key: "invalid-utf8", Offset: p.firstMended, Count: p.mended,
+			Msg: fmt.Sprintf("strings that are not valid UTF-8 (invalid bytes or lone surrogate escapes; first at byte %d); each bad sequence replaced by U+FFFD", p.firstMended)})
 	}
 	if s.bareWords > 0 {
 		t.Warnings = append(t.Warnings, trace.Warning{Key: "bare-word", Offset: s.firstBare, Count: s.bareWords,

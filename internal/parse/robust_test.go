@@ -72,3 +72,43 @@ func TestLongValueLinear(t *testing.T) {
 		})
 	}
 }
+
+// TestMendUTF8: names with invalid bytes or lone surrogate escapes are
+// stored as valid UTF-8 (U+FFFD for each bad sequence) and counted in one
+// warning; a valid surrogate pair decodes; an escaped \u0000 is not a raw
+// control character, a raw 0x01 is.
+func TestMendUTF8(t *testing.T) {
+	in := `{"traceEvents":[` +
+		`{"ph":"X","cat":"cpu_op","name":"bad\xffbyte","pid":1,"tid":1,"ts":1,"dur":1},` +
+		`{"ph":"X","cat":"cpu_op","name":"lone\ud800x","pid":1,"tid":1,"ts":2,"dur":1},` +
+		`{"ph":"X","cat":"cpu_op","name":"pair\ud83d\ude00","pid":1,"tid":1,"ts":3,"dur":1},` +
+		`{"ph":"X","cat":"cpu_op","name":"nul\u0000esc","pid":1,"tid":1,"ts":4,"dur":1},` +
+		`{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"th\xfe"}}],` +
+		`"trace\xffName":"x\udc00"}`
+	bytesOf := strings.NewReplacer(`\xff`, "\xff", `\xfe`, "\xfe", `\x01`, "\x01")
+	in = bytesOf.Replace(in)
+	tr, err := Read(strings.NewReader(in), "u.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"bad\uFFFDbyte", "lone\uFFFDx", "pair\U0001F600", "nul\x00esc"}
+	for i, w := range want {
+		if tr.NameOf(i) != w {
+			t.Errorf("event %d named %q, want %q", i, tr.NameOf(i), w)
+		}
+	}
+	if tr.Tracks[0].Name != "th\uFFFD" || tr.Meta["trace\uFFFDName"] != "x\uFFFD" {
+		t.Errorf("thread %q meta %v", tr.Tracks[0].Name, tr.Meta)
+	}
+	w := warnKeys(tr)
+	if w["invalid-utf8"] != 5 {
+		t.Errorf("invalid-utf8 count %d, want 5 (2 names, a thread name, a key, a value); warnings %v", w["invalid-utf8"], tr.Warnings)
+	}
+	if w["control-char"] != 0 {
+		t.Errorf("an escaped \\u0000 was reported as a raw control character")
+	}
+	tr, err = Read(strings.NewReader(bytesOf.Replace(`[{"ph":"X","name":"raw\x01","ts":1,"dur":1,"pid":1,"tid":1}]`)), "c.json", Options{})
+	if err != nil || warnKeys(tr)["control-char"] != 1 {
+		t.Fatalf("raw control character: %v %v", err, tr)
+	}
+}
