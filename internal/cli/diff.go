@@ -59,6 +59,9 @@ Times are microseconds; ABS takes 50us, 1.5ms, 2s or a plain number of us.`,
 			if err := o.validate(); err != nil {
 				return err
 			}
+			if args[0] == "-" && args[1] == "-" {
+				return usageErrorf("diff: standard input can be only one of the two traces")
+			}
 			return runDiff(e, o, args[0], args[1])
 		},
 	}

@@ -51,10 +51,11 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &pe):
 		code = ExitUnreadable
 	}
-	fmt.Fprintf(stderr, "tracetab: %v\n", err)
-	if pe != nil && pe.Truncated {
-		fmt.Fprintln(stderr, "tracetab: hint: --allow-truncated analyses the events read before the end")
+	hint := ""
+	if pe != nil && pe.Truncated { // never set when --allow-truncated was given
+		hint = " (--allow-truncated analyses the events read before the cut)"
 	}
+	fmt.Fprintf(stderr, "tracetab: %v%s\n", err, hint)
 	if code == ExitUsage && ee == nil {
 		fmt.Fprintln(stderr, "Run 'tracetab --help' for usage.")
 	}

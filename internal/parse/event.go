@@ -20,6 +20,7 @@ type evState struct {
 	ts, dur  int64
 	hasTs    bool
 	hasDur   bool
+	badDur   bool // "dur" present but not a usable number
 	tsStr    bool
 	frac     bool
 	id       int64
@@ -87,6 +88,7 @@ func (p *parser) event() {
 			e.ts, e.hasTs = p.nsValue()
 		case "dur":
 			e.dur, e.hasDur = p.nsValue()
+			e.badDur = !e.hasDur
 		case "id":
 			id := p.idValue()
 			if id.IsStr {

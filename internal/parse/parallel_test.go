@@ -108,6 +108,15 @@ func readBoth(t *testing.T, path string, opts Options, seg int64) (*trace.Trace,
 // length) gives the sequential reading exactly, warnings included.
 func TestParallelAdversarial(t *testing.T) {
 	path := writeTemp(t, "adv.json", adversarial(400, 97))
+	seq, err := Open(path, Options{Sequential: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"control-char", "bare-word", "dup-meta", "invalid-utf8", "ts-string", "neg-dur"} {
+		if warnKeys(seq)[k] < 2 {
+			t.Fatalf("the adversarial trace should raise %q more than once: %v", k, seq.Warnings)
+		}
+	}
 	for seg := int64(40); seg <= 400; seg += 7 {
 		seq, serr, par, perr := readBoth(t, path, Options{}, seg)
 		if serr != nil || perr != nil {

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -117,18 +115,21 @@ func readStream(r io.Reader, name string, opts Options, size int64) (*trace.Trac
 	magic, _ := br.Peek(2)
 	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	var src io.Reader = br
+	var gs *gzStream
 	if gz {
-		zr, err := gzip.NewReader(br)
+		var err error
+		gs, err = newGzStream(br)
 		if err != nil {
 			return nil, nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error(), Gzip: true}
 		}
-		defer zr.Close()
-		ra := newReadahead(zr)
+		defer gs.Close()
+		ra := newReadahead(gs)
 		defer ra.Close()
 		src = ra
 	}
 	p := newParser(src, name, opts)
 	p.gz = gz
+	p.gzs = gs
 	p.inSize = size
 	if gz {
 		p.gzIn = cr
@@ -146,6 +147,7 @@ type parser struct {
 	name   string
 	opts   Options
 	gz     bool
+	gzs    *gzStream // gzip input: how its compressed data ended
 	ev     evState
 	tmp    []byte
 	strIDs map[string]trace.StrID
@@ -237,7 +239,7 @@ func (p *parser) wrap(err error) error {
 		return p.errAt(se.off, se.msg)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		e := p.errAt(p.sc.off+int64(p.sc.end), "unexpected end of input: the trace is truncated")
-		e.Truncated = true
+		e.Truncated = !p.opts.AllowTruncated // a cut that reading past cannot help is not offered the flag
 		return e
 	case err != nil:
 		msg := err.Error()
@@ -260,6 +262,11 @@ func (p *parser) run() (*trace.Trace, error) {
 	var first byte
 	err := s.unit(func() { first = s.peek() })
 	if err == io.ErrUnexpectedEOF {
+		if s.end == 0 && p.gzs != nil && p.gzs.cut {
+			e := p.errAt(0, "the gzip data ends before any text: the trace is truncated")
+			e.Truncated = !p.opts.AllowTruncated
+			return nil, e
+		}
 		if s.end == 0 {
 			return nil, p.errAt(0, "empty file: expected a Chrome trace (a JSON object with traceEvents, or an array of events)")
 		}
@@ -602,6 +609,10 @@ func (p *parser) eventAndStore() {
 
 var legacyPid = []byte("CPU functions")
 
+// tsLimit bounds every start and end (ns, ts + dur) in absolute value: the
+// difference of any two stays within int64, so no end, gap or span wraps.
+const tsLimit = int64(1) << 62
+
 // store turns the parsed fields of p.ev into model entries.
 func (p *parser) store() {
 	e := &p.ev
@@ -609,6 +620,10 @@ func (p *parser) store() {
 	p.elements++
 	if e.ph != 0 {
 		p.sawPh = true
+	}
+	if e.hasTs && (e.ts <= -tsLimit || e.ts >= tsLimit || e.hasDur && e.dur >= tsLimit-e.ts) {
+		t.Warn("ts-range", p.sc.offset(), "an event whose \"ts\" or end lies beyond ±2^62 ns (146 years) was skipped: differences of its times would not fit in int64")
+		return
 	}
 	switch e.ph {
 	case 'X':
@@ -636,6 +651,9 @@ func (p *parser) store() {
 			t.Warn("no-ts", 0, "")
 		}
 		return
+	}
+	if e.badDur {
+		t.Warn("bad-dur", p.sc.offset(), "an X event with an unusable \"dur\" (null, NaN, infinite or beyond int64) was read as 0")
 	}
 	if e.tsStr {
 		t.Warn("ts-string", p.sc.offset(), "\"ts\" or \"dur\" written as a JSON string; read as a number")
@@ -810,6 +828,12 @@ func (p *parser) finish() {
 	if s.ctrlChars > 0 {
 		t.Warnings = append(t.Warnings, trace.Warning{Key: "control-char", Offset: s.firstCtrl, Count: s.ctrlChars,
 			Msg: fmt.Sprintf("raw control characters inside JSON strings (first at byte %d); kept as they are", s.firstCtrl)})
+	}
+	if g := p.gzs; g != nil && g.cut && !t.Truncated {
+		t.Warn("gzip-cut", 0, "the gzip data ends early (no CRC trailer): the JSON text is complete, but its checksum was not verified")
+	}
+	if g := p.gzs; g != nil && g.padding > 0 {
+		t.Warn("gzip-padding", 0, fmt.Sprintf("ignored %d zero bytes after the gzip data (tar or dd padding)", g.padding))
 	}
 	if p.mended > 0 {
 		t.Warnings = append(t.Warnings, trace.Warning{Key: "invalid-utf8", Offset: p.firstMended, Count: p.mended,

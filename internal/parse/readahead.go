@@ -31,7 +31,14 @@ func newReadahead(src io.Reader) *readahead {
 			case <-r.done:
 				return
 			}
-			n, err := io.ReadFull(src, b[:raBlock])
+			// fill the block; the source's own errors pass unchanged
+			n := 0
+			var err error
+			for n < raBlock && err == nil {
+				var k int
+				k, err = src.Read(b[n:raBlock])
+				n += k
+			}
 			if n > 0 {
 				select {
 				case r.blocks <- b[:n]:
@@ -40,9 +47,6 @@ func newReadahead(src io.Reader) *readahead {
 				}
 			}
 			if err != nil {
-				if err == io.ErrUnexpectedEOF {
-					err = io.EOF
-				}
 				errc <- err
 				return
 			}

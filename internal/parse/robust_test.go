@@ -3,7 +3,9 @@ package parse
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -110,5 +112,104 @@ func TestMendUTF8(t *testing.T) {
 	tr, err = Read(strings.NewReader(bytesOf.Replace(`[{"ph":"X","name":"raw\x01","ts":1,"dur":1,"pid":1,"tid":1}]`)), "c.json", Options{})
 	if err != nil || warnKeys(tr)["control-char"] != 1 {
 		t.Fatalf("raw control character: %v %v", err, tr)
+	}
+}
+
+func gzipBytes(t *testing.T, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.Bytes()
+}
+
+const oneEvent = `{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":1}],"traceName":"t"}`
+
+// TestSmallDefects: one reproducer per defect of the robustness issue.
+func TestSmallDefects(t *testing.T) {
+	gz := gzipBytes(t, oneEvent)
+	for _, c := range []struct {
+		name   string
+		in     []byte
+		opts   Options
+		events int    // -1: an error is wanted
+		errHas string // for errors
+		warn   string // a warning key that must be present
+	}{
+		// --allow-truncated: a cut in the keys after the events, or before the array
+		{"cut after the events", []byte(oneEvent[:len(oneEvent)-6]), Options{AllowTruncated: true}, 1, "", "truncated"},
+		{"cut after the events, no flag", []byte(oneEvent[:len(oneEvent)-6]), Options{}, -1, "truncated", ""},
+		{"cut before the array", []byte(`{"schemaVersion":1,"deviceProperties":[{"id":0`), Options{AllowTruncated: true}, 0, "", "truncated"},
+		{"cut in the key traceEvents", []byte(`{"traceEve`), Options{AllowTruncated: true}, 0, "", "truncated"},
+		{"cut after traceEvents:", []byte(`{"traceEvents":`), Options{AllowTruncated: true}, 0, "", "truncated"},
+		// times near the int64 limit are refused, not wrapped
+		{"ts near int64", []byte(`[{"ph":"X","name":"a","pid":1,"tid":1,"ts":9200000000000000,"dur":1},{"ph":"X","name":"b","pid":1,"tid":1,"ts":9000000000000000,"dur":9000000000000000}]`), Options{}, 0, "", "ts-range"},
+		{"negative ts near int64", []byte(`[{"ph":"X","name":"a","pid":1,"tid":1,"ts":-9200000000000000,"dur":1},{"ph":"X","name":"b","pid":1,"tid":1,"ts":5,"dur":1}]`), Options{}, 1, "", "ts-range"},
+		// invalid dur values are warned about
+		{"dur null", []byte(`[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":null}]`), Options{}, 1, "", "bad-dur"},
+		{"dur 1e400", []byte(`[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1e400}]`), Options{}, 1, "", "bad-dur"},
+		{"dur NaN", []byte(`[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":NaN}]`), Options{}, 1, "", "bad-dur"},
+		// gzip: padding accepted, missing trailer warned, junk refused, members joined
+		{"gzip zero padding", append(append([]byte{}, gz...), make([]byte, 10240)...), Options{}, 1, "", "gzip-padding"},
+		{"gzip without CRC trailer", gz[:len(gz)-8], Options{}, 1, "", "gzip-cut"},
+		{"gzip junk after", append(append([]byte{}, gz...), "junk"...), Options{}, -1, "after the end of the gzip data", ""},
+		{"gzip two members", append(gzipBytes(t, oneEvent[:40]), gzipBytes(t, oneEvent[40:])...), Options{}, 1, "", ""},
+		{"gzip cut in the data", gz[:30], Options{}, -1, "truncated", ""},
+		// a UTF-8 byte order mark is accepted
+		{"BOM", append([]byte("\xef\xbb\xbf"), oneEvent...), Options{}, 1, "", ""},
+		// NUL is not white space
+		{"NUL between tokens", []byte("{\"traceEvents\":[\x00]}"), Options{}, -1, "byte 0x00", ""},
+		{"leading NULs", make([]byte, 4096), Options{}, -1, "byte 0x00", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr, err := Read(bytes.NewReader(c.in), "d.json", c.opts)
+			if c.events < 0 {
+				if err == nil || !strings.Contains(err.Error(), c.errHas) || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("want one-line error with %q, got %v", c.errHas, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.NumEvents() != c.events {
+				t.Errorf("%d events, want %d", tr.NumEvents(), c.events)
+			}
+			if c.warn != "" && warnKeys(tr)[c.warn] == 0 {
+				t.Errorf("no %q warning: %v", c.warn, tr.Warnings)
+			}
+			for i := 0; i < tr.NumEvents(); i++ {
+				if e := tr.Ev(i); e.End() < e.Start {
+					t.Errorf("event %d ends before it starts: %+v", i, e)
+				}
+			}
+		})
+	}
+}
+
+// TestTruncatedErrorNoFlagHint: with AllowTruncated given, no error is
+// marked Truncated (the CLI offers the flag only on those).
+func TestTruncatedErrorNoFlagHint(t *testing.T) {
+	_, err := Read(strings.NewReader(oneEvent[:30]), "x.json", Options{})
+	var pe *Error
+	if !errors.As(err, &pe) || !pe.Truncated {
+		t.Fatalf("want a truncation error, got %v", err)
+	}
+	tr, err := Read(strings.NewReader(oneEvent[:30]), "x.json", Options{AllowTruncated: true})
+	if err != nil || !tr.Truncated {
+		t.Fatalf("with AllowTruncated: %v", err)
+	}
+}
+
+// TestDevZero: /dev/zero is refused at its first byte, not after 256 MB.
+func TestDevZero(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	_, err := Open("/dev/zero", Options{})
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Offset != 0 || !strings.Contains(err.Error(), "byte 0x00") {
+		t.Fatalf("got %v", err)
 	}
 }
