@@ -5,7 +5,7 @@ CACHE    := .cache
 BENCH_GB := $(CACHE)/bench-1g.json
 FUZZTIME ?= 10s
 
-.PHONY: build test golden fuzz bench bench-go lint sample clean
+.PHONY: build test golden fuzz bench bench-go lint sample clean stress
 
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
@@ -17,6 +17,16 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
+
+# The hostile corpus at full size (issue 12): 1e5 streams, 2e5 threads, 3e5
+# names, 1e6-deep nesting, a 5 GB gzip bomb, 100 MB values, truncation at 200
+# offsets of three real traces, the 200 MB fake-events string read in
+# parallel; then a -race binary on a few cases. Prints the slowest case and
+# the largest memory ratio. Needs several GB of disk in $$TMPDIR.
+stress:
+	TRACETAB_STRESS=1 $(GO) test -count=1 -timeout 60m -run 'Stress' ./internal/parse
+	$(GO) test -count=1 -timeout 60m -run '^TestHostile' ./internal/cli -stress -v | grep -E '^(---|ok|FAIL)|hostile corpus|_test.go.*(exit|peak)'
+	TRACETAB_RACE=1 $(GO) test -count=1 -timeout 30m -run '^TestHostile(/(big-array-gzip|bad-text|gzip-bomb|streams)$$|Files)' ./internal/cli -v | grep -E '^(---|ok|FAIL)|hostile corpus'
 
 # Refresh golden files after a deliberate change; review the diff.
 golden:

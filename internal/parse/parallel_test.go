@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -174,4 +175,50 @@ func TestParallelLongStringFakeEvents(t *testing.T) {
 		}
 		equalTraces(t, fmt.Sprintf("segment %d", seg), seq, par)
 	}
+}
+
+// TestStressParallelFakeEvents (make stress): a 200 MB string of text that
+// reads like events, between real events, at the real segment size: the
+// parallel reading equals the sequential one.
+func TestStressParallelFakeEvents(t *testing.T) {
+	if os.Getenv("TRACETAB_STRESS") == "" {
+		t.Skip("make stress (TRACETAB_STRESS=1) runs it")
+	}
+	path := filepath.Join(t.TempDir(), "fake.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	bw.WriteString(`{"traceEvents":[`)
+	for i := 0; i < 200_000; i++ {
+		fmt.Fprintf(bw, `{"ph":"X","cat":"cpu_op","name":"before%d","pid":1,"tid":1,"ts":%d,"dur":1},`+"\n", i%100, i)
+	}
+	bw.WriteString(`{"ph":"X","cat":"cpu_op","name":"big","pid":1,"tid":1,"ts":2,"dur":1,"args":{"s":"`)
+	for n := 0; n < 200<<20; {
+		k, _ := fmt.Fprintf(bw, `},\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"fake%d\",\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":5}, {`, n%1000, n)
+		n += k
+	}
+	bw.WriteString("\"}},\n")
+	for i := 0; i < 200_000; i++ {
+		fmt.Fprintf(bw, `{"ph":"X","cat":"cpu_op","name":"after%d","pid":1,"tid":1,"ts":%d,"dur":1},`+"\n", i%100, 300_000+i)
+	}
+	bw.WriteString(`{"ph":"X","cat":"cpu_op","name":"end","pid":1,"tid":1,"ts":1,"dur":1}]}`)
+	bw.Flush()
+	f.Close()
+	if st, _ := os.Stat(path); st.Size() < 200<<20 {
+		t.Fatalf("only %d bytes", st.Size())
+	}
+	seq, err := Open(path, Options{Sequential: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seq.NumEvents() != 400_002 {
+		t.Fatalf("%d events", seq.NumEvents())
+	}
+	equalTraces(t, "200 MB string", seq, par)
 }
