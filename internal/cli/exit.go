@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 // Exit codes, the same for every command.
@@ -60,6 +61,15 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Run 'tracetab --help' for usage.")
 	}
 	return code
+}
+
+// exitOverMemory reports an analysis that outgrew --max-memory (the
+// watchdog of memory.go) and returns its code: the trace is too large for
+// the bound, as when the parser refuses it.
+func exitOverMemory(stderr io.Writer, file string, used, bound int64) int {
+	fmt.Fprintf(stderr, "tracetab: %s: too large for the memory bound: the analysis is outgrowing --max-memory %s (it holds %s); "+
+		"raise --max-memory if the machine has it, or profile fewer steps or split the trace\n", file, units.Bytes(bound), units.Bytes(used))
+	return ExitUnreadable
 }
 
 // failIfViolated lists violations on stderr when the chosen format did not

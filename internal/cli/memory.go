@@ -6,8 +6,10 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // memShare is the share of the machine's memory tracetab allows itself
@@ -95,4 +97,30 @@ func (e *env) applyMaxMemory() {
 	if e.maxMemory.bytes > 0 {
 		debug.SetMemoryLimit(e.maxMemory.bytes)
 	}
+	e.watchMemory()
+}
+
+// watchMemory is the backstop of the bound, for the process itself (not
+// for tests that call Main): the parser refuses a trace whose model will
+// not fit, but an analysis can still outgrow the bound (a shape of trace it
+// handles badly). Then tracetab stops with exit 3 and says so, instead of
+// letting the Go runtime abort or the machine swap.
+func (e *env) watchMemory() {
+	if f, ok := e.stdout.(*os.File); !ok || f != os.Stdout || e.maxMemory.bytes <= 0 {
+		return
+	}
+	bound := e.maxMemory.bytes
+	// the process's peak stays below the bound: act at 7/8 of it, which
+	// leaves room for what a 20 ms tick lets grow and for the binary itself
+	trigger := bound - bound/8
+	go func() {
+		s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+		for range time.Tick(20 * time.Millisecond) {
+			metrics.Read(s)
+			used := int64(s[0].Value.Uint64() - s[1].Value.Uint64())
+			if used > trigger {
+				os.Exit(exitOverMemory(e.stderr, e.loading, used, bound))
+			}
+		}
+	}()
 }

@@ -24,6 +24,7 @@ type env struct {
 	stdout, stderr io.Writer
 	allowTruncated bool
 	maxMemory      maxMemoryFlag
+	loading        string // the trace being read or analysed, for messages
 	cpuProfile     string
 	stopProfile    func()
 }
@@ -97,6 +98,7 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 // load reads one trace and prints its warnings to stderr; on a terminal,
 // a large file shows its progress meanwhile.
 func (e *env) load(path string) (*trace.Trace, error) {
+	e.loading = path
 	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin, MaxMemory: e.maxMemory.bytes}
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
