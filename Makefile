@@ -26,7 +26,8 @@ test:
 stress:
 	TRACETAB_STRESS=1 $(GO) test -count=1 -timeout 60m -run 'Stress' ./internal/parse
 	$(GO) test -count=1 -timeout 60m -run '^TestHostile' ./internal/cli -stress -v | grep -E '^(---|ok|FAIL)|hostile corpus|_test.go.*(exit|peak)'
-	TRACETAB_RACE=1 $(GO) test -count=1 -timeout 30m -run '^TestHostile(/(big-array-gzip|bad-text|gzip-bomb|streams)$$|Files)' ./internal/cli -v | grep -E '^(---|ok|FAIL)|hostile corpus'
+	TRACETAB_RACE=1 $(GO) test -count=1 -timeout 30m -run '^TestHostile$$/^(big-array-gzip|bad-text|gzip-bomb|streams)$$' ./internal/cli -v | grep -E '^(---|ok|FAIL)|hostile corpus'
+	TRACETAB_RACE=1 $(GO) test -count=1 -timeout 30m -run '^TestHostileFiles$$' ./internal/cli
 
 # Refresh golden files after a deliberate change; review the diff.
 golden:

@@ -45,6 +45,15 @@ var (
 	binErr  error
 )
 
+// TestMain removes the binary the hostile tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 // binary builds tracetab once per test run.
 func binary(t *testing.T) string {
 	t.Helper()
