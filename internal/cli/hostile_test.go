@@ -231,17 +231,17 @@ func ownedFull(owner string, args ...string) hcmd { return hcmd{args: args, full
 func hostileCases() []hcase {
 	return []hcase{
 		{name: "streams", gen: hostile.Streams, n: 10_000, full: 100_000, cmds: []hcmd{
-			ok("info", "{}"), ownedFull("gaps: per-stream merge", "gaps", "--format", "json", "{}")}},
+			ok("info", "{}"), ok("gaps", "--format", "json", "{}")}},
 		{name: "syncs", gen: hostile.Syncs, n: 10_000, full: 100_000, cmds: []hcmd{
-			ok("info", "{}"), ownedFull("gaps: every sync against every kernel", "gaps", "{}")}},
+			ok("info", "{}"), ok("gaps", "{}")}},
 		{name: "names", gen: hostile.Names, n: 20_000, full: 300_000, cmds: []hcmd{
-			ok("info", "--format", "json", "{}"), ownedFull("table: per-name lookup", "table", "--format", "json", "{}")}},
+			ok("info", "--format", "json", "{}"), ownedFull("table: a linear lookup per new name (3e5 names: 87 s)", "table", "--format", "json", "{}")}},
 		{name: "threads", gen: hostile.Threads, n: 20_000, full: 200_000, cmds: []hcmd{
-			ok("info", "--format", "json", "{}"), ownedFull("table: per-thread pass", "table", "{}"), ownedFull("gaps", "gaps", "{}")}},
+			ok("info", "--format", "json", "{}"), ownedFull("table: a pass per thread (2e5 threads: 61 s)", "table", "{}"), ok("gaps", "{}")}},
 		{name: "nested", gen: func(w io.Writer, n int) error { return hostile.Nested(w, n, false) }, n: 5_000, full: 1_000_000, cmds: []hcmd{
-			ok("info", "{}"), ownedFull("table", "table", "{}"), owned("chain: output and memory grow with the square of the nesting depth", "chain", "--format", "json", "{}", "level_0")}},
+			ok("info", "{}"), ownedFull("table: 1e6-deep nesting (over 120 s)", "table", "{}"), owned("chain: output and memory grow with the square of the nesting depth", "chain", "--format", "json", "{}", "level_0")}},
 		{name: "nested-same-name", gen: func(w io.Writer, n int) error { return hostile.Nested(w, n, true) }, n: 5_000, full: 1_000_000, cmds: []hcmd{
-			ok("info", "{}"), ownedFull("table", "table", "{}"), ownedFull("chain: deep nesting", "chain", "{}", "op")}},
+			ok("info", "{}"), ok("table", "{}"), ownedFull("chain: output and memory grow with the square of the nesting depth (1e6 levels: 5.3 GB, stopped by the memory bound)", "chain", "{}", "op")}},
 		{name: "big-array-gzip", gen: hostile.BigArray, n: 1_500_000, full: 17_000_000, gz: true, cmds: []hcmd{
 			ok("info", "{}"), ok("info", "--format", "json", "{}")}},
 		{name: "big-array-stdin", gen: hostile.BigArray, n: 1_500_000, full: 17_000_000, stdin: true, cmds: []hcmd{
@@ -251,23 +251,23 @@ func hostileCases() []hcase {
 		{name: "deep-args", gen: hostile.DeepArgs, n: 100_000, full: 1_000_000, cmds: []hcmd{
 			ok("info", "--format", "json", "{}"), ok("table", "{}")}},
 		{name: "reused-correlation", gen: hostile.ReusedCorr, n: 10_000, full: 100_000, cmds: []hcmd{
-			ok("info", "--format", "json", "{}"), ownedFull("table", "table", "{}"), ownedFull("gaps", "gaps", "{}"), ownedFull("chain", "chain", "--summary", "{}", "gemm")}},
+			ok("info", "--format", "json", "{}"), ok("table", "{}"), ok("gaps", "{}"), ok("chain", "--summary", "{}", "gemm")}},
 		{name: "long-names", gen: func(w io.Writer, n int) error { return hostile.LongNames(w, n, 1<<20) }, n: 4, full: 40, cmds: []hcmd{
-			ok("info", "--format", "json", "{}"), ownedFull("table", "table", "--format", "json", "{}"), ownedFull("gaps", "gaps", "--format", "json", "{}"), ownedFull("chain", "chain", "--format", "json", "{}", "^0_")}},
+			ok("info", "--format", "json", "{}"), ok("table", "--format", "json", "{}"), ok("gaps", "--format", "json", "{}"), ok("chain", "--format", "json", "{}", "^0_")}},
 		{name: "bad-times", gen: hostile.BadTimes, n: 1_000, full: 100_000, cmds: []hcmd{
 			{args: []string{"info", "--format", "json", "{}"}, has: "was skipped"},
-			ownedFull("table", "table", "--format", "json", "{}"), ownedFull("gaps", "gaps", "--format", "json", "{}")}},
+			ok("table", "--format", "json", "{}"), ok("gaps", "--format", "json", "{}")}},
 		{name: "bad-text", gen: hostile.BadText, n: 50, full: 50_000, cmds: []hcmd{
 			{args: []string{"info", "--format", "json", "{}"}, has: "U+FFFD"},
-			ownedFull("table", "table", "--format", "json", "{}"), ownedFull("table", "table", "--by", "kernel", "--format", "json", "{}"),
-			ownedFull("gaps", "gaps", "--format", "json", "{}"), ownedFull("chain", "chain", "--format", "json", "{}", "region")}},
+			ok("table", "--format", "json", "{}"), ok("table", "--by", "kernel", "--format", "json", "{}"),
+			ok("gaps", "--format", "json", "{}"), ok("chain", "--format", "json", "{}", "region")}},
 		{name: "gzip-bomb", gen: hostile.Repeated, n: 1_000_000, full: 60_000_000, gz: true, maxMem: "64MiB", fullMem: "default", cmds: []hcmd{
 			{args: []string{"table", "{}"}, code: ExitUnreadable, has: "expands"},
 			{args: []string{"gaps", "{}"}, code: ExitUnreadable, has: "too large for the memory bound"},
 			{args: []string{"chain", "{}", "aten::add"}, code: ExitUnreadable, has: "--max-memory"}}},
 		// the same bomb under a bound it fits in: the analyses must stay below it
 		{name: "gzip-bomb-fits", gen: hostile.Repeated, n: 1_000_000, full: 20_000_000, gz: true, maxMem: "512MiB", fullMem: "6GiB", cmds: []hcmd{
-			ok("info", "{}"), ownedFull("table: identical events nest as deep as they are many", "table", "{}"),
+			ok("info", "{}"), ok("table", "{}"),
 			owned("chain: output and memory grow with the square of the nesting depth", "chain", "{}", "aten::add")}},
 	}
 }
@@ -278,10 +278,8 @@ func TestHostile(t *testing.T) {
 	bin := binary(t)
 	_ = bin
 	dir := t.TempDir()
-	timeout := 30 * time.Second
-	if *stress {
-		timeout = 120 * time.Second
-	}
+	// the check: every case exits well under 60 s on a 2-core machine
+	timeout := 60 * time.Second
 	for _, c := range hostileCases() {
 		t.Run(c.name, func(t *testing.T) {
 			n := c.n
