@@ -65,7 +65,9 @@ func (p *parser) parallelEvents() error {
 		return p.eventLoop(true)
 	}
 	cands := []int64{start}
-	for off := start + segmentSize; off < p.size-segmentSize/4; off += segmentSize {
+	seg := segmentSize // read once: workers may outlive this call (tests change it)
+	p.segSize = seg
+	for off := start + seg; off < p.size-seg/4; off += seg {
 		if c, ok := findCandidate(p.ra, off, p.size); ok && c > cands[len(cands)-1] {
 			cands = append(cands, c)
 		}
@@ -122,7 +124,7 @@ func (p *parser) parallelEvents() error {
 		}
 		k = r.p.seg.stop
 		// later results not needed by the chain are dropped as they come
-		if segmentSize >= 8<<20 {
+		if seg >= 8<<20 {
 			runtime.GC()
 		}
 	}
@@ -151,7 +153,7 @@ func (p *parser) runSegment(cands []int64, i int) segResult {
 	w := newParser(io.NewSectionReader(p.ra, off, p.size-off), p.name, p.opts)
 	// a small first buffer when segments are small (tests): it doubles
 	// for a longer unit
-	w.sc.buf = make([]byte, min(1<<20, max(4<<10, 2*segmentSize)))
+	w.sc.buf = make([]byte, min(1<<20, max(4<<10, 2*p.segSize)))
 	w.sc.off = off
 	w.lastEnd = -1
 	w.startOff, w.projFrom, w.inSize, w.nextCheck = off, cands[0], p.size, off

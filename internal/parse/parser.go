@@ -170,6 +170,7 @@ type parser struct {
 	ra         io.ReaderAt // set when the events may be read in parallel
 	size       int64
 	seg        *segment
+	segSize    int64 // the segment size of this reading (parallel.go)
 	noTs       int
 	eventUnit  func()
 
