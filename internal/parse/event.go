@@ -381,7 +381,11 @@ func (p *parser) text(raw []byte, esc bool) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
-	p.countMended(p.sc.offset())
+	s := &p.sc
+	if s.mendedText == 0 {
+		s.firstMendedText = s.offset()
+	}
+	s.mendedText++
 	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 

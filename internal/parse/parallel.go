@@ -142,7 +142,8 @@ func (p *parser) parallelEvents() error {
 	// Resume the main parser after the ']'.
 	end := last.sc.offset()
 	p.sc = scanner{src: io.NewSectionReader(p.ra, end, p.size-end), buf: p.sc.buf[:cap(p.sc.buf)], maxBuf: p.sc.maxBuf, off: end, progress: p.sc.progress,
-		ctrlChars: p.sc.ctrlChars, firstCtrl: p.sc.firstCtrl, bareWords: p.sc.bareWords, firstBare: p.sc.firstBare}
+		ctrlChars: p.sc.ctrlChars, firstCtrl: p.sc.firstCtrl, bareWords: p.sc.bareWords, firstBare: p.sc.firstBare,
+		mendedText: p.sc.mendedText, firstMendedText: p.sc.firstMendedText}
 	p.sc.pos, p.sc.end = 0, 0
 	return p.sc.fill()
 }

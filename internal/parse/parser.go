@@ -836,9 +836,13 @@ func (p *parser) finish() {
 	if g := p.gzs; g != nil && g.padding > 0 {
 		t.Warn("gzip-padding", 0, fmt.Sprintf("ignored %d zero bytes after the gzip data (tar or dd padding)", g.padding))
 	}
-	if p.mended > 0 {
-		t.Warnings = append(t.Warnings, trace.Warning{Key: "invalid-utf8", Offset: p.firstMended, Count: p.mended,
-			Msg: fmt.Sprintf("strings that are not valid UTF-8 (invalid bytes or lone surrogate escapes; first at byte %d); each bad sequence replaced by U+FFFD", p.firstMended)})
+	if n := p.mended + s.mendedText; n > 0 {
+		first := p.firstMended
+		if p.mended == 0 || s.mendedText > 0 && s.firstMendedText < first {
+			first = s.firstMendedText
+		}
+		t.Warnings = append(t.Warnings, trace.Warning{Key: "invalid-utf8", Offset: first, Count: n,
+			Msg: fmt.Sprintf("strings that are not valid UTF-8 (invalid bytes or lone surrogate escapes; first at byte %d); each bad sequence replaced by U+FFFD", first)})
 	}
 	if s.bareWords > 0 {
 		t.Warnings = append(t.Warnings, trace.Warning{Key: "bare-word", Offset: s.firstBare, Count: s.bareWords,

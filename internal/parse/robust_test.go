@@ -213,3 +213,20 @@ func TestDevZero(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestCountsIndependentOfReads: a long top-level value with invalid UTF-8
+// and bare words, read through 4 KiB reads (so its unit is retried after
+// refills), is counted once.
+func TestCountsIndependentOfReads(t *testing.T) {
+	in := `{"traceEvents":[{"ph":"X","name":"a","ts":1,"dur":1,"pid":1,"tid":1,"args":{"v":[` +
+		strings.Repeat("N/A,", 1<<18) + `1]}}],"big":"` + strings.Repeat("x", 3<<20) + "\xff\"}"
+	for _, r := range []io.Reader{strings.NewReader(in), &chunkReader{strings.NewReader(in), 4096}} {
+		tr, err := Read(r, "c.json", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := warnKeys(tr); w["invalid-utf8"] != 1 || w["bare-word"] != 1<<18 {
+			t.Fatalf("counts depend on the reads: %v", tr.Warnings)
+		}
+	}
+}

@@ -30,6 +30,10 @@ type scanner struct {
 	bareWords  int
 	firstCtrl  int64
 	firstBare  int64
+	// strings mended to valid UTF-8 outside the string table (top-level
+	// keys and values): counted per unit, so rolled back on a retry
+	mendedText      int
+	firstMendedText int64
 	scratch    []byte
 	depthStack []byte
 }
@@ -53,7 +57,7 @@ func (s *scanner) fail(msg string) {
 
 // unit runs f until it completes without running out of input. White
 // space before the unit is consumed first, so a long run of it never has to
-// fit in the buffer. Counts the scanner keeps (bare words) are rolled back
+// fit in the buffer. Counts the scanner keeps (bare words, mended text) are rolled back
 // when a unit is retried, so they do not depend on where reads ended.
 func (s *scanner) unit(f func()) (err error) {
 	if err := s.skipLeadingWS(); err != nil {
@@ -62,12 +66,14 @@ func (s *scanner) unit(f func()) (err error) {
 	for {
 		mark := s.pos
 		bare, firstBare := s.bareWords, s.firstBare
+		mended, firstMended := s.mendedText, s.firstMendedText
 		err = s.try(f)
 		if err != errMore {
 			return err
 		}
 		s.pos = mark
 		s.bareWords, s.firstBare = bare, firstBare
+		s.mendedText, s.firstMendedText = mended, firstMended
 		if s.eof {
 			return io.ErrUnexpectedEOF
 		}
