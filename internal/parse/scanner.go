@@ -26,16 +26,16 @@ type scanner struct {
 	retries int // units restarted after a refill (a test checks it stays logarithmic)
 
 	// lenient-JSON observations, reported as warnings by the caller
-	ctrlChars  int
-	bareWords  int
-	firstCtrl  int64
-	firstBare  int64
+	ctrlChars int
+	bareWords int
+	firstCtrl int64
+	firstBare int64
 	// strings mended to valid UTF-8 outside the string table (top-level
 	// keys and values): counted per unit, so rolled back on a retry
 	mendedText      int
 	firstMendedText int64
-	scratch    []byte
-	depthStack []byte
+	scratch         []byte
+	depthStack      []byte
 }
 
 // errMore signals that a unit needs more bytes than the buffer holds.
