@@ -427,7 +427,7 @@ func contains(a []string, s string) bool {
 }
 
 // summary logs the slowest run and the largest memory ratio (peak RSS over
-// the JSON size, for inputs of 1 MiB or more); make stress prints them.
+// the JSON size, for inputs of 16 MiB or more); make stress prints them.
 func summary(t *testing.T) {
 	figMu.Lock()
 	defer figMu.Unlock()
@@ -439,7 +439,7 @@ func summary(t *testing.T) {
 	var worst figure
 	ratio := 0.0
 	for _, f := range figs {
-		if f.input >= 1<<20 {
+		if f.input >= 16<<20 {
 			if r := float64(f.rss) / float64(f.input); r > ratio {
 				ratio, worst = r, f
 			}
