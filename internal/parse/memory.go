@@ -100,7 +100,7 @@ func (p *parser) memCheckAt(pos int64) error {
 	if ratio > 0 {
 		what += fmt.Sprintf(" (the gzip data expands %.0f:1)", ratio)
 	}
-	e := p.errAt(pos, fmt.Sprintf("too large for the memory bound: %s would need about %s to analyse (%d events in the first %s), more than --max-memory %s; "+
+	e := p.errAt(pos, fmt.Sprintf("too large for the memory bound: %s would need about %s to analyse (from %d events in %s read), more than --max-memory %s; "+
 		"raise --max-memory if the machine has it, or profile fewer steps (torch.profiler schedule active=N) or fewer ranks per file",
 		what, units.Bytes(need), p.t.NumEvents(), units.Bytes(read), units.Bytes(limit)))
 	e.TooLarge = true
