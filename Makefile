@@ -5,7 +5,7 @@ CACHE    := .cache
 BENCH_GB := $(CACHE)/bench-1g.json
 FUZZTIME ?= 10s
 
-.PHONY: build test golden fuzz bench bench-go lint sample clean
+.PHONY: build test golden fuzz bench bench-go lint sample clean stress
 
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
@@ -34,6 +34,20 @@ test:
 		echo "make test: $$(wc -l < $(SKIPLOG) | tr -d ' ') checks SKIPPED: the shared reference data (../shared) was not found;" \
 		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \
 	else echo "make test: no check skipped for want of ../shared"; fi; exit $$rc
+
+# The hostile corpus at full size (issue 12): 1e5 streams, 2e5 threads, 3e5
+# names, 1e6-deep nesting, a 5 GB gzip bomb, 100 MB values, truncation at 200
+# offsets of three real traces, the 200 MB fake-events string read in
+# parallel; then a -race binary on a few cases. Prints the slowest case and
+# the largest memory ratio (add -v to see every run). Needs about 6 GB of
+# memory; the files are written to $$TMPDIR (the bomb is 18 MB compressed).
+stress:
+	TRACETAB_STRESS=1 $(GO) test -count=1 -timeout 60m -run 'Stress' ./internal/parse
+	@mkdir -p $(CACHE)
+	$(GO) test -count=1 -timeout 60m -run '^TestHostile' ./internal/cli -stress -v > $(CACHE)/stress.log 2>&1 || (grep -E -- '--- FAIL|hostile_test' $(CACHE)/stress.log | tail -40; exit 1)
+	@grep -E -- '--- SKIP|^hostile corpus' $(CACHE)/stress.log
+	TRACETAB_RACE=1 $(GO) test -count=1 -timeout 30m -run '^TestHostile$$/^(big-array-gzip|bad-text|gzip-bomb|streams)$$' ./internal/cli
+	TRACETAB_RACE=1 $(GO) test -count=1 -timeout 30m -run '^TestHostileFiles$$' ./internal/cli
 
 # Refresh golden files after a deliberate change; review the diff.
 golden:

@@ -38,6 +38,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"table", "--format", "xml", sample}, 2, "--format"},
 		{[]string{"table", "--sort", "cpu_memory_usage", sample}, 2, "needs [memory] events"},
 		{[]string{"nosuchcommand"}, 2, "unknown command"},
+		{[]string{"info", "--max-memory", "lots", sample}, 2, "bad size"},
+		{[]string{"info", "--max-memory", "1KiB", sample}, 3, "too large for the memory bound"},
 		{[]string{"info", empty}, 3, "empty file"},
 		{[]string{"info", "/nonexistent/x.json"}, 3, "cannot open"},
 		{[]string{"table", testdata("quirks", "truncated.json")}, 3, "truncated"},

@@ -99,6 +99,9 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
 			if err := o.validate(); err != nil {
 				return err
 			}
+			if n := countStdin(base) + countStdin(nw); n > 1 {
+				return usageErrorf("diff: standard input (-) can be only one of the traces")
+			}
 			return runDiff(e, o, base, nw)
 		},
 	}
@@ -281,4 +284,14 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 		return err
 	}
 	return gateResult(e, o.format, "rule", g)
+}
+
+// countStdin counts the "-" (standard input) among paths.
+func countStdin(paths []string) (n int) {
+	for _, p := range paths {
+		if p == "-" {
+			n++
+		}
+	}
+	return n
 }

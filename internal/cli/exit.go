@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 // Exit codes, the same for every command.
@@ -81,14 +82,24 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &pe):
 		code = ExitUnreadable
 	}
-	fmt.Fprintf(stderr, "tracetab: %v\n", err)
-	if pe != nil && pe.Truncated {
-		fmt.Fprintln(stderr, "tracetab: hint: --allow-truncated analyses the events read before the end")
+	hint := ""
+	if pe != nil && pe.Truncated { // never set when --allow-truncated was given
+		hint = " (--allow-truncated analyses the events read before the cut)"
 	}
+	fmt.Fprintf(stderr, "tracetab: %v%s\n", err, hint)
 	if code == ExitUsage && ee == nil {
 		fmt.Fprintln(stderr, "Run 'tracetab --help' for usage.")
 	}
 	return code
+}
+
+// exitOverMemory reports an analysis that outgrew --max-memory (the
+// watchdog of memory.go) and returns its code: the trace is too large for
+// the bound, as when the parser refuses it.
+func exitOverMemory(stderr io.Writer, file string, used, bound int64) int {
+	fmt.Fprintf(stderr, "tracetab: %s: too large for the memory bound: the analysis is outgrowing --max-memory %s (it holds %s); "+
+		"raise --max-memory if the machine has it, or profile fewer steps or split the trace\n", file, units.Bytes(bound), units.Bytes(used))
+	return ExitUnreadable
 }
 
 // gateResult returns the exit-1 error when a diff or check gate fails

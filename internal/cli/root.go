@@ -25,6 +25,8 @@ type env struct {
 	stdout, stderr io.Writer
 	allowTruncated bool
 	demangle       bool // show C++ names demangled in text output
+	maxMemory      maxMemoryFlag
+	loading        string // the trace being read or analysed, for messages
 	cpuProfile     string
 	stopProfile    func()
 }
@@ -76,11 +78,14 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 	}
 	root.PersistentFlags().BoolVar(&e.allowTruncated, "allow-truncated", false,
 		"analyse a truncated trace up to its last complete event (with a warning)")
+	root.PersistentFlags().Var(&e.maxMemory, "max-memory",
+		"memory bound (e.g. 8GB, 512MiB; 0: none); a trace that needs more stops with exit 3")
 	root.PersistentFlags().BoolVar(&e.demangle, "demangle", true,
 		"show mangled C++ names (_Z...) demangled in text and Markdown; JSON and CSV keep the name as written (--demangle=false: as written everywhere)")
 	root.PersistentFlags().StringVar(&e.cpuProfile, "cpuprofile", "", "write a Go CPU profile of tracetab itself to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		e.applyMaxMemory()
 		if err := checkFlagValues(cmd); err != nil {
 			return err
 		}
@@ -105,7 +110,8 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 // load reads one trace and prints its warnings to stderr; on a terminal,
 // a large file shows its progress meanwhile.
 func (e *env) load(path string) (*trace.Trace, error) {
-	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin}
+	e.loading = path
+	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin, MaxMemory: e.maxMemory.bytes}
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}

@@ -2,6 +2,8 @@ package parse
 
 import (
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -18,6 +20,7 @@ type evState struct {
 	ts, dur  int64
 	hasTs    bool
 	hasDur   bool
+	badDur   bool // "dur" present but not a usable number
 	tsStr    bool
 	frac     bool
 	id       int64
@@ -85,6 +88,7 @@ func (p *parser) event() {
 			e.ts, e.hasTs = p.nsValue()
 		case "dur":
 			e.dur, e.hasDur = p.nsValue()
+			e.badDur = !e.hasDur
 		case "id":
 			id := p.idValue()
 			if id.IsStr {
@@ -209,10 +213,7 @@ func (p *parser) args() {
 		case "name":
 			if s.peek() == '"' {
 				raw, esc := s.str()
-				if esc {
-					raw = s.unescape(raw)
-				}
-				e.argName = string(raw)
+				e.argName = p.t.Strings[p.internStr(raw, esc)]
 			} else {
 				s.skipValue()
 			}
@@ -252,10 +253,7 @@ func (p *parser) internValue() trace.StrID {
 		return p.intern(w)
 	}
 	raw, esc := s.str()
-	if esc {
-		raw = s.unescape(raw)
-	}
-	return p.intern(raw)
+	return p.internStr(raw, esc)
 }
 
 // intValue reads an integer, also from a string ("12"). Words, fractions
@@ -270,10 +268,7 @@ func (p *parser) idValue() trace.ID {
 	s := &p.sc
 	if s.peek() == '"' {
 		raw, esc := s.str()
-		if esc {
-			raw = s.unescape(raw)
-		}
-		return trace.ID{IsStr: true, Str: p.intern(raw)}
+		return trace.ID{IsStr: true, Str: p.internStr(raw, esc)}
 	}
 	w, _ := p.strOrWord()
 	if v, ok := parseInt(w); ok {
@@ -320,21 +315,108 @@ func (p *parser) triple() (t [3]int32) {
 	}
 }
 
-// intern returns the id of b in the string table, adding it when new.
-func (p *parser) intern(b []byte) trace.StrID {
+// intern returns the id of b (text as the file wrote it, no escapes) in the
+// string table, adding it when new.
+func (p *parser) intern(b []byte) trace.StrID { return p.internText(b, b) }
+
+// internStr interns the contents of a JSON string, decoding its escapes.
+func (p *parser) internStr(raw []byte, esc bool) trace.StrID {
+	if !esc {
+		return p.intern(raw)
+	}
+	return p.internText(p.sc.unescape(raw), raw)
+}
+
+// internText interns b, whose text in the file is raw. A new string with
+// raw control characters in the file's text is counted for the control-char
+// warning (an escape such as \u0000 is not raw); one that is not valid UTF-8
+// (invalid bytes, a lone surrogate escape such as \ud800) is stored mended,
+// each invalid sequence replaced by U+FFFD, and counted for the
+// invalid-utf8 warning. A segment worker notes where each was first met,
+// for the merge.
+func (p *parser) internText(b, raw []byte) trace.StrID {
 	if id, ok := p.strIDs[string(b)]; ok {
 		return id
 	}
-	str := string(b)
-	for i := 0; i < len(b); i++ {
-		if b[i] < 0x20 {
-			if p.sc.ctrlChars == 0 {
-				p.sc.firstCtrl = p.sc.offset()
+	var id trace.StrID
+	if utf8.Valid(b) {
+		id = p.add(string(b))
+	} else {
+		m := strings.ToValidUTF8(string(b), "\uFFFD")
+		if known, ok := p.strIDs[m]; ok {
+			p.strIDs[string(b)] = known
+			return known
+		}
+		id = p.add(m)
+		p.strIDs[string(b)] = id
+		off := p.sc.offset()
+		p.countMended(off)
+		if p.seg != nil {
+			if p.badAt == nil {
+				p.badAt = map[trace.StrID]int64{}
 			}
-			p.sc.ctrlChars++
-			break
+			p.badAt[id] = off
 		}
 	}
+	if hasCtrl(raw) {
+		off := p.sc.offset()
+		p.countCtrl(off)
+		if p.seg != nil {
+			if p.ctrlAt == nil {
+				p.ctrlAt = map[trace.StrID]int64{}
+			}
+			p.ctrlAt[id] = off
+		}
+	}
+	return id
+}
+
+// text is the contents of a JSON string outside the string table (top-level
+// keys and values, device names), mended and counted as internText does.
+func (p *parser) text(raw []byte, esc bool) string {
+	b := raw
+	if esc {
+		b = p.sc.unescape(raw)
+	}
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	s := &p.sc
+	if s.mendedText == 0 {
+		s.firstMendedText = s.offset()
+	}
+	s.mendedText++
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+func (p *parser) countMended(off int64) {
+	if p.mended == 0 {
+		p.firstMended = off
+	}
+	p.mended++
+}
+
+func (p *parser) countCtrl(off int64) {
+	if p.sc.ctrlChars == 0 {
+		p.sc.firstCtrl = off
+	}
+	p.sc.ctrlChars++
+}
+
+// hasCtrl reports raw control characters (an escaped \u0001 decodes to
+// one too: torch writes them raw, so the warning is about the text).
+func hasCtrl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// add appends a new string to the table.
+func (p *parser) add(str string) trace.StrID {
+	p.strBytes += int64(len(str))
 	id := trace.StrID(len(p.t.Strings))
 	p.t.Strings = append(p.t.Strings, str)
 	p.strIDs[str] = id

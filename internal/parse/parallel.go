@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"sort"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -64,7 +65,9 @@ func (p *parser) parallelEvents() error {
 		return p.eventLoop(true)
 	}
 	cands := []int64{start}
-	for off := start + segmentSize; off < p.size-segmentSize/4; off += segmentSize {
+	seg := segmentSize // read once: workers may outlive this call (tests change it)
+	p.segSize = seg
+	for off := start + seg; off < p.size-seg/4; off += seg {
 		if c, ok := findCandidate(p.ra, off, p.size); ok && c > cands[len(cands)-1] {
 			cands = append(cands, c)
 		}
@@ -100,6 +103,7 @@ func (p *parser) parallelEvents() error {
 
 	k := 0
 	var last *parser
+	prevEnd := p.lastEnd
 	for {
 		r := <-results[k]
 		if r.err != nil {
@@ -107,16 +111,29 @@ func (p *parser) parallelEvents() error {
 		}
 		p.merge(r.p)
 		last = r.p
+		if r.p.lastEnd >= 0 {
+			prevEnd = r.p.lastEnd
+		}
+		// the merged model against the bound (no projection: the workers project)
+		p.startOff, p.nextCheck = r.p.sc.offset(), 0
+		if err := p.memCheckAt(r.p.sc.offset()); err != nil {
+			return err
+		}
 		if r.p.t.Truncated || r.p.endedArray || r.p.seg.stop >= len(cands) {
 			break
 		}
 		k = r.p.seg.stop
 		// later results not needed by the chain are dropped as they come
-		runtime.GC()
+		if seg >= 8<<20 {
+			runtime.GC()
+		}
 	}
 	if last.t.Truncated {
 		p.t.Truncated = true
 		p.truncAt = last.truncAt
+		// the main scanner stands where the last worker stopped
+		p.sc.off, p.sc.pos, p.sc.end = last.sc.offset(), 0, 0
+		p.lastEnd = prevEnd
 		return nil
 	}
 	if !last.endedArray {
@@ -125,7 +142,8 @@ func (p *parser) parallelEvents() error {
 	// Resume the main parser after the ']'.
 	end := last.sc.offset()
 	p.sc = scanner{src: io.NewSectionReader(p.ra, end, p.size-end), buf: p.sc.buf[:cap(p.sc.buf)], maxBuf: p.sc.maxBuf, off: end, progress: p.sc.progress,
-		ctrlChars: p.sc.ctrlChars, firstCtrl: p.sc.firstCtrl, bareWords: p.sc.bareWords, firstBare: p.sc.firstBare}
+		ctrlChars: p.sc.ctrlChars, firstCtrl: p.sc.firstCtrl, bareWords: p.sc.bareWords, firstBare: p.sc.firstBare,
+		mendedText: p.sc.mendedText, firstMendedText: p.sc.firstMendedText}
 	p.sc.pos, p.sc.end = 0, 0
 	return p.sc.fill()
 }
@@ -134,7 +152,12 @@ func (p *parser) parallelEvents() error {
 func (p *parser) runSegment(cands []int64, i int) segResult {
 	off := cands[i]
 	w := newParser(io.NewSectionReader(p.ra, off, p.size-off), p.name, p.opts)
+	// a small first buffer when segments are small (tests): it doubles
+	// for a longer unit
+	w.sc.buf = make([]byte, min(1<<20, max(4<<10, 2*p.segSize)))
 	w.sc.off = off
+	w.lastEnd = -1
+	w.startOff, w.projFrom, w.inSize, w.nextCheck = off, cands[0], p.size, off
 	w.seg = &segment{cands: cands, next: i + 1, stop: len(cands)}
 	if err := w.sc.fill(); err != nil {
 		return segResult{err: w.wrap(err)}
@@ -156,11 +179,11 @@ func findCandidate(ra io.ReaderAt, off, size int64) (int64, bool) {
 		}
 		i += j
 		b := i - 1
-		for b >= 0 && buf[b] <= ' ' {
+		for b >= 0 && isWS(buf[b]) {
 			b--
 		}
 		a := i + 1
-		for a < len(buf) && buf[a] <= ' ' {
+		for a < len(buf) && isWS(buf[a]) {
 			a++
 		}
 		if b >= 0 && buf[b] == ',' && a < len(buf) && buf[a] == '"' {
@@ -177,7 +200,19 @@ func (p *parser) merge(w *parser) {
 	t, wt := p.t, w.t
 	strMap := make([]trace.StrID, len(wt.Strings))
 	for i, str := range wt.Strings {
-		strMap[i] = p.intern([]byte(str))
+		id, ok := p.strIDs[str]
+		if !ok {
+			id = p.add(str)
+			// new to the file so far: the sequential reading counted it
+			// where the worker first met it
+			if off, bad := w.badAt[trace.StrID(i)]; bad {
+				p.countMended(off)
+			}
+			if off, ctrl := w.ctrlAt[trace.StrID(i)]; ctrl {
+				p.countCtrl(off)
+			}
+		}
+		strMap[i] = id
 	}
 	mapID := func(id trace.ID) trace.ID {
 		if id.IsStr {
@@ -242,21 +277,33 @@ func (p *parser) merge(w *parser) {
 	if wt.HasWindowEnd {
 		t.WindowEnd, t.HasWindowEnd = wt.WindowEnd, true
 	}
-	for pid, name := range wt.ProcessNames {
-		if _, ok := t.ProcessNames[pid]; !ok {
-			t.ProcessNames[pid] = name
-		}
-	}
-	for k, name := range w.threadName {
-		k2 := trackKey{mapID(k.pid), mapID(k.tid)}
-		if _, ok := p.threadName[k2]; !ok {
-			p.threadName[k2] = name
-		}
-	}
 	for id, n := range w.catCounts {
 		p.catCounts[strMap[id]] += n
 	}
-	for _, wa := range wt.Warnings {
+	// The worker's warnings and its names (which may repeat names given
+	// in earlier segments), in file order, as the sequential reading
+	// meets them: a key seen before adds its count, a new one is appended.
+	type pending struct {
+		off  int64
+		warn *trace.Warning
+		meta *metaName
+	}
+	var todo []pending
+	for i := range wt.Warnings {
+		todo = append(todo, pending{off: wt.Warnings[i].Offset, warn: &wt.Warnings[i]})
+	}
+	for i := range w.metaLog {
+		m := &w.metaLog[i]
+		m.key = trackKey{mapID(m.key.pid), mapID(m.key.tid)}
+		todo = append(todo, pending{off: m.off, meta: m})
+	}
+	sort.SliceStable(todo, func(a, b int) bool { return todo[a].off < todo[b].off })
+	for _, d := range todo {
+		if d.meta != nil {
+			p.nameMeta(*d.meta)
+			continue
+		}
+		wa := *d.warn
 		found := false
 		for i := range t.Warnings {
 			if t.Warnings[i].Key == wa.Key {
@@ -280,10 +327,6 @@ func (p *parser) merge(w *parser) {
 	p.elements += w.elements
 	p.sawPh = p.sawPh || w.sawPh
 	p.noTs += w.noTs
-	if w.sc.ctrlChars > 0 && p.sc.ctrlChars == 0 {
-		p.sc.firstCtrl = w.sc.firstCtrl
-	}
-	p.sc.ctrlChars += w.sc.ctrlChars
 	if w.sc.bareWords > 0 && p.sc.bareWords == 0 {
 		p.sc.firstBare = w.sc.firstBare
 	}

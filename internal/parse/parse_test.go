@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -180,6 +181,7 @@ func TestParallelEqualsSequential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		equalTraces(t, fmt.Sprintf("segment %d", seg), seq, par)
 		if par.NumEvents() != seq.NumEvents() || len(par.Flows) != len(seq.Flows) || par.LaunchFlows != seq.LaunchFlows {
 			t.Fatalf("segment %d: %d events %d flows, sequential %d %d", seg, par.NumEvents(), len(par.Flows), seq.NumEvents(), len(seq.Flows))
 		}
@@ -339,6 +341,7 @@ func TestParallelRealTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			equalTraces(t, name, seq, par)
 			if par.NumEvents() != seq.NumEvents() || len(par.Flows) != len(seq.Flows) || len(par.Mem) != len(seq.Mem) ||
 				par.BytesRead != seq.BytesRead || len(par.Tracks) != len(seq.Tracks) || par.Base != seq.Base {
 				t.Fatalf("parallel %d events %d tracks, sequential %d %d", par.NumEvents(), len(par.Tracks), seq.NumEvents(), len(seq.Tracks))

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -29,6 +27,9 @@ type Options struct {
 	// Progress, when set, is advanced by the bytes of JSON read so far
 	// (decompressed for gzip input), for a progress display.
 	Progress *atomic.Int64
+	// MaxMemory, when > 0, bounds the memory the trace may need: reading
+	// stops with an *Error (TooLarge) when the estimate passes it.
+	MaxMemory int64
 }
 
 // Error is an input that cannot be read as a trace. It names the file and
@@ -41,6 +42,7 @@ type Error struct {
 	Gzip      bool
 	Truncated bool // the input ended early
 	NotTrace  bool // valid JSON, but not a Chrome trace
+	TooLarge  bool // the trace needs more memory than Options.MaxMemory
 }
 
 func (e *Error) Error() string {
@@ -77,10 +79,15 @@ func Open(path string, opts Options) (*trace.Trace, error) {
 			if n, _ := f.ReadAt(magic[:], 0); n == 2 && !(magic[0] == 0x1f && magic[1] == 0x8b) {
 				p := newParser(f, path, opts)
 				p.ra, p.size = f, st.Size()
+				p.inSize = p.size
 				return p.run()
 			}
 		}
 		r = f
+		if err == nil && st.Mode().IsRegular() {
+			t, _, err := readStream(r, path, opts, st.Size())
+			return t, err
+		}
 	}
 	return Read(r, path, opts)
 }
@@ -96,27 +103,42 @@ func errText(err error) string {
 // Read reads a trace from r; name is used in messages. Gzip input is
 // detected by its magic bytes.
 func Read(r io.Reader, name string, opts Options) (*trace.Trace, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	t, _, err := readStream(r, name, opts, -1)
+	return t, err
+}
+
+// readStream is Read, also returning the parser (for tests of its counters).
+// size is the input's size in bytes (compressed for gzip), -1 when unknown.
+func readStream(r io.Reader, name string, opts Options, size int64) (*trace.Trace, *parser, error) {
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 1<<16)
 	magic, _ := br.Peek(2)
 	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	var src io.Reader = br
+	var gs *gzStream
 	if gz {
-		zr, err := gzip.NewReader(br)
+		var err error
+		gs, err = newGzStream(br)
 		if err != nil {
-			return nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error(), Gzip: true}
+			return nil, nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error(), Gzip: true}
 		}
-		defer zr.Close()
-		ra := newReadahead(zr)
+		defer gs.Close()
+		ra := newReadahead(gs)
 		defer ra.Close()
 		src = ra
 	}
 	p := newParser(src, name, opts)
 	p.gz = gz
+	p.gzs = gs
+	p.inSize = size
+	if gz {
+		p.gzIn = cr
+	}
 	t, err := p.run()
 	if err != nil {
-		return nil, err
+		return nil, p, err
 	}
-	return t, nil
+	return t, p, nil
 }
 
 type parser struct {
@@ -125,6 +147,7 @@ type parser struct {
 	name   string
 	opts   Options
 	gz     bool
+	gzs    *gzStream // gzip input: how its compressed data ended
 	ev     evState
 	tmp    []byte
 	strIDs map[string]trace.StrID
@@ -147,8 +170,37 @@ type parser struct {
 	ra         io.ReaderAt // set when the events may be read in parallel
 	size       int64
 	seg        *segment
+	segSize    int64 // the segment size of this reading (parallel.go)
 	noTs       int
 	eventUnit  func()
+
+	// memory bound (memory.go)
+	inSize    int64           // size of the input (compressed for gzip), -1 when unknown
+	gzIn      *countingReader // compressed bytes read, for gzip input
+	startOff  int64           // where this parser started reading (segment workers)
+	projFrom  int64           // where the events start: a worker's density is projected from there
+	nextCheck int64
+	strBytes  int64 // bytes of the interned strings
+
+	// segment workers only (parallel.go): what the merge needs to give
+	// the sequential reading's warnings
+	ctrlAt  map[trace.StrID]int64 // first offset of each new string with control characters
+	metaLog []metaName            // process_name and thread_name events, in file order
+
+	badAt map[trace.StrID]int64 // first offset of each new string mended to valid UTF-8
+
+	lastEnd int64 // offset after the last complete event (-1: none yet in this segment)
+
+	mended      int // strings mended to valid UTF-8
+	firstMended int64
+}
+
+// metaName is one process_name or thread_name event seen by a segment worker.
+type metaName struct {
+	thread bool
+	key    trackKey // pid (and tid for threads)
+	name   string
+	off    int64
 }
 
 type trackKey struct {
@@ -188,7 +240,7 @@ func (p *parser) wrap(err error) error {
 		return p.errAt(se.off, se.msg)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		e := p.errAt(p.sc.off+int64(p.sc.end), "unexpected end of input: the trace is truncated")
-		e.Truncated = true
+		e.Truncated = !p.opts.AllowTruncated // a cut that reading past cannot help is not offered the flag
 		return e
 	case err != nil:
 		msg := err.Error()
@@ -205,9 +257,17 @@ func (p *parser) run() (*trace.Trace, error) {
 	if err := s.fill(); err != nil {
 		return nil, p.wrap(err)
 	}
+	if s.end >= 3 && s.buf[0] == 0xef && s.buf[1] == 0xbb && s.buf[2] == 0xbf {
+		s.pos = 3 // a UTF-8 byte order mark, as some editors write: not part of the JSON
+	}
 	var first byte
 	err := s.unit(func() { first = s.peek() })
 	if err == io.ErrUnexpectedEOF {
+		if s.end == 0 && p.gzs != nil && p.gzs.cut {
+			e := p.errAt(0, "the gzip data ends before any text: the trace is truncated")
+			e.Truncated = !p.opts.AllowTruncated
+			return nil, e
+		}
 		if s.end == 0 {
 			return nil, p.errAt(0, "empty file: expected a Chrome trace (a JSON object with traceEvents, or an array of events)")
 		}
@@ -228,6 +288,10 @@ func (p *parser) run() (*trace.Trace, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	p.t.BytesRead = s.offset() // the end of the top-level value, before trailing white space
+	if p.t.Truncated {
+		p.t.BytesRead = p.lastEnd
 	}
 	if p.t.Truncated {
 		p.t.Warn("truncated", p.truncAt, fmt.Sprintf("the trace is truncated at byte %d: kept the %d complete events read before it", p.truncAt, p.t.NumEvents()))
@@ -256,6 +320,19 @@ func (p *parser) trailing() error {
 	return p.errAt(s.offset(), "unexpected "+s.describe()+" after the end of the trace")
 }
 
+// cutShort reports whether err is the input ending early where the user
+// allows it; the trace is then marked truncated at the current unit.
+func (p *parser) cutShort(err error) bool {
+	if err != io.ErrUnexpectedEOF || !p.opts.AllowTruncated {
+		return false
+	}
+	s := &p.sc
+	p.t.Truncated = true
+	p.truncAt = s.off + int64(s.end)
+	p.lastEnd = s.offset()
+	return true
+}
+
 func (p *parser) object() error {
 	s := &p.sc
 	var key string
@@ -282,12 +359,12 @@ func (p *parser) object() error {
 				s.pos++
 			}
 			raw, esc := s.str()
-			if esc {
-				raw = s.unescape(raw)
-			}
-			key = string(raw)
+			key = p.text(raw, esc)
 			s.expect(':')
 		})
+		if p.cutShort(err) {
+			return nil
+		}
 		if err != nil {
 			return p.wrap(err)
 		}
@@ -308,6 +385,9 @@ func (p *parser) object() error {
 			continue
 		}
 		if err := s.unit(func() { p.topValue(key) }); err != nil {
+			if p.cutShort(err) {
+				return nil
+			}
 			return p.wrap(err)
 		}
 	}
@@ -361,10 +441,7 @@ func (p *parser) topValue(key string) {
 		p.t.Meta[key] = "[…]"
 	case '"':
 		raw, esc := s.str()
-		if esc {
-			raw = s.unescape(raw)
-		}
-		p.t.Meta[key] = string(raw)
+		p.t.Meta[key] = p.text(raw, esc)
 	default:
 		p.t.Meta[key] = string(s.word())
 	}
@@ -416,7 +493,7 @@ func (p *parser) deviceProps() {
 			switch k {
 			case "name":
 				raw, _ := p.strOrWord()
-				d.Name = string(raw)
+				d.Name = p.text(raw, false)
 				return
 			case "id", "totalGlobalMem", "numSms", "computeMajor", "computeMinor":
 				v, _ = p.intValue()
@@ -447,7 +524,7 @@ func (p *parser) distInfo() {
 		switch k {
 		case "backend":
 			raw, _ := p.strOrWord()
-			p.t.Dist.Backend = string(raw)
+			p.t.Dist.Backend = p.text(raw, false)
 		case "rank":
 			p.t.Dist.Rank, _ = p.intValue()
 		case "world_size":
@@ -462,8 +539,12 @@ func (p *parser) distInfo() {
 func (p *parser) eventArray() error {
 	s := &p.sc
 	if err := s.unit(func() { s.expect('[') }); err != nil {
+		if p.cutShort(err) {
+			return nil
+		}
 		return p.wrap(err)
 	}
+	p.lastEnd = s.offset()
 	if p.ra != nil {
 		return p.parallelEvents()
 	}
@@ -511,7 +592,12 @@ func (p *parser) eventLoop(first bool) error {
 			return p.wrap(err)
 		}
 		if done {
-			return nil
+			p.nextCheck = 0 // the whole array against the bound
+			return p.memCheck()
+		}
+		p.lastEnd = s.offset()
+		if err := p.memCheck(); err != nil {
+			return err
 		}
 		first = false
 	}
@@ -524,6 +610,10 @@ func (p *parser) eventAndStore() {
 
 var legacyPid = []byte("CPU functions")
 
+// tsLimit bounds every start and end (ns, ts + dur) in absolute value: the
+// difference of any two stays within int64, so no end, gap or span wraps.
+const tsLimit = int64(1) << 62
+
 // store turns the parsed fields of p.ev into model entries.
 func (p *parser) store() {
 	e := &p.ev
@@ -531,6 +621,10 @@ func (p *parser) store() {
 	p.elements++
 	if e.ph != 0 {
 		p.sawPh = true
+	}
+	if e.hasTs && (e.ts <= -tsLimit || e.ts >= tsLimit || e.hasDur && e.dur >= tsLimit-e.ts) {
+		t.Warn("ts-range", p.sc.offset(), "an event whose \"ts\" or end lies beyond ±2^62 ns (146 years) was skipped: differences of its times would not fit in int64")
+		return
 	}
 	switch e.ph {
 	case 'X':
@@ -558,6 +652,9 @@ func (p *parser) store() {
 			t.Warn("no-ts", 0, "")
 		}
 		return
+	}
+	if e.badDur {
+		t.Warn("bad-dur", p.sc.offset(), "an X event with an unusable \"dur\" (null, NaN, infinite or beyond int64) was read as 0")
 	}
 	if e.tsStr {
 		t.Warn("ts-string", p.sc.offset(), "\"ts\" or \"dur\" written as a JSON string; read as a number")
@@ -685,33 +782,67 @@ func (p *parser) metadata() {
 	e := &p.ev
 	t := p.t
 	t.MetaEvents++
+	var m metaName
 	switch t.Strings[e.name] {
 	case "process_name":
-		if !e.pid.IsStr {
-			if old, dup := t.ProcessNames[e.pid.Int]; dup && old != e.argName {
-				t.Warn("dup-meta", p.sc.offset(), fmt.Sprintf("process %d is named twice (%q, then %q); kept the first", e.pid.Int, old, e.argName))
-				return
-			}
-			t.ProcessNames[e.pid.Int] = e.argName
-		}
-	case "thread_name":
-		k := trackKey{e.pid, e.tid}
-		if old, dup := p.threadName[k]; dup && old != e.argName {
-			t.Warn("dup-meta", p.sc.offset(), fmt.Sprintf("thread %s is named twice (%q, then %q); kept the first", p.idString(e.tid), old, e.argName))
+		if e.pid.IsStr {
 			return
 		}
-		p.threadName[k] = e.argName
+		m = metaName{key: trackKey{pid: e.pid}, name: e.argName, off: p.sc.offset()}
+	case "thread_name":
+		m = metaName{thread: true, key: trackKey{e.pid, e.tid}, name: e.argName, off: p.sc.offset()}
+	default:
+		return
 	}
+	if p.seg != nil {
+		// a worker cannot know the names earlier segments gave: the
+		// merge replays its names in order
+		p.metaLog = append(p.metaLog, m)
+		return
+	}
+	p.nameMeta(m)
+}
+
+// nameMeta records a process or thread name; a second, different name is
+// warned about and the first kept.
+func (p *parser) nameMeta(m metaName) {
+	t := p.t
+	if !m.thread {
+		if old, dup := t.ProcessNames[m.key.pid.Int]; dup && old != m.name {
+			t.Warn("dup-meta", m.off, fmt.Sprintf("process %d is named twice (%q, then %q); kept the first", m.key.pid.Int, old, m.name))
+			return
+		}
+		t.ProcessNames[m.key.pid.Int] = m.name
+		return
+	}
+	if old, dup := p.threadName[m.key]; dup && old != m.name {
+		t.Warn("dup-meta", m.off, fmt.Sprintf("thread %s is named twice (%q, then %q); kept the first", p.idString(m.key.tid), old, m.name))
+		return
+	}
+	p.threadName[m.key] = m.name
 }
 
 // finish derives track kinds, names and trace-level facts after the last event.
 func (p *parser) finish() {
 	t := p.t
 	s := &p.sc
-	t.BytesRead = s.off + int64(s.pos)
 	if s.ctrlChars > 0 {
 		t.Warnings = append(t.Warnings, trace.Warning{Key: "control-char", Offset: s.firstCtrl, Count: s.ctrlChars,
 			Msg: fmt.Sprintf("raw control characters inside JSON strings (first at byte %d); kept as they are", s.firstCtrl)})
+	}
+	if g := p.gzs; g != nil && g.cut && !t.Truncated {
+		t.Warn("gzip-cut", 0, "the gzip data ends early (no CRC trailer): the JSON text is complete, but its checksum was not verified")
+	}
+	if g := p.gzs; g != nil && g.padding > 0 {
+		t.Warn("gzip-padding", 0, fmt.Sprintf("ignored %d zero bytes after the gzip data (tar or dd padding)", g.padding))
+	}
+	if n := p.mended + s.mendedText; n > 0 {
+		first := p.firstMended
+		if p.mended == 0 || s.mendedText > 0 && s.firstMendedText < first {
+			first = s.firstMendedText
+		}
+		t.Warnings = append(t.Warnings, trace.Warning{Key: "invalid-utf8", Offset: first, Count: n,
+			Msg: fmt.Sprintf("strings that are not valid UTF-8 (invalid bytes or lone surrogate escapes; first at byte %d); each bad sequence replaced by U+FFFD", first)})
 	}
 	if s.bareWords > 0 {
 		t.Warnings = append(t.Warnings, trace.Warning{Key: "bare-word", Offset: s.firstBare, Count: s.bareWords,

@@ -1,6 +1,9 @@
 package parse
 
-import "io"
+import (
+	"io"
+	"time"
+)
 
 // readahead reads its source on its own goroutine, a block ahead of the
 // consumer, so gzip decompression and parsing use two cores.
@@ -12,17 +15,19 @@ type readahead struct {
 	err    error
 	errc   chan error
 	done   chan struct{}
+	exited chan struct{}
 }
 
 const raBlock = 1 << 20
 
 func newReadahead(src io.Reader) *readahead {
-	r := &readahead{blocks: make(chan []byte, 4), free: make(chan []byte, 5), done: make(chan struct{})}
+	r := &readahead{blocks: make(chan []byte, 4), free: make(chan []byte, 5), done: make(chan struct{}), exited: make(chan struct{})}
 	for i := 0; i < 5; i++ {
 		r.free <- make([]byte, raBlock)
 	}
 	errc := make(chan error, 1)
 	go func() {
+		defer close(r.exited)
 		defer close(r.blocks)
 		for {
 			var b []byte
@@ -31,7 +36,14 @@ func newReadahead(src io.Reader) *readahead {
 			case <-r.done:
 				return
 			}
-			n, err := io.ReadFull(src, b[:raBlock])
+			// fill the block; the source's own errors pass unchanged
+			n := 0
+			var err error
+			for n < raBlock && err == nil {
+				var k int
+				k, err = src.Read(b[n:raBlock])
+				n += k
+			}
 			if n > 0 {
 				select {
 				case r.blocks <- b[:n]:
@@ -40,9 +52,6 @@ func newReadahead(src io.Reader) *readahead {
 				}
 			}
 			if err != nil {
-				if err == io.ErrUnexpectedEOF {
-					err = io.EOF
-				}
 				errc <- err
 				return
 			}
@@ -72,11 +81,18 @@ func (r *readahead) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close stops the reading goroutine.
+// Close stops the reading goroutine and waits for it, so the source may
+// be closed next (it is not read concurrently with its Close).
 func (r *readahead) Close() {
 	select {
 	case <-r.done:
 	default:
 		close(r.done)
+	}
+	// a read from a pipe whose writer pauses may not return: do not wait
+	// for it forever
+	select {
+	case <-r.exited:
+	case <-time.After(2 * time.Second):
 	}
 }

@@ -22,15 +22,20 @@ type scanner struct {
 	eof      bool
 	rerr     error
 
-	maxBuf int
+	maxBuf  int
+	retries int // units restarted after a refill (a test checks it stays logarithmic)
 
 	// lenient-JSON observations, reported as warnings by the caller
-	ctrlChars  int
-	bareWords  int
-	firstCtrl  int64
-	firstBare  int64
-	scratch    []byte
-	depthStack []byte
+	ctrlChars int
+	bareWords int
+	firstCtrl int64
+	firstBare int64
+	// strings mended to valid UTF-8 outside the string table (top-level
+	// keys and values): counted per unit, so rolled back on a retry
+	mendedText      int
+	firstMendedText int64
+	scratch         []byte
+	depthStack      []byte
 }
 
 // errMore signals that a unit needs more bytes than the buffer holds.
@@ -50,22 +55,54 @@ func (s *scanner) fail(msg string) {
 	panic(&syntaxError{off: s.off + int64(s.pos), msg: msg})
 }
 
-// unit runs f until it completes without running out of input.
+// unit runs f until it completes without running out of input. White
+// space before the unit is consumed first, so a long run of it never has to
+// fit in the buffer. Counts the scanner keeps (bare words, mended text) are rolled back
+// when a unit is retried, so they do not depend on where reads ended.
 func (s *scanner) unit(f func()) (err error) {
+	if err := s.skipLeadingWS(); err != nil {
+		return err
+	}
 	for {
 		mark := s.pos
+		bare, firstBare := s.bareWords, s.firstBare
+		mended, firstMended := s.mendedText, s.firstMendedText
 		err = s.try(f)
 		if err != errMore {
 			return err
 		}
 		s.pos = mark
+		s.bareWords, s.firstBare = bare, firstBare
+		s.mendedText, s.firstMendedText = mended, firstMended
 		if s.eof {
 			return io.ErrUnexpectedEOF
+		}
+		s.retries++
+		if err := s.fill(); err != nil {
+			return err
+		}
+	}
+}
+
+// skipLeadingWS consumes JSON white space, refilling the buffer as needed.
+func (s *scanner) skipLeadingWS() error {
+	for {
+		for s.pos < s.end && isWS(s.buf[s.pos]) {
+			s.pos++
+		}
+		if s.pos < s.end || s.eof {
+			return nil
 		}
 		if err := s.fill(); err != nil {
 			return err
 		}
 	}
+}
+
+// isWS reports JSON white space: space, tab, line feed, carriage return.
+// Other control bytes (NUL above all: /dev/zero, a file of zeros) are not.
+func isWS(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t'
 }
 
 func (s *scanner) try(f func()) (err error) {
@@ -106,6 +143,10 @@ func (s *scanner) fill() error {
 		copy(nb, s.buf[:s.end])
 		s.buf = nb
 	}
+	// Read until the buffer is full, whatever the size of each read (a
+	// pipe gives 64 KiB, gzip a block): a unit that ran off the end is
+	// retried only after the buffer holds at least twice what it had, so a
+	// value of n bytes is scanned O(1) times per byte, not n/64Ki times.
 	for s.end < len(s.buf) && !s.eof {
 		n, err := s.src.Read(s.buf[s.end:])
 		s.end += n
@@ -121,9 +162,6 @@ func (s *scanner) fill() error {
 			s.eof = true
 			return err
 		}
-		if n > 0 && s.end-s.pos >= 64<<10 {
-			break
-		}
 	}
 	return nil
 }
@@ -134,7 +172,7 @@ func (s *scanner) offset() int64 { return s.off + int64(s.pos) }
 func (s *scanner) skipWS() {
 	buf := s.buf[:s.end]
 	for i := s.pos; i < len(buf); i++ {
-		if buf[i] > ' ' {
+		if c := buf[i]; c > ' ' || !isWS(c) {
 			s.pos = i
 			return
 		}
@@ -173,7 +211,7 @@ func (s *scanner) describe() string {
 func (s *scanner) str() (raw []byte, escaped bool) {
 	buf := s.buf[:s.end]
 	i := s.pos
-	for i < len(buf) && buf[i] <= ' ' {
+	for i < len(buf) && buf[i] <= ' ' && isWS(buf[i]) {
 		i++
 	}
 	if i >= len(buf) {
