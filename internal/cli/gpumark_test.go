@@ -96,9 +96,10 @@ func torchNameCells(t *testing.T, out string) []string {
 }
 
 // TestGPUMarkerSharedTraces: where the raw JSON has a CPU event and a
-// device event of the same name, the default text table shows the two rows
-// with distinct labels (the device one ends in [gpu]); --torch-exact shows
-// them alike, as torch does. Every device row, and only those, is marked.
+// device event of the same name, the default text table (and md) shows the
+// two rows with distinct labels (the device one ends in [gpu]);
+// --torch-exact shows them alike, as torch does. Every device row, and only
+// those, is marked.
 func TestGPUMarkerSharedTraces(t *testing.T) {
 	shared := testenv.Shared(t)
 	for _, name := range []string{
@@ -149,6 +150,24 @@ func TestGPUMarkerSharedTraces(t *testing.T) {
 					t.Errorf("row %d: label %q or %q is wider than the 55-rune name column", i, dc[i], ec[i])
 				}
 			}
+			md, stderr, code := run(t, "table", "--format", "md", "--limit", "-1", path)
+			if code != 0 {
+				t.Fatalf("--format md: exit %d: %s", code, stderr)
+			}
+			var mc []string
+			for _, l := range strings.Split(md, "\n")[2:] {
+				if cell, _, ok := strings.Cut(strings.TrimPrefix(l, "| "), " |"); ok && strings.HasPrefix(l, "| ") {
+					mc = append(mc, strings.TrimRight(cell, " "))
+				}
+			}
+			if len(mc) != len(doc.Rows) {
+				t.Fatalf("%d rows in md, %d in JSON", len(mc), len(doc.Rows))
+			}
+			for i, r := range doc.Rows {
+				if want := r.Name + map[bool]string{true: " [gpu]"}[r.Device]; mc[i] != want {
+					t.Errorf("md row %d: %q, want %q", i, mc[i], want)
+				}
+			}
 			for _, p := range pairs {
 				ci, di := -1, -1
 				for i, r := range doc.Rows {
@@ -163,8 +182,8 @@ func TestGPUMarkerSharedTraces(t *testing.T) {
 					t.Errorf("%q is a CPU and a device event in the raw JSON, but rows: CPU %v, device %v", p, ci >= 0, di >= 0)
 					continue
 				}
-				if dc[ci] == dc[di] {
-					t.Errorf("%q: the CPU and device rows print alike: %q", p, dc[ci])
+				if dc[ci] == dc[di] || mc[ci] == mc[di] {
+					t.Errorf("%q: the CPU and device rows print alike: %q, md %q", p, dc[ci], mc[ci])
 				}
 				if ec[ci] != ec[di] {
 					t.Errorf("%q: --torch-exact labels %q and %q differ; torch prints one name for both", p, ec[ci], ec[di])
