@@ -53,7 +53,7 @@ func TestOracleTables(t *testing.T) {
 		for _, c := range cases {
 			name := version + "/" + strings.TrimSuffix(c.Expected, ".txt")
 			t.Run(name, func(t *testing.T) {
-				args := []string{"table", "--torch", version, filepath.Join(dir, c.Trace)}
+				args := []string{"table", "--torch-exact", "--torch", version, filepath.Join(dir, c.Trace)}
 				shape := c.KeyAverages["group_by_input_shape"] == true
 				stackN, _ := c.KeyAverages["group_by_stack_n"].(float64)
 				if shape {
@@ -210,7 +210,7 @@ func TestOracleGPUTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		args := append([]string{"table", "--torch", c.Torch, filepath.Join(shared, "traces", c.Trace)}, c.Args...)
+		args := append([]string{"table", "--torch-exact", "--torch", c.Torch, filepath.Join(shared, "traces", c.Trace)}, c.Args...)
 		got, stderr, code := run(t, args...)
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s", name, code, stderr)

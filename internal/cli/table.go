@@ -30,6 +30,7 @@ type tableOptions struct {
 	exclude      string
 	steps        string
 	format       string
+	torchExact   bool
 	version      table.Version
 	matchRe      *regexp.Regexp
 	excludeRe    *regexp.Regexp
@@ -65,7 +66,12 @@ wait); --by step lists profiler
 steps with CPU time, GPU busy time and kernel counts.
 
 Where the trace lacks what a column or grouping needs (no shapes, no stacks,
-no memory events), tracetab says so on stderr and leaves it out.`,
+no memory events), tracetab says so on stderr and leaves it out.
+
+In the text table a device row (kernel, memcpy, memset, GPU annotation span)
+ends in [gpu], so it stands apart from a CPU row of the same name (a Triton op
+and its kernel, ProfilerStep* on both lanes); --torch-exact prints torch's
+bytes exactly, without the marker.`,
 		Example: `  tracetab table trace.json.gz
   tracetab table trace.json.gz --sort self_cuda_time_total --limit 20
   tracetab table trace.json --group-by-shape --sort cpu_time_total
@@ -96,6 +102,7 @@ no memory events), tracetab says so on stderr and leaves it out.`,
 	f.StringVar(&o.exclude, "exclude", "", "drop rows whose name matches this regular expression")
 	f.StringVar(&o.steps, "steps", "", "only profiler steps A-B (e.g. 3-5, or 4): their CPU events and the device ops they launched")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, csv or json")
+	f.BoolVar(&o.torchExact, "torch-exact", false, "print torch's table byte for byte: no [gpu] marker on device rows (text op table only)")
 	o.compact = addCompactFlags(cmd)
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		keys := table.SortKeys()
@@ -163,6 +170,9 @@ func (o *tableOptions) validate() error {
 		if o.excludeRe, err = regexp.Compile(o.exclude); err != nil {
 			return usageErrorf("--exclude: %v", err)
 		}
+	}
+	if o.torchExact && (o.by != "op" || o.format != "text" || o.compact.active()) {
+		return usageErrorf("--torch-exact is for torch's own text table: drop it, or drop --by, --format, --columns and --width")
 	}
 	if o.steps != "" {
 		lo, hi, err := parseRange(o.steps)
@@ -242,6 +252,7 @@ func runTable(e *env, o *tableOptions) error {
 	}
 	lay := render.DefaultTorchLayout()
 	lay.Limit, lay.TopLevel, lay.NameWidth, lay.TimeUnit, lay.Header = o.limit, o.topLevel, o.nameWidth, o.timeUnit, o.header
+	lay.TorchExact = o.torchExact
 	if err := render.OpTable(e.stdout, o.format, o.path, o.sort, res, lay); err != nil {
 		return err
 	}

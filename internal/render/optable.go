@@ -107,7 +107,8 @@ func OpTableJSONOf(file, sortBy string, res *table.Result, lay TorchLayout) *OpT
 func ptr64(v int64) *int64 { return &v }
 
 // OpGrid is the op table as cells for md and csv: full precision in csv,
-// torch's formatting in md.
+// torch's formatting in md, where device rows end in GPUMarker as in the
+// text table (csv keeps the name as written).
 func OpGrid(res *table.Result, lay TorchLayout, csv bool) *Grid {
 	g := &Grid{Headers: []string{"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"}}
 	if csv {
@@ -151,7 +152,11 @@ func OpGrid(res *table.Result, lay TorchLayout, csv bool) *Grid {
 		return share(a, b)
 	}
 	for _, r := range OpRows(res, lay) {
-		cells := []string{r.Name, pf(r.SelfCPU, res.SumSelfCPU), tf(r.SelfCPU), pf(r.CPUTotal, res.SumSelfCPU), tf(r.CPUTotal), tf(r.CPUAvg())}
+		name := r.Name
+		if !csv && r.Device {
+			name += GPUMarker // md is read as text: tell a device row from a CPU row of its name
+		}
+		cells := []string{name, pf(r.SelfCPU, res.SumSelfCPU), tf(r.SelfCPU), pf(r.CPUTotal, res.SumSelfCPU), tf(r.CPUTotal), tf(r.CPUAvg())}
 		if dev {
 			cells = append(cells, tf(r.SelfDev), pf(r.SelfDev, res.SumSelfDev), tf(r.DevTotal), tf(r.DevAvg()))
 		}

@@ -18,6 +18,11 @@ type TorchLayout struct {
 	SrcWidth    int // max_src_column_width
 	TimeUnit    string
 	Header      string
+	// TorchExact prints torch's bytes exactly. Without it, device rows
+	// (kernels, memcpys, memsets, GPU annotation spans) end in GPUMarker,
+	// so a row that shares its name with a CPU row (a Triton op and its
+	// kernel, ProfilerStep* on both lanes) can be told apart.
+	TorchExact bool
 }
 
 // DefaultTorchLayout is table()'s defaults.
@@ -25,18 +30,25 @@ func DefaultTorchLayout() TorchLayout {
 	return TorchLayout{Limit: 100, NameWidth: 55, ShapesWidth: 80, SrcWidth: 75}
 }
 
-// TorchText writes the table exactly as torch's _build_table prints it for
-// the version in res.Torch.
+// TorchText writes the table as torch's _build_table prints it for the
+// version in res.Torch: byte for byte with lay.TorchExact, else with the
+// device rows marked (see TorchLayout.TorchExact).
 func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 	rows := res.Rows
 	if len(rows) == 0 {
 		return nil
 	}
 	v := res.Torch
+	marker := func(r *table.Row) string {
+		if lay.TorchExact || !r.Device {
+			return ""
+		}
+		return GPUMarker
+	}
 	hasShapes, hasStack := false, false
 	nameW, shapesW, srcW := 0, 0, 0
 	for i := range rows {
-		nameW = max(nameW, runes(rows[i].Name)+4)
+		nameW = max(nameW, runes(rows[i].Name)+runes(marker(&rows[i]))+4)
 		if len(rows[i].Shapes) > 0 {
 			hasShapes = true
 		}
@@ -134,10 +146,7 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 			continue
 		}
 		printed++
-		name := r.Name
-		if lay.NameWidth > 0 && runes(name) >= lay.NameWidth-3 {
-			name = string([]rune(name)[:lay.NameWidth-3]) + "..."
-		}
+		name := torchName(r.Name, marker(r), lay.NameWidth)
 		vals := []string{name,
 			share(r.SelfCPU, res.SumSelfCPU), tf(r.SelfCPU),
 			share(r.CPUTotal, res.SumSelfCPU), tf(r.CPUTotal), tf(r.CPUAvg())}
@@ -182,6 +191,21 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// torchName is the name cell: torch cuts a name of width-3 runes or more
+// to width-3 and adds "..."; a marker stays whole at the end, and the
+// name is cut to leave it room, so the cell is as wide as torch's.
+func torchName(name, marker string, width int) string {
+	full := name + marker
+	if width <= 0 || runes(full) < width-3 {
+		return full
+	}
+	keep := width - 3 - runes(marker)
+	if keep < 0 && marker == "" {
+		keep = max(runes(name)+keep, 0) // Python's key[:width-3] for width < 3
+	}
+	return string(truncRunes(name, max(keep, 0))) + "..." + marker
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
