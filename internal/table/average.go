@@ -52,29 +52,27 @@ type rowKey struct {
 // average groups the events into rows in first-occurrence order.
 func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) []Row {
 	m := f.n()
-	// device_time_total bottom-up: children come after their parent in
-	// list order, so a reverse pass sees every child first.
-	devTotal := make([]float64, m)
-	childDev := make([]float64, m)
+	// device_time_total bottom-up, in place of the kernel sums: children
+	// come after their parent in list order, so a reverse pass sees every
+	// child first.
+	devTotal := f.kdev
 	if useDevice {
 		for i := m - 1; i >= 0; i-- {
-			if f.deleted[i] {
+			if f.deleted(i) {
 				continue
 			}
-			if f.device[i] {
-				devTotal[i] = f.end[i] - f.start[i]
+			if isDeviceKind(f.kindAt(i)) {
+				devTotal[i] = f.dur(i)
 				continue
 			}
-			var k, c float64
-			for j := f.firstKern[i]; j >= 0; j = f.nextKern[j] {
-				k += f.kernDur[j]
-			}
+			var c float64
 			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
 				c += devTotal[ch]
 			}
-			devTotal[i] = k + c
-			childDev[i] = c
+			devTotal[i] += c
 		}
+	} else {
+		clear(devTotal)
 	}
 	mem := f.cpuMem != nil
 	rows := []Row{}
@@ -82,15 +80,17 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 	var shapeCache map[trace.StrID]string
 	var fast []int32
 	for i := 0; i < m; i++ {
-		if f.deleted[i] {
+		if f.deleted(i) {
 			continue
 		}
-		if f.kind[i] == trace.KindPython && v.skipsPythonFunctions() {
+		kind := f.kindAt(i)
+		if kind == trace.KindPython && v.skipsPythonFunctions() {
 			continue
 		}
-		k := rowKey{key: f.key[i], device: f.device[i]}
+		device, ann := isDeviceKind(kind), isAnnKind(kind)
+		k := rowKey{key: f.keyAt(i), device: device}
 		if v.keyHasUserAnnotation() {
-			k.ann = f.ann[i]
+			k.ann = ann
 		}
 		var stack []string
 		if byShape || stackN > 0 {
@@ -139,25 +139,26 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 			ri = len(rows)
 			index[k] = ri
 			rows = append(rows, Row{
-				Name: f.keys[f.key[i]], Device: f.device[i], UserAnn: f.ann[i],
-				Shapes: k.shapes, Stack: stack, TopLevel: f.parent[i] < 0, firstSeen: i,
+				Name: f.keys[k.key], Device: device, UserAnn: ann,
+				Shapes: k.shapes, Stack: stack, TopLevel: f.flags[i]&feHasParent == 0, firstSeen: i,
 			})
 		}
 		r := &rows[ri]
 		var cpuTotal, selfCPU, selfDev float64
 		var selfCPUMem, selfDevMem int64
-		if !f.device[i] {
-			cpuTotal = f.end[i] - f.start[i]
-			var c float64
+		if !device {
+			cpuTotal = f.dur(i)
+			var c, cd float64
 			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
-				c += f.end[ch] - f.start[ch]
+				c += f.dur(int(ch))
+				cd += devTotal[ch]
 				if mem {
 					selfCPUMem -= f.cpuMem[ch]
 					selfDevMem -= f.devMem[ch]
 				}
 			}
 			selfCPU = cpuTotal - c
-			selfDev = devTotal[i] - childDev[i]
+			selfDev = devTotal[i] - cd
 			if mem {
 				selfCPUMem += f.cpuMem[i]
 				selfDevMem += f.devMem[i]

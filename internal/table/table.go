@@ -240,14 +240,17 @@ func consistencyNotes(t *trace.Trace, f *fevents) (notes []string, negEvents int
 	}
 	neg := 0
 	for i := 0; i < f.n(); i++ {
-		if f.deleted[i] || f.device[i] || f.kind[i] == trace.KindPython {
+		if f.deleted(i) {
+			continue
+		}
+		if k := f.kindAt(i); k.IsDevice() || k == trace.KindPython {
 			continue
 		}
 		c := 0.0
 		for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
-			c += f.end[ch] - f.start[ch]
+			c += f.dur(int(ch))
 		}
-		if f.end[i]-f.start[i]-c < 0 {
+		if f.dur(i)-c < 0 {
 			neg++
 		}
 	}
