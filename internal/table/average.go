@@ -50,7 +50,10 @@ type rowKey struct {
 }
 
 // average groups the events into rows in first-occurrence order.
-func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) []Row {
+//
+// It also counts the CPU events (Python functions aside) whose own Self CPU
+// is negative: children that overhang their parent.
+func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) (rows []Row, negEvents int) {
 	m := f.n()
 	// device_time_total bottom-up, in place of the kernel sums: children
 	// come after their parent in list order, so a reverse pass sees every
@@ -61,7 +64,7 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 			if f.deleted(i) {
 				continue
 			}
-			if isDeviceKind(f.kindAt(i)) {
+			if f.kindAt(i).IsDevice() {
 				devTotal[i] = f.dur(i)
 				continue
 			}
@@ -75,7 +78,7 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		clear(devTotal)
 	}
 	mem := f.cpuMem != nil
-	rows := []Row{}
+	rows = []Row{}
 	index := map[rowKey]int{}
 	var shapeCache map[trace.StrID]string
 	var fast []int32
@@ -83,12 +86,12 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		if f.deleted(i) {
 			continue
 		}
-		kind := f.kindAt(i)
+		kind, key, start, end := f.at(i)
 		if kind == trace.KindPython && v.skipsPythonFunctions() {
 			continue
 		}
-		device, ann := isDeviceKind(kind), isAnnKind(kind)
-		k := rowKey{key: f.keyAt(i), device: device}
+		device, ann := kind.IsDevice(), isAnnKind(kind)
+		k := rowKey{key: key, device: device}
 		if v.keyHasUserAnnotation() {
 			k.ann = ann
 		}
@@ -147,7 +150,7 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		var cpuTotal, selfCPU, selfDev float64
 		var selfCPUMem, selfDevMem int64
 		if !device {
-			cpuTotal = f.dur(i)
+			cpuTotal = end - start
 			var c, cd float64
 			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
 				c += f.dur(int(ch))
@@ -158,6 +161,9 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 				}
 			}
 			selfCPU = cpuTotal - c
+			if selfCPU < 0 && kind != trace.KindPython {
+				negEvents++
+			}
 			selfDev = devTotal[i] - cd
 			if mem {
 				selfCPUMem += f.cpuMem[i]
@@ -178,7 +184,7 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		r.SelfDevMem += selfDevMem
 		r.Count++
 	}
-	return rows
+	return rows, negEvents
 }
 
 // pyShapes renders "Input Dims" JSON as Python's str() of torch's

@@ -70,6 +70,22 @@ func (f *fevents) span(i int) (s, e float64) {
 	return float64(a-f.start0) / 1000, float64(b-f.start0) / 1000
 }
 
+// at is what FunctionEvent i takes from its trace event, read once: its
+// kind, name key and span (as span gives it).
+func (f *fevents) at(i int) (kind trace.Kind, key int32, s, e float64) {
+	x := f.ev[i]
+	if x < 0 {
+		s, e = f.span(i)
+		return trace.KindCPUOp, f.keyAt(i), s, e
+	}
+	ev := f.t.Ev(int(x))
+	if ev.Kind == trace.KindGPUAnnotation {
+		s, e = f.span(i)
+		return ev.Kind, f.keyOf(ev.Name), s, e
+	}
+	return ev.Kind, f.keyOf(ev.Name), float64(ev.Start-f.start0) / 1000, float64(ev.End()-f.start0) / 1000
+}
+
 // dur is end - start of event i in us.
 func (f *fevents) dur(i int) float64 {
 	s, e := f.span(i)
@@ -83,8 +99,6 @@ func (f *fevents) kindAt(i int) trace.Kind {
 	}
 	return trace.KindCPUOp
 }
-
-func isDeviceKind(k trace.Kind) bool { return k.IsDevice() }
 
 func isAnnKind(k trace.Kind) bool {
 	return k == trace.KindAnnotation || k == trace.KindGPUAnnotation
