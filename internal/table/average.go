@@ -55,26 +55,9 @@ type rowKey struct {
 // is negative: children that overhang their parent.
 func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) (rows []Row, negEvents int) {
 	m := f.n()
-	// device_time_total bottom-up, in place of the kernel sums: children
-	// come after their parent in list order, so a reverse pass sees every
-	// child first.
+	// device_time_total of CPU events, made bottom-up by buildTree.
 	devTotal := f.kdev
-	if useDevice {
-		for i := m - 1; i >= 0; i-- {
-			if f.deleted(i) {
-				continue
-			}
-			if f.kindAt(i).IsDevice() {
-				devTotal[i] = f.dur(i)
-				continue
-			}
-			var c float64
-			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
-				c += devTotal[ch]
-			}
-			devTotal[i] += c
-		}
-	} else {
+	if !useDevice {
 		clear(devTotal)
 	}
 	mem := f.cpuMem != nil
@@ -147,7 +130,7 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 			})
 		}
 		r := &rows[ri]
-		var cpuTotal, selfCPU, selfDev float64
+		var cpuTotal, selfCPU, selfDev, dt float64
 		var selfCPUMem, selfDevMem int64
 		if !device {
 			cpuTotal = end - start
@@ -164,16 +147,18 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 			if selfCPU < 0 && kind != trace.KindPython {
 				negEvents++
 			}
-			selfDev = devTotal[i] - cd
+			dt = devTotal[i]
+			selfDev = dt - cd
 			if mem {
 				selfCPUMem += f.cpuMem[i]
 				selfDevMem += f.devMem[i]
 			}
-		} else {
-			selfDev = devTotal[i]
+		} else if useDevice {
+			dt = end - start
+			selfDev = dt
 		}
 		r.CPUTotal += cpuTotal
-		r.DevTotal += devTotal[i]
+		r.DevTotal += dt
 		r.SelfCPU += selfCPU
 		r.SelfDev += selfDev
 		if mem {

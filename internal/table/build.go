@@ -114,6 +114,7 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 	m := n + len(mem)
 	f.ev = make([]int32, 0, m)
 	f.thread = make([]int32, 0, m)
+	f.flags = make([]uint8, 0, m)
 	main := mainThread(t)
 	for len(hp.hs) > 0 {
 		bh := hp.hs[0]
@@ -129,19 +130,25 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 			k := mem[int(bi.idx)-n]
 			f.ev = append(f.ev, ^int32(k))
 			f.thread = append(f.thread, t.Mem[k].Track)
+			f.flags = append(f.flags, 0)
 			continue
 		}
 		e := t.Ev(int(bi.idx))
 		pos[bi.idx] = p
 		f.ev = append(f.ev, bi.idx)
 		th := e.Track
-		if (e.Kind.IsLaunch() && linkOf(t, l, int(bi.idx)) == 0) || e.Kind == trace.KindOverhead {
+		var fl uint8
+		if e.Kind.IsLaunch() && linkOf(t, l, int(bi.idx)) == 0 {
+			fl = feUnlinked
+		}
+		if fl != 0 || e.Kind == trace.KindOverhead {
 			th = main
 			if !v.AtLeast(1, 13) {
 				th = -1
 			}
 		}
 		f.thread = append(f.thread, th)
+		f.flags = append(f.flags, fl)
 	}
 	f.kdev = make([]float64, len(f.ev))
 	f.attach(t, l, v, pos)
@@ -207,7 +214,7 @@ func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32)
 		if r < 0 || pos[r] < 0 || !v.runtimeIDIsCorrelation() {
 			return false
 		}
-		return !v.frontendOnlyAttach() || linkOf(t, l, int(r)) == 0
+		return !v.frontendOnlyAttach() || f.flags[pos[r]]&feUnlinked != 0
 	}
 	n := t.NumEvents()
 	for i := 0; i < n; i++ {
@@ -249,13 +256,11 @@ func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32)
 // buildTree is torch's _populate_cpu_children: per thread, a stack over
 // events sorted by (start, -end); an event is the child of the innermost
 // open event that contains it, half-open. Each event's children are
-// complete when it leaves its stack; torch's _remove_dup_nodes is done
-// there (collapse).
+// complete when it leaves its stack; finish does the rest there.
 func (f *fevents) buildTree() {
 	m := f.n()
 	f.firstChild = fill32(m, -1)
 	f.nextSib = fill32(m, -1)
-	f.flags = make([]uint8, m)
 	type frame struct {
 		node, last int32 // the open event and its last child so far
 		end        float64
@@ -281,7 +286,7 @@ func (f *fevents) buildTree() {
 		for len(s) > 0 {
 			top := &s[len(s)-1]
 			if start >= top.end || end > top.end {
-				f.collapse(top.node)
+				f.finish(top.node)
 				s = s[:len(s)-1]
 				continue
 			}
@@ -299,23 +304,31 @@ func (f *fevents) buildTree() {
 	for _, st := range stacks {
 		s := *st
 		for k := len(s) - 1; k >= 0; k-- {
-			f.collapse(s[k].node)
+			f.finish(s[k].node)
 		}
 	}
 	f.thread = nil
 }
 
-// collapse is torch's _remove_dup_nodes for event p, once all its children
-// are known: a child with its parent's name that is the parent's only child
-// is merged into the parent, which takes over the child's children and
-// kernels. The child has done the same with its own children already, so a
-// chain of such nodes ends in one step, as torch's repeated passes end.
-func (f *fevents) collapse(p int32) {
+// finish completes event p once all its children are known (they left
+// their stack before it). It is torch's _remove_dup_nodes for p: a child
+// with its parent's name that is the parent's only child is merged into the
+// parent, which takes over the child's children and kernels; the child has
+// done the same with its own children already, so a chain of such nodes
+// ends in one step, as torch's repeated passes end. Then p's kernel sum
+// becomes its device_time_total: the kernels plus the children's totals, in
+// child order (for a merged child, the child's own total).
+func (f *fevents) finish(p int32) {
 	c := f.firstChild[p]
-	if c < 0 || f.nextSib[c] >= 0 || f.keyAt(int(c)) != f.keyAt(int(p)) {
+	if c >= 0 && f.nextSib[c] < 0 && f.keyAt(int(c)) == f.keyAt(int(p)) {
+		f.firstChild[p] = f.firstChild[c]
+		f.kdev[p] = f.kdev[c]
+		f.flags[c] |= feDeleted
 		return
 	}
-	f.firstChild[p] = f.firstChild[c]
-	f.kdev[p] = f.kdev[c]
-	f.flags[c] |= feDeleted
+	var sum float64
+	for ; c >= 0; c = f.nextSib[c] {
+		sum += f.kdev[c]
+	}
+	f.kdev[p] += sum
 }

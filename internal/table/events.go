@@ -31,12 +31,12 @@ type fevents struct {
 	thread []int32 // thread group (a track index, or -1 for torch's thread "0"); nil after the tree is built
 
 	// kdev is, for a CPU event, the sum of the durations of the device ops
-	// attached to it (torch's kernels), in attach order; average turns it
-	// into device_time_total in place.
+	// attached to it (torch's kernels), in attach order; buildTree turns it
+	// into device_time_total in place (finish).
 	kdev       []float64
 	firstChild []int32
 	nextSib    []int32
-	flags      []uint8 // feDeleted, feHasParent
+	flags      []uint8 // feDeleted, feHasParent, feUnlinked
 
 	cpuMem, devMem []int64 // nil when the trace has no [memory] events
 
@@ -47,6 +47,7 @@ type fevents struct {
 const (
 	feDeleted   uint8 = 1 << iota // merged into its parent by _remove_dup_nodes
 	feHasParent                   // has a CPU parent (not top level)
+	feUnlinked                    // a runtime or driver call no op launched (linkOf is 0)
 )
 
 func (f *fevents) n() int { return len(f.ev) }
