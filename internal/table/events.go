@@ -14,7 +14,7 @@ import (
 //
 // Only what cannot be read back from the trace is stored: the name key,
 // kind, start and end of an event are derived from its trace event when
-// needed (span, keyAt, kindAt), so a table costs about 25 bytes per event
+// needed (at, span, keyAt), so a table costs about 25 bytes per event
 // while it is built and 21 after, on top of the trace.
 type fevents struct {
 	t      *trace.Trace
@@ -91,14 +91,6 @@ func (f *fevents) at(i int) (kind trace.Kind, key int32, s, e float64) {
 func (f *fevents) dur(i int) float64 {
 	s, e := f.span(i)
 	return e - s
-}
-
-// kindAt is the event's kind; a synthetic [memory] event is a CPU op.
-func (f *fevents) kindAt(i int) trace.Kind {
-	if x := f.ev[i]; x >= 0 {
-		return f.t.Ev(int(x)).Kind
-	}
-	return trace.KindCPUOp
 }
 
 func isAnnKind(k trace.Kind) bool {
