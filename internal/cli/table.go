@@ -194,6 +194,7 @@ func runTable(e *env, o *tableOptions) error {
 	if err != nil {
 		return err
 	}
+	dropUnused(t, o)
 	switch o.by {
 	case "kernel":
 		return runKernelView(e, o, t)
@@ -206,7 +207,6 @@ func runTable(e *env, o *tableOptions) error {
 			return err
 		}
 	}
-	dropUnused(t, o)
 	opts := table.Options{Torch: o.version, GroupByShape: o.groupShape, GroupByStack: o.groupStack,
 		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe, StepLo: o.stepLo, StepHi: o.stepHi, HasSteps: o.stepsEnabled}
 	notes := tableNotes(t, &opts)
@@ -264,12 +264,12 @@ func note(w io.Writer, msg string) {
 }
 
 // dropUnused lets go, before the links are built, the parts of the trace
-// that table's op view never reads: the launch parameters of device ops,
-// and the shapes and stacks when no grouping asks for them. The memory its
-// own columns need then comes from there (a 1 GB trace: about 60 MB).
+// that no table view reads: the launch parameters of device ops, and the
+// shapes and stacks unless the op view groups by them. The memory the views
+// need then comes from there (a 1 GB trace: about 60 MB).
 func dropUnused(t *trace.Trace, o *tableOptions) {
 	t.Aux = trace.Store[trace.Aux]{}
-	if !o.groupShape && o.groupStack == 0 {
+	if o.by != "op" || (!o.groupShape && o.groupStack == 0) {
 		t.Extras = trace.Store[trace.Extra]{}
 	}
 }
