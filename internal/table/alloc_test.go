@@ -10,12 +10,11 @@ import (
 )
 
 // Bounds on what key_averages() allocates beyond the trace: a few columns
-// of about 25 bytes per event (the trace index, thread, kernel sum, first
-// child, next sibling, flags, and a position per trace event while the
-// device ops are attached), and a number of allocations that does not grow
-// with the trace.
+// of about 21 bytes per event (the trace index, thread, kernel sum, flags,
+// and a position per trace event; the tree links reuse the last two), and a
+// number of allocations that does not grow with the trace.
 const (
-	maxComputeBytesPerEvent = 40
+	maxComputeBytesPerEvent = 30
 	maxComputeAllocGrowth   = 20 // extra allocations for 4 times the events
 )
 

@@ -152,9 +152,10 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 	}
 	f.kdev = make([]float64, len(f.ev))
 	f.attach(t, l, v, pos)
-	pos = nil
 	f.attachMemory(v)
-	f.buildTree()
+	// The tree's two link columns take the place of the positions and the
+	// threads, which are done with as the tree is built (buildTree).
+	f.buildTree(pos[:len(f.ev)])
 	return f
 }
 
@@ -257,10 +258,15 @@ func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32)
 // events sorted by (start, -end); an event is the child of the innermost
 // open event that contains it, half-open. Each event's children are
 // complete when it leaves its stack; finish does the rest there.
-func (f *fevents) buildTree() {
+func (f *fevents) buildTree(firstChild []int32) {
 	m := f.n()
-	f.firstChild = fill32(m, -1)
-	f.nextSib = fill32(m, -1)
+	for i := range firstChild {
+		firstChild[i] = -1
+	}
+	f.firstChild = firstChild
+	// nextSib[i] is written after thread[i] was read, and only ever for
+	// events before the current one: the columns can share their memory.
+	f.nextSib = f.thread
 	type frame struct {
 		node, last int32 // the open event and its last child so far
 		end        float64
@@ -269,11 +275,13 @@ func (f *fevents) buildTree() {
 	lastTh := int32(-2)
 	var st *[]frame
 	for i := 0; i < m; i++ {
+		th := f.thread[i]
+		f.nextSib[i] = -1
 		x := f.ev[i]
 		if x >= 0 && f.t.Ev(int(x)).Kind.IsDevice() {
 			continue
 		}
-		if th := f.thread[i]; th != lastTh {
+		if th != lastTh {
 			st = stacks[th]
 			if st == nil {
 				st = new([]frame)

@@ -14,8 +14,9 @@ import (
 //
 // Only what cannot be read back from the trace is stored: the name key,
 // kind, start and end of an event are derived from its trace event when
-// needed (at, span, keyAt), so a table costs about 25 bytes per event
-// while it is built and 21 after, on top of the trace.
+// needed (at, span, keyAt), so a table costs about 21 bytes per event on
+// top of the trace: the trace index, the kernel sum, flags, and two tree
+// links that reuse the memory of the positions and threads (buildTree).
 type fevents struct {
 	t      *trace.Trace
 	start0 int64   // the trace start in ns; times are us from it
@@ -28,7 +29,7 @@ type fevents struct {
 	keys     []string
 	keyIndex map[string]int32
 
-	thread []int32 // thread group (a track index, or -1 for torch's thread "0"); nil after the tree is built
+	thread []int32 // thread group (a track index, or -1 for torch's thread "0"); nil after the tree is built (nextSib has its memory)
 
 	// kdev is, for a CPU event, the sum of the durations of the device ops
 	// attached to it (torch's kernels), in attach order; buildTree turns it
