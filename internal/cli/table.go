@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -272,6 +273,9 @@ func dropUnused(t *trace.Trace, o *tableOptions) {
 	if o.by != "op" || (!o.groupShape && o.groupStack == 0) {
 		t.Extras = trace.Store[trace.Extra]{}
 	}
+	// Reclaim it now, or the links are built on top of it (the heap is
+	// still at its goal from the parse) and the peak rises by its size.
+	runtime.GC()
 }
 
 // freeUnused lets go of the links table never reads: the per-track nesting
