@@ -36,8 +36,10 @@ type env struct {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Most of the heap is pointer-free event storage that lives to the
 	// end: a lower GC target costs little time and keeps the peak near the
-	// live size.
-	debug.SetGCPercent(40)
+	// live size. Measured on a 1 GB trace (medians of 5, same minute): 20
+	// instead of 40 takes the same CPU time for info and table and lowers
+	// table's peak RSS from 261 to 235 MiB (its peak is in the parse).
+	debug.SetGCPercent(20)
 	out := &outWriter{w: stdout}
 	e := &env{stdin: stdin, stdout: out, stderr: stderr}
 	root := newRoot(e)

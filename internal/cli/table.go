@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -219,6 +220,7 @@ func runTable(e *env, o *tableOptions) error {
 			return err
 		}
 	}
+	dropUnused(t, o)
 	switch o.by {
 	case "kernel":
 		return runKernelView(e, o, t)
@@ -234,6 +236,7 @@ func runTable(e *env, o *tableOptions) error {
 	opts := table.Options{Torch: o.version, GroupByShape: o.groupShape, GroupByStack: o.groupStack,
 		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe, StepLo: o.stepLo, StepHi: o.stepHi, HasSteps: o.stepsEnabled}
 	notes := tableNotes(t, &opts)
+	freeUnused(t)
 	if table.NeedsMemory(o.sort) && len(t.Mem) == 0 {
 		return usageErrorf("--sort %s needs [memory] events, and %s has none (profile_memory was off, or a legacy export)", o.sort, o.path)
 	}
@@ -285,4 +288,25 @@ func tableNotes(t *trace.Trace, o *table.Options) []string {
 
 func note(w io.Writer, msg string) {
 	io.WriteString(w, "tracetab: note: "+msg+"\n")
+}
+
+// dropUnused lets go, before the links are built, the parts of the trace
+// that no table view reads: the launch parameters of device ops, and the
+// shapes and stacks unless the op view groups by them. The memory the views
+// need then comes from there (a 1 GB trace: about 60 MB).
+func dropUnused(t *trace.Trace, o *tableOptions) {
+	t.Aux = trace.Store[trace.Aux]{}
+	if o.by != "op" || (!o.groupShape && o.groupStack == 0) {
+		t.Extras = trace.Store[trace.Extra]{}
+	}
+	// Reclaim it now, or the links are built on top of it (the heap is
+	// still at its goal from the parse) and the peak rises by its size.
+	runtime.GC()
+}
+
+// freeUnused lets go of the links table never reads: the per-track nesting
+// (it nests events by torch's own rules) and the launch counts.
+func freeUnused(t *trace.Trace) {
+	l := t.Links()
+	l.Parent, l.Launched = nil, nil
 }

@@ -50,47 +50,33 @@ type rowKey struct {
 }
 
 // average groups the events into rows in first-occurrence order.
-func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) []Row {
+//
+// It also counts the CPU events (Python functions aside) whose own Self CPU
+// is negative: children that overhang their parent.
+func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) (rows []Row, negEvents int) {
 	m := f.n()
-	// device_time_total bottom-up: children come after their parent in
-	// list order, so a reverse pass sees every child first.
-	devTotal := make([]float64, m)
-	childDev := make([]float64, m)
-	if useDevice {
-		for i := m - 1; i >= 0; i-- {
-			if f.deleted[i] {
-				continue
-			}
-			if f.device[i] {
-				devTotal[i] = f.end[i] - f.start[i]
-				continue
-			}
-			var k, c float64
-			for j := f.firstKern[i]; j >= 0; j = f.nextKern[j] {
-				k += f.kernDur[j]
-			}
-			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
-				c += devTotal[ch]
-			}
-			devTotal[i] = k + c
-			childDev[i] = c
-		}
+	// device_time_total of CPU events, made bottom-up by buildTree.
+	devTotal := f.kdev
+	if !useDevice {
+		clear(devTotal)
 	}
 	mem := f.cpuMem != nil
-	rows := []Row{}
+	rows = []Row{}
 	index := map[rowKey]int{}
 	var shapeCache map[trace.StrID]string
 	var fast []int32
 	for i := 0; i < m; i++ {
-		if f.deleted[i] {
+		if f.deleted(i) {
 			continue
 		}
-		if f.kind[i] == trace.KindPython && v.skipsPythonFunctions() {
+		kind, key, start, end := f.at(i)
+		if kind == trace.KindPython && v.skipsPythonFunctions() {
 			continue
 		}
-		k := rowKey{key: f.key[i], device: f.device[i]}
+		device, ann := kind.IsDevice(), isAnnKind(kind)
+		k := rowKey{key: key, device: device}
 		if v.keyHasUserAnnotation() {
-			k.ann = f.ann[i]
+			k.ann = ann
 		}
 		var stack []string
 		if byShape || stackN > 0 {
@@ -139,34 +125,40 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 			ri = len(rows)
 			index[k] = ri
 			rows = append(rows, Row{
-				Name: f.keys[f.key[i]], Device: f.device[i], UserAnn: f.ann[i],
-				Shapes: k.shapes, Stack: stack, TopLevel: f.parent[i] < 0, firstSeen: i,
+				Name: f.keys[k.key], Device: device, UserAnn: ann,
+				Shapes: k.shapes, Stack: stack, TopLevel: f.flags[i]&feHasParent == 0, firstSeen: i,
 			})
 		}
 		r := &rows[ri]
-		var cpuTotal, selfCPU, selfDev float64
+		var cpuTotal, selfCPU, selfDev, dt float64
 		var selfCPUMem, selfDevMem int64
-		if !f.device[i] {
-			cpuTotal = f.end[i] - f.start[i]
-			var c float64
+		if !device {
+			cpuTotal = end - start
+			var c, cd float64
 			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
-				c += f.end[ch] - f.start[ch]
+				c += f.dur(int(ch))
+				cd += devTotal[ch]
 				if mem {
 					selfCPUMem -= f.cpuMem[ch]
 					selfDevMem -= f.devMem[ch]
 				}
 			}
 			selfCPU = cpuTotal - c
-			selfDev = devTotal[i] - childDev[i]
+			if selfCPU < 0 && kind != trace.KindPython {
+				negEvents++
+			}
+			dt = devTotal[i]
+			selfDev = dt - cd
 			if mem {
 				selfCPUMem += f.cpuMem[i]
 				selfDevMem += f.devMem[i]
 			}
-		} else {
-			selfDev = devTotal[i]
+		} else if useDevice {
+			dt = end - start
+			selfDev = dt
 		}
 		r.CPUTotal += cpuTotal
-		r.DevTotal += devTotal[i]
+		r.DevTotal += dt
 		r.SelfCPU += selfCPU
 		r.SelfDev += selfDev
 		if mem {
@@ -177,7 +169,7 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		r.SelfDevMem += selfDevMem
 		r.Count++
 	}
-	return rows
+	return rows, negEvents
 }
 
 // pyShapes renders "Input Dims" JSON as Python's str() of torch's

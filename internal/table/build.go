@@ -15,7 +15,7 @@ import (
 func build(t *trace.Trace, v Version, keep []bool) *fevents {
 	l := t.Links()
 	n := t.NumEvents()
-	f := &fevents{}
+	f := &fevents{t: t, start0: t.TraceStart, keyIDs: fill32(len(t.Strings), -1), keyIndex: map[string]int32{}}
 
 	// Which events become FunctionEvents, and their (start, end) in ns.
 	filtered := make([]int8, len(t.Strings)) // 0 unknown, 1 kept, 2 filtered out
@@ -43,7 +43,12 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 		e := t.Ev(i)
 		if e.Kind == trace.KindGPUAnnotation && isFE(i, e) {
 			a, b := margin(t, l, i)
-			extra = append(extra, item{e.Start + a, e.Start + a + max(e.Dur-b, 0), int32(i)})
+			it := item{e.Start + a, e.Start + a + max(e.Dur-b, 0), int32(i)}
+			extra = append(extra, it)
+			if f.gpuAnn == nil {
+				f.gpuAnn = map[int32][2]int64{}
+			}
+			f.gpuAnn[it.idx] = [2]int64{it.s, it.e}
 		}
 	}
 	mem := f.unusedMemory(t, v, isFE)
@@ -105,32 +110,12 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 	}
 	hp := headHeap[*head]{hs: live, less: func(a, b *head) bool { return less(a.it, b.it) < 0 }}
 	hp.init()
-	pos := make([]int32, n) // trace index -> list position, -1 if not a FunctionEvent
-	for i := range pos {
-		pos[i] = -1
-	}
-	f.alloc(n + len(mem))
-	keyIDs := fill32(len(t.Strings), -1)
-	keyIndex := map[string]int32{}
-	keyByName := func(s string) int32 {
-		k, ok := keyIndex[s]
-		if !ok {
-			k = int32(len(f.keys))
-			f.keys = append(f.keys, s)
-			keyIndex[s] = k
-		}
-		return k
-	}
-	keyOf := func(name trace.StrID) int32 {
-		if k := keyIDs[name]; k >= 0 {
-			return k
-		}
-		k := keyByName(rewriteName(t.Str(name)))
-		keyIDs[name] = k
-		return k
-	}
+	pos := fill32(n, -1) // trace index -> list position, -1 if not a FunctionEvent
+	m := n + len(mem)
+	f.ev = make([]int32, 0, m)
+	f.thread = make([]int32, 0, m)
+	f.flags = make([]uint8, 0, m)
 	main := mainThread(t)
-	start0 := t.TraceStart
 	for len(hp.hs) > 0 {
 		bh := hp.hs[0]
 		bi := bh.it
@@ -141,61 +126,37 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 			hp.pop0()
 		}
 		p := int32(len(f.ev))
-		f.start = append(f.start, float64(bi.s-start0)/1000)
-		f.end = append(f.end, float64(bi.e-start0)/1000)
 		if int(bi.idx) >= n { // a [memory] record no op claimed
-			r := &t.Mem[mem[int(bi.idx)-n]]
-			f.ev = append(f.ev, -1)
-			name := "[memory]"
-			if r.OOM {
-				name = "[OutOfMemory]"
-			}
-			f.key = append(f.key, keyByName(name))
-			f.kind = append(f.kind, trace.KindCPUOp)
-			f.device = append(f.device, false)
-			f.ann = append(f.ann, false)
-			f.thread = append(f.thread, r.Track)
-			f.cpuMem[p], f.devMem[p] = memBytes(r, v)
+			k := mem[int(bi.idx)-n]
+			f.ev = append(f.ev, ^int32(k))
+			f.thread = append(f.thread, t.Mem[k].Track)
+			f.flags = append(f.flags, 0)
 			continue
 		}
 		e := t.Ev(int(bi.idx))
 		pos[bi.idx] = p
 		f.ev = append(f.ev, bi.idx)
-		f.key = append(f.key, keyOf(e.Name))
-		f.kind = append(f.kind, e.Kind)
-		f.device = append(f.device, e.Kind.IsDevice())
-		f.ann = append(f.ann, e.Kind == trace.KindAnnotation || e.Kind == trace.KindGPUAnnotation)
 		th := e.Track
-		if (e.Kind.IsLaunch() && linkOf(t, l, int(bi.idx)) == 0) || e.Kind == trace.KindOverhead {
+		var fl uint8
+		if e.Kind.IsLaunch() && linkOf(t, l, int(bi.idx)) == 0 {
+			fl = feUnlinked
+		}
+		if fl != 0 || e.Kind == trace.KindOverhead {
 			th = main
 			if !v.AtLeast(1, 13) {
 				th = -1
 			}
 		}
 		f.thread = append(f.thread, th)
+		f.flags = append(f.flags, fl)
 	}
+	f.kdev = make([]float64, len(f.ev))
 	f.attach(t, l, v, pos)
-	f.attachMemory()
-	f.buildTree()
-	f.removeDupNodes()
+	f.attachMemory(v)
+	// The tree's two link columns take the place of the positions and the
+	// threads, which are done with as the tree is built (buildTree).
+	f.buildTree(pos[:len(f.ev)])
 	return f
-}
-
-func (f *fevents) alloc(n int) {
-	f.ev = make([]int32, 0, n)
-	f.key = make([]int32, 0, n)
-	f.start = make([]float64, 0, n)
-	f.end = make([]float64, 0, n)
-	f.kind = make([]trace.Kind, 0, n)
-	f.device = make([]bool, 0, n)
-	f.ann = make([]bool, 0, n)
-	f.thread = make([]int32, 0, n)
-	f.firstKern = fill32(n, -1)
-	f.lastKern = fill32(n, -1)
-	if f.evCPUMem != nil {
-		f.cpuMem = make([]int64, n)
-		f.devMem = make([]int64, n)
-	}
 }
 
 // opExtID is the External id of event o when it is a cpu_op, else 0.
@@ -254,10 +215,9 @@ func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32)
 		if r < 0 || pos[r] < 0 || !v.runtimeIDIsCorrelation() {
 			return false
 		}
-		return !v.frontendOnlyAttach() || linkOf(t, l, int(r)) == 0
+		return !v.frontendOnlyAttach() || f.flags[pos[r]]&feUnlinked != 0
 	}
 	n := t.NumEvents()
-	f.kernDur = f.kernDur[:0]
 	for i := 0; i < n; i++ {
 		p := pos[i]
 		if p < 0 {
@@ -284,7 +244,7 @@ func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32)
 				continue
 			}
 			if isDev {
-				f.appendKernel(pos[c], f.end[p]-f.start[p])
+				f.kdev[pos[c]] += f.dur(int(p))
 			}
 			last = max(last, c)
 		}
@@ -294,93 +254,89 @@ func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32)
 	}
 }
 
-func (f *fevents) appendKernel(i int32, dur float64) {
-	k := int32(len(f.kernDur))
-	f.kernDur = append(f.kernDur, dur)
-	f.nextKern = append(f.nextKern, -1)
-	if f.lastKern[i] < 0 {
-		f.firstKern[i] = k
-	} else {
-		f.nextKern[f.lastKern[i]] = k
-	}
-	f.lastKern[i] = k
-}
-
 // buildTree is torch's _populate_cpu_children: per thread, a stack over
 // events sorted by (start, -end); an event is the child of the innermost
-// open event that contains it, half-open.
-func (f *fevents) buildTree() {
+// open event that contains it, half-open. Each event's children are
+// complete when it leaves its stack; finish does the rest there.
+func (f *fevents) buildTree(firstChild []int32) {
 	m := f.n()
-	f.parent = fill32(m, -1)
-	f.firstChild = fill32(m, -1)
-	f.lastChild = fill32(m, -1)
-	f.nextSib = fill32(m, -1)
-	f.nChildren = make([]int32, m)
-	f.deleted = make([]bool, m)
-	stacks := map[int32]*[]int32{}
+	for i := range firstChild {
+		firstChild[i] = -1
+	}
+	f.firstChild = firstChild
+	// nextSib[i] is written after thread[i] was read, and only ever for
+	// events before the current one: the columns can share their memory.
+	f.nextSib = f.thread
+	type frame struct {
+		node, last int32 // the open event and its last child so far
+		end        float64
+	}
+	stacks := map[int32]*[]frame{}
 	lastTh := int32(-2)
-	var st *[]int32
+	var st *[]frame
 	for i := 0; i < m; i++ {
-		if f.device[i] {
+		th := f.thread[i]
+		f.nextSib[i] = -1
+		x := f.ev[i]
+		if x >= 0 && f.t.Ev(int(x)).Kind.IsDevice() {
 			continue
 		}
-		if th := f.thread[i]; th != lastTh {
+		if th != lastTh {
 			st = stacks[th]
 			if st == nil {
-				st = new([]int32)
+				st = new([]frame)
 				stacks[th] = st
 			}
 			lastTh = th
 		}
 		s := *st
+		start, end := f.span(i)
 		for len(s) > 0 {
-			p := s[len(s)-1]
-			if f.start[i] >= f.end[p] || f.end[i] > f.end[p] {
+			top := &s[len(s)-1]
+			if start >= top.end || end > top.end {
+				f.finish(top.node)
 				s = s[:len(s)-1]
 				continue
 			}
-			f.addChild(p, int32(i))
+			if top.last < 0 {
+				f.firstChild[top.node] = int32(i)
+			} else {
+				f.nextSib[top.last] = int32(i)
+			}
+			top.last = int32(i)
+			f.flags[i] |= feHasParent
 			break
 		}
-		*st = append(s, int32(i))
+		*st = append(s, frame{node: int32(i), last: -1, end: end})
 	}
-}
-
-func (f *fevents) addChild(p, c int32) {
-	f.parent[c] = p
-	if f.lastChild[p] < 0 {
-		f.firstChild[p] = c
-	} else {
-		f.nextSib[f.lastChild[p]] = c
-	}
-	f.lastChild[p] = c
-	f.nChildren[p]++
-}
-
-// removeDupNodes is torch's _remove_dup_nodes: a child with its parent's
-// name that is the parent's only child is merged into the parent, which
-// takes over the child's children and kernels. Repeated until stable.
-func (f *fevents) removeDupNodes() {
-	for {
-		removed := false
-		for i := 0; i < f.n(); i++ {
-			if f.deleted[i] {
-				continue
-			}
-			p := f.parent[i]
-			if p < 0 || f.key[p] != f.key[i] || f.nChildren[p] != 1 {
-				continue
-			}
-			f.firstChild[p], f.lastChild[p], f.nChildren[p] = f.firstChild[i], f.lastChild[i], f.nChildren[i]
-			f.firstKern[p], f.lastKern[p] = f.firstKern[i], f.lastKern[i]
-			for c := f.firstChild[i]; c >= 0; c = f.nextSib[c] {
-				f.parent[c] = p
-			}
-			f.deleted[i] = true
-			removed = true
-		}
-		if !removed {
-			return
+	for _, st := range stacks {
+		s := *st
+		for k := len(s) - 1; k >= 0; k-- {
+			f.finish(s[k].node)
 		}
 	}
+	f.thread = nil
+}
+
+// finish completes event p once all its children are known (they left
+// their stack before it). It is torch's _remove_dup_nodes for p: a child
+// with its parent's name that is the parent's only child is merged into the
+// parent, which takes over the child's children and kernels; the child has
+// done the same with its own children already, so a chain of such nodes
+// ends in one step, as torch's repeated passes end. Then p's kernel sum
+// becomes its device_time_total: the kernels plus the children's totals, in
+// child order (for a merged child, the child's own total).
+func (f *fevents) finish(p int32) {
+	c := f.firstChild[p]
+	if c >= 0 && f.nextSib[c] < 0 && f.keyAt(int(c)) == f.keyAt(int(p)) {
+		f.firstChild[p] = f.firstChild[c]
+		f.kdev[p] = f.kdev[c]
+		f.flags[c] |= feDeleted
+		return
+	}
+	var sum float64
+	for ; c >= 0; c = f.nextSib[c] {
+		sum += f.kdev[c]
+	}
+	f.kdev[p] += sum
 }

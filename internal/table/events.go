@@ -11,34 +11,123 @@ import (
 // fevents is torch's list of FunctionEvents, column-wise: index i is one
 // event in list order (sorted by start, then longest first, ties in file
 // order), after the tree is built and duplicate nodes removed.
+//
+// Only what cannot be read back from the trace is stored: the name key,
+// kind, start and end of an event are derived from its trace event when
+// needed (at, span, keyAt), so a table costs about 21 bytes per event on
+// top of the trace: the trace index, the kernel sum, flags, and two tree
+// links that reuse the memory of the positions and threads (buildTree).
 type fevents struct {
-	ev     []int32 // trace event index, -1 for a synthetic [memory] event
-	key    []int32 // index into keys: the name after ProfilerStep#N -> ProfilerStep*
-	keys   []string
-	start  []float64 // us from the trace start
-	end    []float64
-	kind   []trace.Kind
-	device []bool  // device_type is not CPU
-	ann    []bool  // is_user_annotation
-	thread []int32 // thread group (a track index, or -1 for torch's thread "0")
+	t      *trace.Trace
+	start0 int64   // the trace start in ns; times are us from it
+	ev     []int32 // trace event index; ^k for the synthetic [memory] event of t.Mem[k]
+	// gpuAnn holds the spans (ns as written, margin undone) of GPU
+	// annotation events, by trace index.
+	gpuAnn map[int32][2]int64
 
-	parent     []int32
+	keyIDs   []int32 // string id -> index into keys, -1 until first seen
+	keys     []string
+	keyIndex map[string]int32
+
+	thread []int32 // thread group (a track index, or -1 for torch's thread "0"); nil after the tree is built (nextSib has its memory)
+
+	// kdev is, for a CPU event, the sum of the durations of the device ops
+	// attached to it (torch's kernels), in attach order; buildTree turns it
+	// into device_time_total in place (finish).
+	kdev       []float64
 	firstChild []int32
-	lastChild  []int32
 	nextSib    []int32
-	nChildren  []int32
-	firstKern  []int32 // kernels attached to a CPU event: a list through nextKern
-	lastKern   []int32
-	kernDur    []float64 // kernel list entries
-	nextKern   []int32
-	deleted    []bool
+	flags      []uint8 // feDeleted, feHasParent, feUnlinked
 
 	cpuMem, devMem []int64 // nil when the trace has no [memory] events
 
 	evCPUMem, evDevMem []int64 // usage per trace event, while building
 }
 
-func (f *fevents) n() int { return len(f.key) }
+// Event flags.
+const (
+	feDeleted   uint8 = 1 << iota // merged into its parent by _remove_dup_nodes
+	feHasParent                   // has a CPU parent (not top level)
+	feUnlinked                    // a runtime or driver call no op launched (linkOf is 0)
+)
+
+func (f *fevents) n() int { return len(f.ev) }
+
+func (f *fevents) deleted(i int) bool { return f.flags[i]&feDeleted != 0 }
+
+// span is the event's (start, end) in us from the trace start, as torch's
+// FunctionEvent has them.
+func (f *fevents) span(i int) (s, e float64) {
+	x := f.ev[i]
+	if x < 0 {
+		ts := float64(f.t.Mem[^x].Ts-f.start0) / 1000
+		return ts, ts
+	}
+	ev := f.t.Ev(int(x))
+	a, b := ev.Start, ev.End()
+	if ev.Kind == trace.KindGPUAnnotation {
+		se := f.gpuAnn[x]
+		a, b = se[0], se[1]
+	}
+	return float64(a-f.start0) / 1000, float64(b-f.start0) / 1000
+}
+
+// at is what FunctionEvent i takes from its trace event, read once: its
+// kind, name key and span (as span gives it).
+func (f *fevents) at(i int) (kind trace.Kind, key int32, s, e float64) {
+	x := f.ev[i]
+	if x < 0 {
+		s, e = f.span(i)
+		return trace.KindCPUOp, f.keyAt(i), s, e
+	}
+	ev := f.t.Ev(int(x))
+	if ev.Kind == trace.KindGPUAnnotation {
+		s, e = f.span(i)
+		return ev.Kind, f.keyOf(ev.Name), s, e
+	}
+	return ev.Kind, f.keyOf(ev.Name), float64(ev.Start-f.start0) / 1000, float64(ev.End()-f.start0) / 1000
+}
+
+// dur is end - start of event i in us.
+func (f *fevents) dur(i int) float64 {
+	s, e := f.span(i)
+	return e - s
+}
+
+func isAnnKind(k trace.Kind) bool {
+	return k == trace.KindAnnotation || k == trace.KindGPUAnnotation
+}
+
+// keyAt is the index into keys of event i's name.
+func (f *fevents) keyAt(i int) int32 {
+	x := f.ev[i]
+	if x < 0 {
+		if f.t.Mem[^x].OOM {
+			return f.keyByName("[OutOfMemory]")
+		}
+		return f.keyByName("[memory]")
+	}
+	return f.keyOf(f.t.Ev(int(x)).Name)
+}
+
+func (f *fevents) keyByName(s string) int32 {
+	k, ok := f.keyIndex[s]
+	if !ok {
+		k = int32(len(f.keys))
+		f.keys = append(f.keys, s)
+		f.keyIndex[s] = k
+	}
+	return k
+}
+
+func (f *fevents) keyOf(name trace.StrID) int32 {
+	if k := f.keyIDs[name]; k >= 0 {
+		return k
+	}
+	k := f.keyByName(rewriteName(f.t.Str(name)))
+	f.keyIDs[name] = k
+	return k
+}
 
 func isFiltered(name string, v Version) bool {
 	switch name {

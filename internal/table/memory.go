@@ -118,14 +118,19 @@ func divRound(a, b int64) float64 {
 	return f
 }
 
-// attachMemory copies the per-event usage to list positions.
-func (f *fevents) attachMemory() {
+// attachMemory copies the per-event usage to list positions; a synthetic
+// [memory] event has its record's bytes.
+func (f *fevents) attachMemory(v Version) {
 	if f.evCPUMem == nil {
 		return
 	}
+	f.cpuMem = make([]int64, f.n())
+	f.devMem = make([]int64, f.n())
 	for p, i := range f.ev {
 		if i >= 0 {
 			f.cpuMem[p], f.devMem[p] = f.evCPUMem[i], f.evDevMem[i]
+		} else {
+			f.cpuMem[p], f.devMem[p] = memBytes(&f.t.Mem[^i], v)
 		}
 	}
 	f.evCPUMem, f.evDevMem = nil, nil

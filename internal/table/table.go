@@ -127,9 +127,9 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 		res.Steps = &StepRange{o.StepLo, o.StepHi}
 	}
 	f := build(t, rv, keep)
-	notes, negEvents := consistencyNotes(t, f)
-	res.Notes = append(res.Notes, notes...)
-	res.Rows = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
+	res.Notes = append(res.Notes, overlapNotes(t)...)
+	var negEvents int
+	res.Rows, negEvents = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		if r.SelfDev > 0 {
@@ -214,9 +214,9 @@ func stepMask(t *trace.Trace, lo, hi int64) []bool {
 	return keep
 }
 
-// consistencyNotes are facts about the trace a reader of the table should
-// know: overlapping device ops on one stream, negative self times.
-func consistencyNotes(t *trace.Trace, f *fevents) (notes []string, negEvents int) {
+// overlapNotes are facts about the trace a reader of the table should
+// know: overlapping device ops on one stream.
+func overlapNotes(t *trace.Trace) (notes []string) {
 	l := t.Links()
 	overlaps := 0
 	for k, tr := range t.Tracks {
@@ -238,18 +238,5 @@ func consistencyNotes(t *trace.Trace, f *fevents) (notes []string, negEvents int
 	if overlaps > 0 {
 		notes = append(notes, fmt.Sprintf("%d device ops start before the previous op on their stream ended (overlapping kernels, e.g. programmatic dependent launch): each keeps its full duration", overlaps))
 	}
-	neg := 0
-	for i := 0; i < f.n(); i++ {
-		if f.deleted[i] || f.device[i] || f.kind[i] == trace.KindPython {
-			continue
-		}
-		c := 0.0
-		for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
-			c += f.end[ch] - f.start[ch]
-		}
-		if f.end[i]-f.start[i]-c < 0 {
-			neg++
-		}
-	}
-	return notes, neg
+	return notes
 }
