@@ -78,13 +78,14 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		for k, s := range steps {
 			end[k] = s.End
 		}
+		cur := stepCursor{steps: steps}
 		for _, d := range devices {
 			for _, x := range d.ops {
 				lt := x.s
 				if x.call >= 0 {
 					lt = x.launch
 				}
-				if k := trace.StepAt(steps, lt); k >= 0 {
+				if k := cur.at(lt); k >= 0 {
 					end[k] = max(end[k], x.e)
 				}
 			}
@@ -223,18 +224,6 @@ func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
 	ln.WindowNs, ln.BusyNs = hi-lo, busy
 	ln.IdleNs = ln.WindowNs - busy
 	return ln
-}
-
-func stepLanes(t *trace.Trace, o Options, inWindow func(i int) bool) []StepLane {
-	var out []StepLane
-	for _, s := range t.Steps(inWindow) {
-		if o.HasStep && (s.N < o.StepLo || s.N > o.StepHi) {
-			continue
-		}
-		out = append(out, StepLane{Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start, GPUBusyNs: s.GPUBusyNs,
-			GPUIdleNs: s.GPUSpanNs - s.GPUBusyNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
-	}
-	return out
 }
 
 // firstLaunchIn is the earliest launch call start of the ops (their own

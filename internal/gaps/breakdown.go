@@ -72,6 +72,9 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		return nil
 	}
 	var roles [numRoles]roleAcc
+	// Room for the largest lists up front (at most one interval per op).
+	roles[RoleKernel].out = make([][2]int64, 0, l.DeviceOps)
+	roles[RoleRuntime].out = make([][2]int64, 0, l.LaunchCalls)
 	type call struct {
 		s, e   int64
 		dmin   int64
@@ -265,8 +268,22 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	var union, spare ivs
 	for r := RoleKernel; r < RoleOther; r++ {
 		union, spare = unionInto(spare[:0], union, roles[r].merged()), union
+		// The steps come by start: one cursor walks the union.
+		c := 0
 		for j, k := range sel {
-			cur := union.overlap(steps[k][0], steps[k][1])
+			s, e := steps[k][0], steps[k][1]
+			if j > 0 && s < steps[sel[j-1]][0] {
+				c = 0 // not by start (never for step windows): restart
+			}
+			for c < len(union) && union[c][1] <= s {
+				c++
+			}
+			var cur int64
+			if e > s {
+				for x := c; x < len(union) && union[x][0] < e; x++ {
+					cur += min(e, union[x][1]) - max(s, union[x][0])
+				}
+			}
 			b.Steps[j].Ns[r] = cur - prev[j]
 			prev[j] = cur
 		}

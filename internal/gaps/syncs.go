@@ -52,6 +52,7 @@ func syncReport(t *trace.Trace, syncs []span, busy ivs, top int) []Sync {
 // annotations other than the step markers, which cover everything).
 func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64 {
 	var all [][2]int64
+	var ends []int
 	for k, on := range launchers {
 		if !on {
 			continue
@@ -82,6 +83,8 @@ func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64
 		if has {
 			all = append(all, cur)
 		}
+		ends = append(ends, len(all))
 	}
-	return intersect(mergeIvs(all), span)
+	// Each track's run is sorted and disjoint: merge the runs, no sort.
+	return intersect(mergeIvs(mergeRuns(all, ends, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })), span)
 }
