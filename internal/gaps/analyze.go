@@ -118,10 +118,14 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		return r
 	}
 
-	// Lanes and launch latency.
-	var lat []int64
-	latBy := map[trace.StrID][]int64{}
+	// Lanes and launch latency. The latencies are grouped by op name in
+	// one flat array (event order within a name); each group is sorted
+	// once and the sorted groups merge into the sorted whole.
+	group := make([]int32, len(t.Strings)) // name -> its group + 1
+	var gNames []trace.StrID
+	var gCount []int
 	var firstLaunch int64
+	nLat := 0
 	for _, s := range streams {
 		r.Streams = append(r.Streams, lane(t, s.dev, s.id, s.ops))
 		for _, x := range s.ops {
@@ -129,20 +133,41 @@ func Analyze(t *trace.Trace, o Options) *Report {
 				r.UnlinkedOps++
 				continue
 			}
-			d := x.s - x.launch
-			lat = append(lat, d)
 			name := t.Ev(int(x.i)).Name
-			latBy[name] = append(latBy[name], d)
-			if !r.HasLaneOffset || x.launch < firstLaunch {
+			if group[name] == 0 {
+				gNames, gCount = append(gNames, name), append(gCount, 0)
+				group[name] = int32(len(gNames))
+			}
+			gCount[group[name]-1]++
+			nLat++
+			if d := x.s - x.launch; !r.HasLaneOffset || x.launch < firstLaunch {
 				firstLaunch, r.LaneOffsetNs, r.HasLaneOffset = x.launch, d, true
 			}
 		}
 	}
-	if len(lat) > 0 {
-		r.Latency = stats("all device ops", lat)
-		for name, d := range latBy {
-			r.LatencyByName = append(r.LatencyByName, stats(t.Str(name), d))
+	if nLat > 0 {
+		ends := make([]int, len(gNames))
+		next := make([]int, len(gNames))
+		at := 0
+		for g, n := range gCount {
+			next[g] = at
+			at += n
+			ends[g] = at
 		}
+		lat := make([]int64, nLat)
+		for _, s := range streams {
+			for _, x := range s.ops {
+				if x.call >= 0 {
+					g := group[t.Ev(int(x.i)).Name] - 1
+					lat[next[g]] = x.s - x.launch
+					next[g]++
+				}
+			}
+		}
+		for g := range gNames {
+			r.LatencyByName = append(r.LatencyByName, stats(t.Str(gNames[g]), lat[ends[g]-gCount[g]:ends[g]]))
+		}
+		r.Latency = stats("all device ops", mergeRuns(lat, ends, cmp.Compare[int64]))
 		slices.SortFunc(r.LatencyByName, func(a, b LatencyStats) int {
 			if a.Count != b.Count {
 				return cmp.Compare(b.Count, a.Count)
@@ -207,9 +232,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 
 func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
 	ln := Lane{Device: dev, Stream: stream, Ops: len(ops)}
-	pairs := make([][2]int64, len(ops))
+	sorted := true
 	for k, x := range ops {
-		pairs[k] = [2]int64{x.s, x.e}
+		sorted = sorted && (k == 0 || x.s >= ops[k-1].s)
 		switch t.Ev(int(x.i)).Kind {
 		case trace.KindKernel:
 			ln.KernelNs += x.e - x.s
@@ -219,7 +244,28 @@ func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
 			ln.MemsetNs += x.e - x.s
 		}
 	}
-	busy, lo, hi := trace.Union(pairs)
+	var busy, lo, hi int64
+	if sorted && len(ops) > 0 {
+		// trace.Union's pass, on ops that come by start already.
+		lo, hi = ops[0].s, ops[0].e
+		cs, ce := ops[0].s, ops[0].e
+		for _, x := range ops[1:] {
+			if x.s > ce {
+				busy += ce - cs
+				cs, ce = x.s, x.e
+			} else if x.e > ce {
+				ce = x.e
+			}
+			hi = max(hi, x.e)
+		}
+		busy += ce - cs
+	} else {
+		pairs := make([][2]int64, len(ops))
+		for k, x := range ops {
+			pairs[k] = [2]int64{x.s, x.e}
+		}
+		busy, lo, hi = trace.Union(pairs)
+	}
 	ln.StartNs, ln.EndNs = lo-t.TraceStart, hi-t.TraceStart
 	ln.WindowNs, ln.BusyNs = hi-lo, busy
 	ln.IdleNs = ln.WindowNs - busy

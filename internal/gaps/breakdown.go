@@ -76,12 +76,11 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	roles[RoleKernel].out = make([][2]int64, 0, l.DeviceOps)
 	roles[RoleRuntime].out = make([][2]int64, 0, l.LaunchCalls)
 	type call struct {
-		s, e   int64
-		dmin   int64
-		dmax   int64
-		hasDev bool
-		ndev   int
-		ev     int32
+		s, e int64
+		dmin int64
+		dmax int64
+		ndev int32 // its device ops; dmin and dmax are set when > 0
+		ev   int32
 	}
 	calls := make([]call, 0, l.LaunchCalls)
 	var callRuns []int
@@ -163,8 +162,8 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 				d.pos = pos
 				c := &calls[pos]
 				c.ndev++
-				if !c.hasDev {
-					c.dmin, c.dmax, c.hasDev = e.Start, d.e, true
+				if c.ndev == 1 {
+					c.dmin, c.dmax = e.Start, d.e
 				} else {
 					c.dmin, c.dmax = min(c.dmin, e.Start), max(c.dmax, d.e)
 				}
@@ -188,10 +187,10 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		case c.s < win[k].Start:
 			ic++
 		case c.e <= win[k].End:
-			if c.hasDev {
+			if c.ndev > 0 {
 				dmin[k], dmax[k] = min(dmin[k], c.dmin), max(dmax[k], c.dmax)
 				isMatched[ic] = true
-				matched[k] += c.ndev
+				matched[k] += int(c.ndev)
 			}
 			ic++
 		case c.s < win[k].End:
@@ -265,9 +264,17 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		}
 	}
 	prev := make([]int64, len(sel))
-	var union, spare ivs
+	var merged [numRoles]ivs
+	room := 0
 	for r := RoleKernel; r < RoleOther; r++ {
-		union, spare = unionInto(spare[:0], union, roles[r].merged()), union
+		merged[r] = roles[r].merged()
+		room += len(merged[r])
+	}
+	// The running union never holds more than all lists together: two
+	// buffers of that size serve every round.
+	union, spare := make(ivs, 0, room), make(ivs, 0, room)
+	for r := RoleKernel; r < RoleOther; r++ {
+		union, spare = unionInto(spare[:0], union, merged[r]), union
 		// The steps come by start: one cursor walks the union.
 		c := 0
 		for j, k := range sel {
