@@ -60,11 +60,15 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var wg sync.WaitGroup
 	var stepRows []StepLane
 	var bd *Breakdown
+	var dead []DeadWindow
+	var cpuBusy ivs
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
 		bd = stepBreakdown(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) })
+		dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
+		cpuBusy = cpuRuns(t, l, launchers)
 	}()
 	streams, devices := collect(t, l, keep)
 
@@ -110,9 +114,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		span = ivs{{lo, hi}}
 	}
 
-	r.Dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
 	if len(devices) == 0 {
 		wg.Wait()
+		r.Dead = dead
 		r.NoGPU = true
 		r.Verdict = Verdict{Class: ClassNoGPU, Headline: "the trace has no kernels, memcpys or memsets (a CPU-only trace)", Denominator: spanName}
 		return r
@@ -222,11 +226,11 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	if firstLaunch := firstLaunchIn(devices); len(span) > 0 && firstLaunch < span[0][0] {
 		cpuSpan = mergeIvs(append([][2]int64{{firstLaunch, span[0][0]}}, span...))
 	}
-	active := cpuActive(t, l, launchers, cpuSpan)
+	wg.Wait()
+	r.Steps, r.Breakdown, r.Dead = stepRows, bd, dead
+	active := intersect(cpuBusy, cpuSpan)
 	r.Verdict = verdict(span, spanName, r.Devices, busyIn, acc, active, r.Narrowed)
 	r.Verdict.CPUWindowNs = cpuSpan.total()
-	wg.Wait()
-	r.Steps, r.Breakdown = stepRows, bd
 	return r
 }
 

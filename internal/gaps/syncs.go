@@ -47,10 +47,11 @@ func syncReport(t *trace.Trace, syncs []span, busy ivs, top int) []Sync {
 	return out
 }
 
-// cpuActive is the time inside span during which some launching thread
-// ran a recorded CPU event (ops, Python functions, runtime calls,
-// annotations other than the step markers, which cover everything).
-func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64 {
+// cpuRuns is when some launching thread ran a recorded CPU event (ops,
+// Python functions, runtime calls, annotations other than the step
+// markers, which cover everything): CPU active is its overlap with a span.
+func cpuRuns(t *trace.Trace, l *trace.Links, launchers []bool) ivs {
+	isStep := make([]int8, len(t.Strings)) // per name: 0 unknown, 1 no, 2 a step marker
 	var all [][2]int64
 	var ends []int
 	for k, on := range launchers {
@@ -66,7 +67,13 @@ func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64
 				continue
 			}
 			if e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp {
-				if _, ok := trace.StepNumber(t.Str(e.Name)); ok {
+				if isStep[e.Name] == 0 {
+					isStep[e.Name] = 1
+					if _, ok := trace.StepNumber(t.Str(e.Name)); ok {
+						isStep[e.Name] = 2
+					}
+				}
+				if isStep[e.Name] == 2 {
 					continue
 				}
 			}
@@ -86,5 +93,5 @@ func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64
 		ends = append(ends, len(all))
 	}
 	// Each track's run is sorted and disjoint: merge the runs, no sort.
-	return intersect(mergeIvs(mergeRuns(all, ends, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })), span)
+	return mergeIvs(mergeRuns(all, ends, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) }))
 }
