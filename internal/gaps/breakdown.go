@@ -75,6 +75,13 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	// Room for the largest lists up front (at most one interval per op).
 	roles[RoleKernel].out = make([][2]int64, 0, l.DeviceOps)
 	roles[RoleRuntime].out = make([][2]int64, 0, l.LaunchCalls)
+	cpuEvents := 0
+	for k := range t.Tracks {
+		if t.Tracks[k].Kind == trace.TrackCPU {
+			cpuEvents += int(l.TrackStart[k+1] - l.TrackStart[k])
+		}
+	}
+	roles[RoleCPUExec].out = make([][2]int64, 0, cpuEvents)
 	type call struct {
 		s, e int64
 		dmin int64

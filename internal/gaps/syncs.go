@@ -52,7 +52,15 @@ func syncReport(t *trace.Trace, syncs []span, busy ivs, top int) []Sync {
 // markers, which cover everything): CPU active is its overlap with a span.
 func cpuRuns(t *trace.Trace, l *trace.Links, launchers []bool) ivs {
 	isStep := make([]int8, len(t.Strings)) // per name: 0 unknown, 1 no, 2 a step marker
-	var all [][2]int64
+	// At most one interval per event: room for that up front (pages
+	// never written cost nothing), no copying as the list grows.
+	room := 0
+	for k, on := range launchers {
+		if on {
+			room += int(l.TrackStart[k+1] - l.TrackStart[k])
+		}
+	}
+	all := make([][2]int64, 0, room)
 	var ends []int
 	for k, on := range launchers {
 		if !on {
