@@ -66,9 +66,8 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	go func() {
 		defer wg.Done()
 		stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
-		bd = stepBreakdown(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) })
+		bd, cpuBusy = stepBreakdownRuns(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) }, launchers)
 		dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
-		cpuBusy = cpuRuns(t, l, launchers)
 	}()
 	streams, devices := collect(t, l, keep)
 

@@ -67,9 +67,23 @@ func isLoaderStep(name string) bool {
 // step before them) are left out, as the profiler may have missed their
 // kernels. Communication kernels count as Kernel.
 func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Breakdown {
+	b, _ := stepBreakdownRuns(t, l, keep, nil)
+	return b
+}
+
+// stepBreakdownRuns is stepBreakdown that, in the same pass over each
+// thread, also finds cpuRuns(t, l, launchers) when launchers is set.
+func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, launchers []bool) (*Breakdown, ivs) {
 	win := t.StepWindows()
 	if len(win) == 0 {
-		return nil
+		if launchers == nil {
+			return nil, nil
+		}
+		return nil, cpuRuns(t, l, launchers)
+	}
+	var cpu roleAcc // the launching threads' CPU runs (cpuRuns)
+	if launchers != nil {
+		cpu.out = make([][2]int64, 0, launcherEvents(l, launchers))
 	}
 	var roles [numRoles]roleAcc
 	// Room for the largest lists up front (at most one interval per op).
@@ -110,9 +124,13 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	// Each track's events come sorted by start: its intervals merge as they
 	// come, so only the merged lists of all tracks are sorted.
 	for k := range t.Tracks {
+		runs := launchers != nil && launchers[k]
 		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
 			e := t.Ev(int(i32))
 			s, en := e.Start, e.End()
+			if runs && e.Kind.IsCPU() && e.Dur > 0 && !((e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp) && kindOf(e.Name) == 1) {
+				cpu.add(s, en)
+			}
 			switch {
 			case e.Kind == trace.KindKernel:
 				roles[RoleKernel].add(s, en)
@@ -137,6 +155,9 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		}
 		for r := range roles {
 			roles[r].endRun()
+		}
+		if runs {
+			cpu.endRun()
 		}
 		if n := len(callRuns); n == 0 || callRuns[n-1] != len(calls) {
 			callRuns = append(callRuns, len(calls))
@@ -311,7 +332,11 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		}
 	}
 	b.Advice = breakdownAdvice(&b.Total)
-	return b
+	var busy ivs
+	if launchers != nil {
+		busy = cpu.merged()
+	}
+	return b, busy
 }
 
 // breakdownAdvice is the recommendation that follows from the totals.

@@ -2,6 +2,7 @@ package gaps
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -53,5 +54,43 @@ func TestStepLanesAsTraceSteps(t *testing.T) {
 	}
 	if withSteps < 2 {
 		t.Errorf("only %d traces with steps checked", withSteps)
+	}
+}
+
+// TestBreakdownRunsAsCPURuns: the CPU runs found in the breakdown's pass
+// equal cpuRuns' own pass, and the breakdown is stepBreakdown's, on the
+// sample and every shared trace.
+func TestBreakdownRunsAsCPURuns(t *testing.T) {
+	files := []string{filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}
+	if d, ok := testenv.SharedDir(); ok {
+		more, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*"))
+		files = append(files, more...)
+	}
+	nonEmpty := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".tar.gz") {
+			continue
+		}
+		tr, err := parse.Open(f, parse.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		l := tr.Links()
+		launchers, _ := activeThreads(tr, l)
+		all := func(int64) bool { return true }
+		b, got := stepBreakdownRuns(tr, l, all, launchers)
+		want := cpuRuns(tr, l, launchers)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %d runs from the breakdown's pass, %d from cpuRuns", filepath.Base(f), len(got), len(want))
+		}
+		if len(want) > 0 {
+			nonEmpty++
+		}
+		if b0 := stepBreakdown(tr, l, all); (b0 == nil) != (b == nil) || (b != nil && !reflect.DeepEqual(*b0, *b)) {
+			t.Errorf("%s: the breakdown differs when it also finds the CPU runs", filepath.Base(f))
+		}
+	}
+	if nonEmpty < 2 {
+		t.Errorf("only %d traces with CPU runs on launching threads", nonEmpty)
 	}
 }

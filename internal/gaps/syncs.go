@@ -47,6 +47,17 @@ func syncReport(t *trace.Trace, syncs []span, busy ivs, top int) []Sync {
 	return out
 }
 
+// launcherEvents counts the events on the launching threads.
+func launcherEvents(l *trace.Links, launchers []bool) int {
+	n := 0
+	for k, on := range launchers {
+		if on {
+			n += int(l.TrackStart[k+1] - l.TrackStart[k])
+		}
+	}
+	return n
+}
+
 // cpuRuns is when some launching thread ran a recorded CPU event (ops,
 // Python functions, runtime calls, annotations other than the step
 // markers, which cover everything): CPU active is its overlap with a span.
@@ -54,13 +65,7 @@ func cpuRuns(t *trace.Trace, l *trace.Links, launchers []bool) ivs {
 	isStep := make([]int8, len(t.Strings)) // per name: 0 unknown, 1 no, 2 a step marker
 	// At most one interval per event: room for that up front (pages
 	// never written cost nothing), no copying as the list grows.
-	room := 0
-	for k, on := range launchers {
-		if on {
-			room += int(l.TrackStart[k+1] - l.TrackStart[k])
-		}
-	}
-	all := make([][2]int64, 0, room)
+	all := make([][2]int64, 0, launcherEvents(l, launchers))
 	var ends []int
 	for k, on := range launchers {
 		if !on {
