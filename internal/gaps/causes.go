@@ -260,20 +260,31 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 }
 
 // firstAtOrAfter is the first position in ord (a track's events by
-// start) of an event starting at or after lo: a gallop forward from where
-// the track's last search ended (gaps come mostly in time order), else a
-// binary search over all of ord.
+// start) of an event starting at or after lo: a gallop from where the
+// track's last search ended (gaps come mostly in time order), then a
+// binary search in the range it found.
 func (c *causer) firstAtOrAfter(track int32, ord []int32, lo int64) int {
 	start := func(k int) int64 { return c.t.Ev(int(ord[k])).Start }
 	from, to := 0, len(ord)
-	if h, ok := c.hint[track]; ok && h <= len(ord) && (h == 0 || start(h-1) < lo) {
-		// every event before h starts before lo: search [h, h+step) growing
-		from, step := h, 1
-		for from+step <= len(ord) && start(from+step-1) < lo {
-			from += step
-			step *= 2
+	if h, ok := c.hint[track]; ok && h <= len(ord) {
+		step := 1
+		if h == 0 || start(h-1) < lo {
+			// every event before h starts before lo: gallop forward
+			from = h
+			for from+step <= len(ord) && start(from+step-1) < lo {
+				from += step
+				step *= 2
+			}
+			to = min(len(ord), from+step)
+		} else {
+			// every event from h-1 on starts at or after lo: gallop back
+			to = h - 1
+			for to-step >= 0 && start(to-step) >= lo {
+				to -= step
+				step *= 2
+			}
+			from = max(0, to-step)
 		}
-		to = min(len(ord), from+step)
 	}
 	k, _ := slices.BinarySearchFunc(ord[from:to], lo, func(i int32, v int64) int { return cmp.Compare(c.t.Ev(int(i)).Start, v) })
 	k += from
