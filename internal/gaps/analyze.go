@@ -238,7 +238,7 @@ func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
 	sorted := true
 	for k, x := range ops {
 		sorted = sorted && (k == 0 || x.s >= ops[k-1].s)
-		switch t.Ev(int(x.i)).Kind {
+		switch x.kind {
 		case trace.KindKernel:
 			ln.KernelNs += x.e - x.s
 		case trace.KindMemcpy:
