@@ -113,3 +113,41 @@ func filterText(o *gapsOptions) string {
 	}
 	return strings.Join(f, " ")
 }
+
+// checkRowFilter refuses a --match/--exclude that leaves no row of kind
+// (e.g. "op") when the view had rows before filtering; names are those
+// rows' names, in the view's order, and the first few are quoted.
+func checkRowFilter(o *tableOptions, kind string, kept int, names []string) error {
+	if kept > 0 || len(names) == 0 || (o.matchRe == nil && o.excludeRe == nil) {
+		return nil
+	}
+	var f []string
+	if o.matchRe != nil {
+		f = append(f, "--match "+strconv.Quote(o.match))
+	}
+	if o.excludeRe != nil {
+		f = append(f, "--exclude "+strconv.Quote(o.exclude))
+	}
+	const show = 5
+	var ex []string
+	for _, n := range names {
+		if len(ex) == show {
+			break
+		}
+		if !slices.Contains(ex, n) {
+			ex = append(ex, n)
+		}
+	}
+	more := ""
+	if len(names) > len(ex) {
+		more = ", ..."
+	}
+	return usageErrorf("%s: no %s row is left of %s; they include %s%s", strings.Join(f, " "), kind, plural(len(names), kind+" row"), strings.Join(ex, ", "), more)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

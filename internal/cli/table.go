@@ -67,7 +67,9 @@ wait); --by step lists profiler
 steps with CPU time, GPU busy time and kernel counts.
 
 Where the trace lacks what a column or grouping needs (no shapes, no stacks,
-no memory events), tracetab says so on stderr and leaves it out.
+no memory events), tracetab says so on stderr and leaves it out. A --steps
+that holds no step, or a --match/--exclude that leaves no row, exits 2
+naming what the trace has.
 
 In the text table a device row (kernel, memcpy, memset, GPU annotation span)
 ends in [gpu], so it stands apart from a CPU row of the same name (a Triton op
@@ -244,6 +246,11 @@ func runTable(e *env, o *tableOptions) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	if len(res.Rows) == 0 && (opts.Match != nil || opts.Exclude != nil) {
+		if err := refuseEmptyOps(t, o, opts); err != nil {
+			return err
+		}
+	}
 	if o.compact.active() {
 		if err := writeCompact(e, o, res); err != nil {
 			return err
@@ -263,6 +270,21 @@ func runTable(e *env, o *tableOptions) error {
 		note(e.stderr, n)
 	}
 	return nil
+}
+
+// refuseEmptyOps, once --match/--exclude left no op row, computes the
+// rows again unfiltered to name what the trace has.
+func refuseEmptyOps(t *trace.Trace, o *tableOptions, opts table.Options) error {
+	opts.Match, opts.Exclude = nil, nil
+	all, err := table.Compute(t, opts)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	names := make([]string, len(all.Rows))
+	for i := range all.Rows {
+		names[i] = all.Rows[i].Name
+	}
+	return checkRowFilter(o, "op", 0, names)
 }
 
 // tableNotes says what the trace cannot give, and turns off groupings it

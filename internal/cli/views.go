@@ -34,6 +34,15 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 			filtered = append(filtered, r)
 		}
 	}
+	if len(filtered) == 0 && len(rows) > 0 {
+		names := make([]string, len(rows))
+		for i := range rows {
+			names[i] = rows[i].Name
+		}
+		if err := checkRowFilter(o, "kernel", 0, names); err != nil {
+			return err
+		}
+	}
 	if e.demangle && (o.format == "text" || o.format == "md") {
 		for i := range filtered {
 			filtered[i].Name = names.Demangle(filtered[i].Name)

@@ -60,11 +60,14 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var wg sync.WaitGroup
 	var stepRows []StepLane
 	var bd *Breakdown
+	var dead []DeadWindow
+	var cpuBusy ivs
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
-		bd = stepBreakdown(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) })
+		bd, cpuBusy = stepBreakdownRuns(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) }, launchers)
+		dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
 	}()
 	streams, devices := collect(t, l, keep)
 
@@ -78,13 +81,14 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		for k, s := range steps {
 			end[k] = s.End
 		}
+		cur := stepCursor{steps: steps}
 		for _, d := range devices {
 			for _, x := range d.ops {
 				lt := x.s
 				if x.call >= 0 {
 					lt = x.launch
 				}
-				if k := trace.StepAt(steps, lt); k >= 0 {
+				if k := cur.at(lt); k >= 0 {
 					end[k] = max(end[k], x.e)
 				}
 			}
@@ -109,18 +113,22 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		span = ivs{{lo, hi}}
 	}
 
-	r.Dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
 	if len(devices) == 0 {
 		wg.Wait()
+		r.Dead = dead
 		r.NoGPU = true
 		r.Verdict = Verdict{Class: ClassNoGPU, Headline: "the trace has no kernels, memcpys or memsets (a CPU-only trace)", Denominator: spanName}
 		return r
 	}
 
-	// Lanes and launch latency.
-	var lat []int64
-	latBy := map[trace.StrID][]int64{}
+	// Lanes and launch latency. The latencies are grouped by op name in
+	// one flat array (event order within a name); each group is sorted
+	// once and the sorted groups merge into the sorted whole.
+	group := make([]int32, len(t.Strings)) // name -> its group + 1
+	var gNames []trace.StrID
+	var gCount []int
 	var firstLaunch int64
+	nLat := 0
 	for _, s := range streams {
 		r.Streams = append(r.Streams, lane(t, s.dev, s.id, s.ops))
 		for _, x := range s.ops {
@@ -128,20 +136,41 @@ func Analyze(t *trace.Trace, o Options) *Report {
 				r.UnlinkedOps++
 				continue
 			}
-			d := x.s - x.launch
-			lat = append(lat, d)
 			name := t.Ev(int(x.i)).Name
-			latBy[name] = append(latBy[name], d)
-			if !r.HasLaneOffset || x.launch < firstLaunch {
+			if group[name] == 0 {
+				gNames, gCount = append(gNames, name), append(gCount, 0)
+				group[name] = int32(len(gNames))
+			}
+			gCount[group[name]-1]++
+			nLat++
+			if d := x.s - x.launch; !r.HasLaneOffset || x.launch < firstLaunch {
 				firstLaunch, r.LaneOffsetNs, r.HasLaneOffset = x.launch, d, true
 			}
 		}
 	}
-	if len(lat) > 0 {
-		r.Latency = stats("all device ops", lat)
-		for name, d := range latBy {
-			r.LatencyByName = append(r.LatencyByName, stats(t.Str(name), d))
+	if nLat > 0 {
+		ends := make([]int, len(gNames))
+		next := make([]int, len(gNames))
+		at := 0
+		for g, n := range gCount {
+			next[g] = at
+			at += n
+			ends[g] = at
 		}
+		lat := make([]int64, nLat)
+		for _, s := range streams {
+			for _, x := range s.ops {
+				if x.call >= 0 {
+					g := group[t.Ev(int(x.i)).Name] - 1
+					lat[next[g]] = x.s - x.launch
+					next[g]++
+				}
+			}
+		}
+		for g := range gNames {
+			r.LatencyByName = append(r.LatencyByName, stats(t.Str(gNames[g]), lat[ends[g]-gCount[g]:ends[g]]))
+		}
+		r.Latency = stats("all device ops", mergeRuns(lat, ends, cmp.Compare[int64]))
 		slices.SortFunc(r.LatencyByName, func(a, b LatencyStats) int {
 			if a.Count != b.Count {
 				return cmp.Compare(b.Count, a.Count)
@@ -196,20 +225,20 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	if firstLaunch := firstLaunchIn(devices); len(span) > 0 && firstLaunch < span[0][0] {
 		cpuSpan = mergeIvs(append([][2]int64{{firstLaunch, span[0][0]}}, span...))
 	}
-	active := cpuActive(t, l, launchers, cpuSpan)
+	wg.Wait()
+	r.Steps, r.Breakdown, r.Dead = stepRows, bd, dead
+	active := intersect(cpuBusy, cpuSpan)
 	r.Verdict = verdict(span, spanName, r.Devices, busyIn, acc, active, r.Narrowed)
 	r.Verdict.CPUWindowNs = cpuSpan.total()
-	wg.Wait()
-	r.Steps, r.Breakdown = stepRows, bd
 	return r
 }
 
 func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
 	ln := Lane{Device: dev, Stream: stream, Ops: len(ops)}
-	pairs := make([][2]int64, len(ops))
+	sorted := true
 	for k, x := range ops {
-		pairs[k] = [2]int64{x.s, x.e}
-		switch t.Ev(int(x.i)).Kind {
+		sorted = sorted && (k == 0 || x.s >= ops[k-1].s)
+		switch x.kind {
 		case trace.KindKernel:
 			ln.KernelNs += x.e - x.s
 		case trace.KindMemcpy:
@@ -218,23 +247,32 @@ func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
 			ln.MemsetNs += x.e - x.s
 		}
 	}
-	busy, lo, hi := trace.Union(pairs)
+	var busy, lo, hi int64
+	if sorted && len(ops) > 0 {
+		// trace.Union's pass, on ops that come by start already.
+		lo, hi = ops[0].s, ops[0].e
+		cs, ce := ops[0].s, ops[0].e
+		for _, x := range ops[1:] {
+			if x.s > ce {
+				busy += ce - cs
+				cs, ce = x.s, x.e
+			} else if x.e > ce {
+				ce = x.e
+			}
+			hi = max(hi, x.e)
+		}
+		busy += ce - cs
+	} else {
+		pairs := make([][2]int64, len(ops))
+		for k, x := range ops {
+			pairs[k] = [2]int64{x.s, x.e}
+		}
+		busy, lo, hi = trace.Union(pairs)
+	}
 	ln.StartNs, ln.EndNs = lo-t.TraceStart, hi-t.TraceStart
 	ln.WindowNs, ln.BusyNs = hi-lo, busy
 	ln.IdleNs = ln.WindowNs - busy
 	return ln
-}
-
-func stepLanes(t *trace.Trace, o Options, inWindow func(i int) bool) []StepLane {
-	var out []StepLane
-	for _, s := range t.Steps(inWindow) {
-		if o.HasStep && (s.N < o.StepLo || s.N > o.StepHi) {
-			continue
-		}
-		out = append(out, StepLane{Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start, GPUBusyNs: s.GPUBusyNs,
-			GPUIdleNs: s.GPUSpanNs - s.GPUBusyNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
-	}
-	return out
 }
 
 // firstLaunchIn is the earliest launch call start of the ops (their own

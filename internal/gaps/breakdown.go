@@ -67,18 +67,41 @@ func isLoaderStep(name string) bool {
 // step before them) are left out, as the profiler may have missed their
 // kernels. Communication kernels count as Kernel.
 func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Breakdown {
+	b, _ := stepBreakdownRuns(t, l, keep, nil)
+	return b
+}
+
+// stepBreakdownRuns is stepBreakdown that, in the same pass over each
+// thread, also finds cpuRuns(t, l, launchers) when launchers is set.
+func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, launchers []bool) (*Breakdown, ivs) {
 	win := t.StepWindows()
 	if len(win) == 0 {
-		return nil
+		if launchers == nil {
+			return nil, nil
+		}
+		return nil, cpuRuns(t, l, launchers)
+	}
+	var cpu roleAcc // the launching threads' CPU runs (cpuRuns)
+	if launchers != nil {
+		cpu.out = make([][2]int64, 0, launcherEvents(l, launchers))
 	}
 	var roles [numRoles]roleAcc
+	// Room for the largest lists up front (at most one interval per op).
+	roles[RoleKernel].out = make([][2]int64, 0, l.DeviceOps)
+	roles[RoleRuntime].out = make([][2]int64, 0, l.LaunchCalls)
+	cpuEvents := 0
+	for k := range t.Tracks {
+		if t.Tracks[k].Kind == trace.TrackCPU {
+			cpuEvents += int(l.TrackStart[k+1] - l.TrackStart[k])
+		}
+	}
+	roles[RoleCPUExec].out = make([][2]int64, 0, cpuEvents)
 	type call struct {
-		s, e   int64
-		dmin   int64
-		dmax   int64
-		hasDev bool
-		ndev   int
-		ev     int32
+		s, e int64
+		dmin int64
+		dmax int64
+		ndev int32 // its device ops; dmin and dmax are set when > 0
+		ev   int32
 	}
 	calls := make([]call, 0, l.LaunchCalls)
 	var callRuns []int
@@ -101,9 +124,13 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 	// Each track's events come sorted by start: its intervals merge as they
 	// come, so only the merged lists of all tracks are sorted.
 	for k := range t.Tracks {
+		runs := launchers != nil && launchers[k]
 		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
 			e := t.Ev(int(i32))
 			s, en := e.Start, e.End()
+			if runs && e.Kind.IsCPU() && e.Dur > 0 && !((e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp) && kindOf(e.Name) == 1) {
+				cpu.add(s, en)
+			}
 			switch {
 			case e.Kind == trace.KindKernel:
 				roles[RoleKernel].add(s, en)
@@ -128,6 +155,9 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		}
 		for r := range roles {
 			roles[r].endRun()
+		}
+		if runs {
+			cpu.endRun()
 		}
 		if n := len(callRuns); n == 0 || callRuns[n-1] != len(calls) {
 			callRuns = append(callRuns, len(calls))
@@ -160,8 +190,8 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 				d.pos = pos
 				c := &calls[pos]
 				c.ndev++
-				if !c.hasDev {
-					c.dmin, c.dmax, c.hasDev = e.Start, d.e, true
+				if c.ndev == 1 {
+					c.dmin, c.dmax = e.Start, d.e
 				} else {
 					c.dmin, c.dmax = min(c.dmin, e.Start), max(c.dmax, d.e)
 				}
@@ -185,10 +215,10 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		case c.s < win[k].Start:
 			ic++
 		case c.e <= win[k].End:
-			if c.hasDev {
+			if c.ndev > 0 {
 				dmin[k], dmax[k] = min(dmin[k], c.dmin), max(dmax[k], c.dmax)
 				isMatched[ic] = true
-				matched[k] += c.ndev
+				matched[k] += int(c.ndev)
 			}
 			ic++
 		case c.s < win[k].End:
@@ -262,11 +292,33 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		}
 	}
 	prev := make([]int64, len(sel))
-	var union, spare ivs
+	var merged [numRoles]ivs
+	room := 0
 	for r := RoleKernel; r < RoleOther; r++ {
-		union, spare = unionInto(spare[:0], union, roles[r].merged()), union
+		merged[r] = roles[r].merged()
+		room += len(merged[r])
+	}
+	// The running union never holds more than all lists together: two
+	// buffers of that size serve every round.
+	union, spare := make(ivs, 0, room), make(ivs, 0, room)
+	for r := RoleKernel; r < RoleOther; r++ {
+		union, spare = unionInto(spare[:0], union, merged[r]), union
+		// The steps come by start: one cursor walks the union.
+		c := 0
 		for j, k := range sel {
-			cur := union.overlap(steps[k][0], steps[k][1])
+			s, e := steps[k][0], steps[k][1]
+			if j > 0 && s < steps[sel[j-1]][0] {
+				c = 0 // not by start (never for step windows): restart
+			}
+			for c < len(union) && union[c][1] <= s {
+				c++
+			}
+			var cur int64
+			if e > s {
+				for x := c; x < len(union) && union[x][0] < e; x++ {
+					cur += min(e, union[x][1]) - max(s, union[x][0])
+				}
+			}
 			b.Steps[j].Ns[r] = cur - prev[j]
 			prev[j] = cur
 		}
@@ -280,7 +332,11 @@ func stepBreakdown(t *trace.Trace, l *trace.Links, keep func(n int64) bool) *Bre
 		}
 	}
 	b.Advice = breakdownAdvice(&b.Total)
-	return b
+	var busy ivs
+	if launchers != nil {
+		busy = cpu.merged()
+	}
+	return b, busy
 }
 
 // breakdownAdvice is the recommendation that follows from the totals.

@@ -94,6 +94,8 @@ type causer struct {
 	pos   []int32 // event -> its slot in self + 1, 0 when not in the window
 	cands []int32
 	self  []int64
+	hint  map[int32]int // per track: where its last search in splitThread ended
+	pairs [][2]int64    // scratch of profilerIn
 }
 
 type span struct {
@@ -103,7 +105,7 @@ type span struct {
 
 func newCauser(t *trace.Trace, l *trace.Links) *causer {
 	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), waits: map[int32][]int64{}, gsync: map[[2]int64][]span{},
-		pos: make([]int32, t.NumEvents())}
+		pos: make([]int32, t.NumEvents()), hint: map[int32]int{}}
 	waitName := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
@@ -204,7 +206,7 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 		return sp
 	}
 	ord := c.l.Order[c.l.TrackStart[track]:c.l.TrackStart[track+1]]
-	k, _ := slices.BinarySearchFunc(ord, lo, func(i int32, v int64) int { return cmp.Compare(c.t.Ev(int(i)).Start, v) })
+	k := c.firstAtOrAfter(track, ord, lo)
 	cands := c.cands[:0]
 	if k > 0 {
 		for p := ord[k-1]; p >= 0; p = c.l.Parent[p] {
@@ -257,11 +259,44 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 	return sp
 }
 
+// firstAtOrAfter is the first position in ord (a track's events by
+// start) of an event starting at or after lo: a gallop from where the
+// track's last search ended (gaps come mostly in time order), then a
+// binary search in the range it found.
+func (c *causer) firstAtOrAfter(track int32, ord []int32, lo int64) int {
+	start := func(k int) int64 { return c.t.Ev(int(ord[k])).Start }
+	from, to := 0, len(ord)
+	if h, ok := c.hint[track]; ok && h <= len(ord) {
+		step := 1
+		if h == 0 || start(h-1) < lo {
+			// every event before h starts before lo: gallop forward
+			from = h
+			for from+step <= len(ord) && start(from+step-1) < lo {
+				from += step
+				step *= 2
+			}
+			to = min(len(ord), from+step)
+		} else {
+			// every event from h-1 on starts at or after lo: gallop back
+			to = h - 1
+			for to-step >= 0 && start(to-step) >= lo {
+				to -= step
+				step *= 2
+			}
+			from = max(0, to-step)
+		}
+	}
+	k, _ := slices.BinarySearchFunc(ord[from:to], lo, func(i int32, v int64) int { return cmp.Compare(c.t.Ev(int(i)).Start, v) })
+	k += from
+	c.hint[track] = k
+	return k
+}
+
 // profilerIn is the time [s, e) overlaps the profiler's own events, and
 // the longest of them.
 func (c *causer) profilerIn(s, e int64) (int64, int32) {
 	k, _ := slices.BinarySearchFunc(c.prof, e, func(x span, v int64) int { return cmp.Compare(x.s, v) })
-	var pairs [][2]int64
+	pairs := c.pairs[:0]
 	best, bestLen := int32(-1), int64(0)
 	for j := k - 1; j >= 0 && j >= k-64; j-- {
 		x := c.prof[j]
@@ -273,6 +308,7 @@ func (c *causer) profilerIn(s, e int64) (int64, int32) {
 			}
 		}
 	}
+	c.pairs = pairs
 	return mergeIvs(pairs).total(), best
 }
 

@@ -17,6 +17,8 @@ type op struct {
 	// prevLaunch is the launch of the op before it on its stream
 	// (noLaunch when none).
 	prevLaunch int64
+	track      int32      // its GPU track (the stream)
+	kind       trace.Kind // kernel, memcpy or memset
 }
 
 const noLaunch = int64(-1 << 63)
@@ -63,7 +65,7 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 			} else if n := len(streams[si].ops); n > 0 && streams[si].ops[n-1].s > e.Start {
 				unsorted[si] = true
 			}
-			o := op{s: e.Start, e: e.End(), i: i32, call: l.Launch[i], launch: noLaunch}
+			o := op{s: e.Start, e: e.End(), i: i32, call: l.Launch[i], launch: noLaunch, track: e.Track, kind: e.Kind}
 			if o.call >= 0 {
 				o.launch = t.Ev(int(o.call)).Start
 			}

@@ -103,7 +103,7 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 		// After the call returned the op waited in the queue: on another
 		// stream when the trace records it, else dispatch latency.
 		if tail := g.e - callEnd; tail > 0 {
-			sid := c.t.Tracks[c.t.Ev(int(next.i)).Track].Stream
+			sid := c.t.Tracks[next.track].Stream
 			if c.waitedOnStream(dev, sid, next, callEnd, g.e) {
 				g.shares[CauseDependency] += tail
 			} else {
@@ -112,7 +112,7 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 		}
 		g.lag = next.launch - g.s
 	default:
-		sid := c.t.Tracks[c.t.Ev(int(next.i)).Track].Stream
+		sid := c.t.Tracks[next.track].Stream
 		switch {
 		case c.waitedOnStream(dev, sid, next, g.s, g.e):
 			g.shares[CauseDependency] = n

@@ -150,7 +150,9 @@ func percentile(sorted []int64, p float64) int64 {
 }
 
 func stats(name string, d []int64) LatencyStats {
-	slices.Sort(d)
+	if !slices.IsSorted(d) {
+		slices.Sort(d)
+	}
 	var sum int64
 	for _, x := range d {
 		sum += x

@@ -47,11 +47,26 @@ func syncReport(t *trace.Trace, syncs []span, busy ivs, top int) []Sync {
 	return out
 }
 
-// cpuActive is the time inside span during which some launching thread
-// ran a recorded CPU event (ops, Python functions, runtime calls,
-// annotations other than the step markers, which cover everything).
-func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64 {
-	var all [][2]int64
+// launcherEvents counts the events on the launching threads.
+func launcherEvents(l *trace.Links, launchers []bool) int {
+	n := 0
+	for k, on := range launchers {
+		if on {
+			n += int(l.TrackStart[k+1] - l.TrackStart[k])
+		}
+	}
+	return n
+}
+
+// cpuRuns is when some launching thread ran a recorded CPU event (ops,
+// Python functions, runtime calls, annotations other than the step
+// markers, which cover everything): CPU active is its overlap with a span.
+func cpuRuns(t *trace.Trace, l *trace.Links, launchers []bool) ivs {
+	isStep := make([]int8, len(t.Strings)) // per name: 0 unknown, 1 no, 2 a step marker
+	// At most one interval per event: room for that up front (pages
+	// never written cost nothing), no copying as the list grows.
+	all := make([][2]int64, 0, launcherEvents(l, launchers))
+	var ends []int
 	for k, on := range launchers {
 		if !on {
 			continue
@@ -65,7 +80,13 @@ func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64
 				continue
 			}
 			if e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp {
-				if _, ok := trace.StepNumber(t.Str(e.Name)); ok {
+				if isStep[e.Name] == 0 {
+					isStep[e.Name] = 1
+					if _, ok := trace.StepNumber(t.Str(e.Name)); ok {
+						isStep[e.Name] = 2
+					}
+				}
+				if isStep[e.Name] == 2 {
 					continue
 				}
 			}
@@ -82,6 +103,8 @@ func cpuActive(t *trace.Trace, l *trace.Links, launchers []bool, span ivs) int64
 		if has {
 			all = append(all, cur)
 		}
+		ends = append(ends, len(all))
 	}
-	return intersect(mergeIvs(all), span)
+	// Each track's run is sorted and disjoint: merge the runs, no sort.
+	return mergeIvs(mergeRuns(all, ends, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) }))
 }

@@ -1,0 +1,83 @@
+package gaps
+
+import (
+	"slices"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// stepLanes is the per-step GPU row: the rows of trace.Steps (a device op
+// belongs to the step holding its launch time), found with a cursor over
+// launch times that mostly come in order and one flat array for the
+// steps' device work instead of a slice per step.
+func stepLanes(t *trace.Trace, o Options, keep func(i int) bool) []StepLane {
+	steps := t.StepWindows()
+	l := t.Links()
+	type at struct {
+		s, e int64
+		k    int32
+	}
+	ops := make([]at, 0, l.DeviceOps)
+	off := make([]int, len(steps)+1)
+	cur := stepCursor{steps: steps}
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if !e.Kind.IsDeviceWork() || (keep != nil && !keep(i)) {
+			continue
+		}
+		lt := e.Start
+		if r := l.Launch[i]; r >= 0 {
+			lt = t.Ev(int(r)).Start
+		}
+		k := cur.at(lt)
+		if k < 0 {
+			continue
+		}
+		steps[k].DeviceOps++
+		if e.Kind == trace.KindKernel {
+			steps[k].Kernels++
+		}
+		ops = append(ops, at{e.Start, e.End(), int32(k)})
+		off[k+1]++
+	}
+	for k := range steps {
+		off[k+1] += off[k]
+	}
+	// Each step's work in event order, as trace.Steps appends it.
+	work := make([][2]int64, len(ops))
+	next := slices.Clone(off[:len(steps)])
+	for _, x := range ops {
+		work[next[x.k]] = [2]int64{x.s, x.e}
+		next[x.k]++
+	}
+	cpu := make([]int64, 0, len(steps))
+	for k := range steps {
+		s := &steps[k]
+		w := work[off[k]:off[k+1]]
+		busy, lo, hi := trace.Union(w) // sorts w
+		s.GPUBusyNs, s.GPUSpanNs = busy, hi-lo
+		if len(w) > 1 {
+			end := w[0][1]
+			for _, x := range w[1:] {
+				if x[0] > end {
+					s.LargestGapNs = max(s.LargestGapNs, x[0]-end)
+				}
+				end = max(end, x[1])
+			}
+		}
+		cpu = append(cpu, s.End-s.Start)
+	}
+	if len(steps) >= 3 {
+		slices.Sort(cpu)
+		steps[0].Cold = steps[0].End-steps[0].Start > cpu[len(cpu)/2]*3/2
+	}
+	var out []StepLane
+	for _, s := range steps {
+		if o.HasStep && (s.N < o.StepLo || s.N > o.StepHi) {
+			continue
+		}
+		out = append(out, StepLane{Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start, GPUBusyNs: s.GPUBusyNs,
+			GPUIdleNs: s.GPUSpanNs - s.GPUBusyNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package gaps
+
+import (
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testenv"
+)
+
+// TestStepLanesAsTraceSteps: the per-step rows equal those built from
+// trace.Steps (the model's own definition), with and without a filter on
+// the device ops and a step range, on the sample and on every shared trace
+// with profiler steps.
+func TestStepLanesAsTraceSteps(t *testing.T) {
+	files := []string{filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}
+	if d, ok := testenv.SharedDir(); ok {
+		more, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*"))
+		files = append(files, more...)
+	}
+	withSteps := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".tar.gz") {
+			continue
+		}
+		tr, err := parse.Open(f, parse.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if len(tr.StepWindows()) == 0 {
+			continue
+		}
+		withSteps++
+		odd := func(i int) bool { return i%2 == 1 }
+		for _, keep := range []func(int) bool{nil, odd} {
+			for _, o := range []Options{{}, {HasStep: true, StepLo: tr.StepWindows()[0].N, StepHi: tr.StepWindows()[0].N}} {
+				got := stepLanes(tr, o, keep)
+				var want []StepLane
+				for _, s := range tr.Steps(keep) {
+					if o.HasStep && (s.N < o.StepLo || s.N > o.StepHi) {
+						continue
+					}
+					want = append(want, StepLane{Step: s.N, StartNs: s.Start - tr.TraceStart, CPUNs: s.End - s.Start, GPUBusyNs: s.GPUBusyNs,
+						GPUIdleNs: s.GPUSpanNs - s.GPUBusyNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s (filtered %v, %+v): stepLanes differs from trace.Steps\n got %+v\nwant %+v", filepath.Base(f), keep != nil, o, got, want)
+				}
+			}
+		}
+	}
+	if withSteps < 2 {
+		t.Errorf("only %d traces with steps checked", withSteps)
+	}
+}
+
+// TestBreakdownRunsAsCPURuns: the CPU runs found in the breakdown's pass
+// equal cpuRuns' own pass, and the breakdown is stepBreakdown's, on the
+// sample and every shared trace.
+func TestBreakdownRunsAsCPURuns(t *testing.T) {
+	files := []string{filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}
+	if d, ok := testenv.SharedDir(); ok {
+		more, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*"))
+		files = append(files, more...)
+	}
+	nonEmpty := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".tar.gz") {
+			continue
+		}
+		tr, err := parse.Open(f, parse.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		l := tr.Links()
+		launchers, _ := activeThreads(tr, l)
+		all := func(int64) bool { return true }
+		b, got := stepBreakdownRuns(tr, l, all, launchers)
+		want := cpuRuns(tr, l, launchers)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %d runs from the breakdown's pass, %d from cpuRuns", filepath.Base(f), len(got), len(want))
+		}
+		if len(want) > 0 {
+			nonEmpty++
+		}
+		if b0 := stepBreakdown(tr, l, all); (b0 == nil) != (b == nil) || (b != nil && !reflect.DeepEqual(*b0, *b)) {
+			t.Errorf("%s: the breakdown differs when it also finds the CPU runs", filepath.Base(f))
+		}
+	}
+	if nonEmpty < 2 {
+		t.Errorf("only %d traces with CPU runs on launching threads", nonEmpty)
+	}
+}
