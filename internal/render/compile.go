@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/compile"
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -20,13 +21,9 @@ func cxPlural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-func cxCut(s string, n int) string {
-	r := []rune(s)
-	if n <= 0 || len(r) <= n {
-		return s
-	}
-	return string(r[:n-3]) + "..."
-}
+// cxCut fits s into n runes, cutting its middle (names.Truncate) so kernels
+// that differ only in their tail stay apart.
+func cxCut(s string, n int) string { return names.Truncate(s, n) }
 
 func cxStepList(sc []compile.StepCount) string {
 	if len(sc) == 0 {
@@ -96,6 +93,11 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 	if len(s.Kernels) > 0 {
 		g := &Grid{Headers: []string{"Class", "Family", "Kernel", "Count", "Total", "Median", "In graphs", "Launched by", "Fused ops (from the name)"},
 			RightAlign: []bool{false, false, false, true, true, true, true, false, false}}
+		kn := make([]string, len(s.Kernels))
+		for i, k := range s.Kernels {
+			kn[i] = k.Name
+		}
+		kn = names.Column(kn, nameW) // distinct kernels stay distinct (#2)
 		for i, k := range s.Kernels {
 			if top > 0 && i == top {
 				g.Rows = append(g.Rows, []string{"...", "", fmt.Sprintf("%d more kernels (--top 0 lists all)", len(s.Kernels)-top), "", "", "", "", "", ""})
@@ -108,7 +110,7 @@ func compileGrids(s *compile.Summary, nameW, top int) []struct {
 			if via == "" {
 				via = "-"
 			}
-			g.Rows = append(g.Rows, []string{k.Class, cxDash(k.Family), cxCut(k.Name, nameW), strconv.Itoa(k.Count), units.Dur(k.TotalNs), units.Dur(k.MedianNs),
+			g.Rows = append(g.Rows, []string{k.Class, cxDash(k.Family), kn[i], strconv.Itoa(k.Count), units.Dur(k.TotalNs), units.Dur(k.MedianNs),
 				strconv.Itoa(k.InGraph), cxCut(via, nameW), cxOps(k)})
 		}
 		out = append(out, tg{"Kernels of compiled code (Inductor kernels anywhere)", g})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -289,12 +290,9 @@ func GapsJSON(w io.Writer, file string, r *gaps.Report) error {
 	return JSON(w, out)
 }
 
-func short(s string, n int) string {
-	if runes(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-3]) + "..."
-}
+// short fits s into n runes, cutting its middle so the distinguishing tail
+// of a kernel name stays visible.
+func short(s string, n int) string { return names.Truncate(s, n) }
 
 // GapsGrids are the report's tables for md and csv: the verdict, the lanes
 // with their idle categories, idle by cause, and the gap list.
