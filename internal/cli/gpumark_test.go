@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -133,6 +134,7 @@ func TestGPUMarkerSharedTraces(t *testing.T) {
 			if len(dc) != len(doc.Rows) || len(ec) != len(doc.Rows) {
 				t.Fatalf("rows: %d in text, %d with --torch-exact, %d in JSON", len(dc), len(ec), len(doc.Rows))
 			}
+			seen := map[string]string{} // default label -> the name it shows
 			for i, r := range doc.Rows {
 				if got := strings.HasSuffix(dc[i], " [gpu]"); got != r.Device {
 					t.Errorf("row %d %q (device_op %v): default label %q", i, r.Name, r.Device, dc[i])
@@ -140,12 +142,24 @@ func TestGPUMarkerSharedTraces(t *testing.T) {
 				if strings.HasSuffix(ec[i], "[gpu]") {
 					t.Errorf("row %d: --torch-exact label %q carries the marker", i, ec[i])
 				}
-				// both labels are the name, cut by torch's rule at 55 runes
-				for _, c := range []string{strings.TrimSuffix(dc[i], " [gpu]"), ec[i]} {
-					if c != r.Name && !(strings.HasSuffix(c, "...") && strings.HasPrefix(r.Name, strings.TrimSuffix(c, "..."))) {
-						t.Errorf("row %d: label %q is not the name %q, whole or cut", i, c, r.Name)
+				// --torch-exact: the name, or cut at its end by torch's rule
+				if c := ec[i]; c != r.Name && !(strings.HasSuffix(c, "...") && strings.HasPrefix(r.Name, strings.TrimSuffix(c, "..."))) {
+					t.Errorf("row %d: --torch-exact label %q is not the name %q, whole or cut at the end", i, c, r.Name)
+				}
+				// default: the name, or its head and tail around "..." (the
+				// tail may end in #k where names would still look alike)
+				if c := strings.TrimSuffix(dc[i], " [gpu]"); c != r.Name {
+					head, tail, ok := strings.Cut(c, "...")
+					tail = regexp.MustCompile(`#[0-9]+$`).ReplaceAllString(tail, "")
+					if !ok || !strings.HasPrefix(r.Name, head) || !strings.HasSuffix(r.Name, tail) {
+						t.Errorf("row %d: default label %q is not the name %q, whole or cut in the middle", i, c, r.Name)
 					}
 				}
+				shown := dc[i]
+				if prev, dup := seen[shown]; dup && prev != r.Name {
+					t.Errorf("row %d: default label %q shows both %q and %q", i, shown, prev, r.Name)
+				}
+				seen[shown] = r.Name
 				if utf8.RuneCountInString(dc[i]) > 55 || utf8.RuneCountInString(ec[i]) > 55 {
 					t.Errorf("row %d: label %q or %q is wider than the 55-rune name column", i, dc[i], ec[i])
 				}

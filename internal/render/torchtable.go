@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/table"
 )
 
@@ -136,6 +137,7 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 	tf := func(us float64) string { return torchTime(us, lay.TimeUnit) }
 	mem := func(n int64) string { return torchMemory(n, v.UpperMemoryUnits()) }
 	maxFrames := v.MaxStackFrames()
+	distinct := torchDistinctNames(rows, marker, lay)
 	printed := 0
 	for i := range rows {
 		r := &rows[i]
@@ -147,6 +149,9 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 		}
 		printed++
 		name := torchName(r.Name, marker(r), lay.NameWidth)
+		if d, ok := distinct[i]; ok {
+			name = d
+		}
 		vals := []string{name,
 			share(r.SelfCPU, res.SumSelfCPU), tf(r.SelfCPU),
 			share(r.CPUTotal, res.SumSelfCPU), tf(r.CPUTotal), tf(r.CPUAvg())}
@@ -206,6 +211,45 @@ func torchName(name, marker string, width int) string {
 		keep = max(runes(name)+keep, 0) // Python's key[:width-3] for width < 3
 	}
 	return string(truncRunes(name, max(keep, 0))) + "..." + marker
+}
+
+// torchDistinctNames is, outside --torch-exact, the name cell of each row that
+// torch would cut: cut in the middle instead of at the end, and where two
+// different names with the same marker would still look alike, the later
+// ones end in #2, #3 (names.Column). The cell is never wider than torch's.
+func torchDistinctNames(rows []table.Row, marker func(*table.Row) string, lay TorchLayout) map[int]string {
+	if lay.TorchExact || lay.NameWidth <= 0 {
+		return nil
+	}
+	type group struct {
+		idx   []int
+		names []string
+	}
+	groups := map[string]*group{}
+	for i := range rows {
+		m := marker(&rows[i])
+		if runes(rows[i].Name+m) < lay.NameWidth-3 {
+			continue
+		}
+		g := groups[m]
+		if g == nil {
+			g = &group{}
+			groups[m] = g
+		}
+		g.idx = append(g.idx, i)
+		g.names = append(g.names, rows[i].Name)
+	}
+	out := map[int]string{}
+	for m, g := range groups {
+		w := lay.NameWidth - runes(m)
+		if w < len(names.Ellipsis)+2 {
+			continue // too narrow to cut in the middle: torch's cut
+		}
+		for k, shown := range names.Column(g.names, w) {
+			out[g.idx[k]] = shown + m
+		}
+	}
+	return out
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
