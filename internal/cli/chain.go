@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -81,6 +82,15 @@ backward ops (fwdbwd flows).`,
 			case "auto", "box", "plain":
 			default:
 				return usageErrorf("unknown --style %q: use auto, box or plain", o.style)
+			}
+			// a name pasted from the torch table with its device marker
+			// names the device op: walk up from it
+			if !o.regex && strings.HasSuffix(o.pattern, render.GPUMarker) {
+				o.pattern = strings.TrimSuffix(o.pattern, render.GPUMarker)
+				if o.down {
+					return usageErrorf("%q names a device op ([gpu]); walking down from it is not possible", o.pattern+render.GPUMarker)
+				}
+				o.up = true
 			}
 			switch {
 			case cmd.Flags().Changed("instance") && o.instance < 1:
