@@ -315,7 +315,7 @@ func Summarize(t *trace.Trace) *Info {
 			continue
 		}
 		in.RuntimeCalls++
-		if !launchedWork[int32(i)] && !IsLaunchAPI(t.NameOf(i)) {
+		if !launchedWork[int32(i)] && !trace.IsLaunchAPI(t.NameOf(i)) {
 			continue
 		}
 		in.LaunchCalls++

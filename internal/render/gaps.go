@@ -416,7 +416,7 @@ func GapsText(w io.Writer, r *gaps.Report, minGap int64) error {
 	p := func(f string, a ...any) { fmt.Fprintf(&b, f, a...) }
 	v := r.Verdict
 	if r.NoGPU {
-		p("verdict     no GPU lane: the trace has no kernels, memcpys or memsets (a CPU-only trace)\n")
+		p("verdict     no GPU lane: %s\n", v.Headline)
 	} else {
 		p("verdict     %s: %s\n", strings.ToUpper(v.Class), v.Headline)
 		if v.Advice != "" {

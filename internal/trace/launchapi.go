@@ -1,4 +1,4 @@
-package info
+package trace
 
 import "strings"
 
