@@ -193,6 +193,8 @@ type parser struct {
 
 	mended      int // strings mended to valid UTF-8
 	firstMended int64
+
+	dd *dedup // shared Extras and Auxes (dedup.go)
 }
 
 // metaName is one process_name or thread_name event seen by a segment worker.
@@ -685,9 +687,9 @@ func (p *parser) store() {
 	if e.dims != 0 || e.types != 0 || e.stk != 0 || e.hasAux {
 		x := trace.Extra{InputDims: e.dims, InputTypes: e.types, Stack: e.stk, Aux: -1}
 		if e.hasAux {
-			x.Aux = int32(t.Aux.Append(e.aux))
+			x.Aux = p.addAux(e.aux)
 		}
-		ev.Extra = int32(t.Extras.Append(x))
+		ev.Extra = p.addExtra(x)
 	}
 	if kind == trace.KindTraceSpan && !t.HasTraceSpan {
 		t.TraceStart = e.ts
