@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -80,7 +81,12 @@ func Open(path string, opts Options) (*trace.Trace, error) {
 				p := newParser(f, path, opts)
 				p.ra, p.size = f, st.Size()
 				p.inSize = p.size
-				return p.run()
+				t, err := p.run()
+				// The workers' stores and the parser's tables are garbage
+				// now: collect them, so what is built next (the links)
+				// takes their place instead of growing the heap.
+				runtime.GC()
+				return t, err
 			}
 		}
 		r = f
