@@ -224,23 +224,8 @@ func (p *parser) merge(w *parser) {
 	for i, tr := range wt.Tracks {
 		trackMap[i] = p.track(mapID(tr.Pid), mapID(tr.Tid))
 	}
-	auxBase := int32(t.Aux.Len())
-	for _, c := range wt.Aux.Chunks() {
-		for i := range c {
-			t.Aux.Append(c[i])
-		}
-	}
-	extraBase := int32(t.Extras.Len())
-	for _, c := range wt.Extras.Chunks() {
-		for i := range c {
-			x := c[i]
-			x.InputDims, x.InputTypes, x.Stack = strMap[x.InputDims], strMap[x.InputTypes], strMap[x.Stack]
-			if x.Aux >= 0 {
-				x.Aux += auxBase
-			}
-			t.Extras.Append(x)
-		}
-	}
+	// Every event's Extra and Aux pass through the main cache in file
+	// order, as in the sequential reading (dedup.go).
 	chunks := wt.Events.Chunks()
 	for ci, c := range chunks {
 		for i := range c {
@@ -248,7 +233,12 @@ func (p *parser) merge(w *parser) {
 			e.Name = strMap[e.Name]
 			e.Track = trackMap[e.Track]
 			if e.Extra >= 0 {
-				e.Extra += extraBase
+				x := *wt.Extras.At(int(e.Extra))
+				x.InputDims, x.InputTypes, x.Stack = strMap[x.InputDims], strMap[x.InputTypes], strMap[x.Stack]
+				if x.Aux >= 0 {
+					x.Aux = p.addAux(*wt.Aux.At(int(x.Aux)))
+				}
+				e.Extra = p.addExtra(x)
 			}
 			t.Events.Append(e)
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -80,7 +81,12 @@ func Open(path string, opts Options) (*trace.Trace, error) {
 				p := newParser(f, path, opts)
 				p.ra, p.size = f, st.Size()
 				p.inSize = p.size
-				return p.run()
+				t, err := p.run()
+				// The workers' stores and the parser's tables are garbage
+				// now: collect them, so what is built next (the links)
+				// takes their place instead of growing the heap.
+				runtime.GC()
+				return t, err
 			}
 		}
 		r = f
@@ -193,6 +199,8 @@ type parser struct {
 
 	mended      int // strings mended to valid UTF-8
 	firstMended int64
+
+	dd *dedup // shared Extras and Auxes (dedup.go)
 }
 
 // metaName is one process_name or thread_name event seen by a segment worker.
@@ -685,9 +693,9 @@ func (p *parser) store() {
 	if e.dims != 0 || e.types != 0 || e.stk != 0 || e.hasAux {
 		x := trace.Extra{InputDims: e.dims, InputTypes: e.types, Stack: e.stk, Aux: -1}
 		if e.hasAux {
-			x.Aux = int32(t.Aux.Append(e.aux))
+			x.Aux = p.addAux(e.aux)
 		}
-		ev.Extra = int32(t.Extras.Append(x))
+		ev.Extra = p.addExtra(x)
 	}
 	if kind == trace.KindTraceSpan && !t.HasTraceSpan {
 		t.TraceStart = e.ts
