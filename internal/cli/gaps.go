@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 type gapsOptions struct {
@@ -130,6 +132,7 @@ func runGaps(e *env, o *gapsOptions) error {
 	if err := checkLane(t, o.device, o.stream); err != nil {
 		return err
 	}
+	dropForGaps(t)
 	r := gaps.Analyze(t, opts)
 	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && hasDeviceWork(t) {
 		return usageErrorf("the filters (%s) select no device op of %s, which has some", filterText(o), o.path)
@@ -147,4 +150,15 @@ func runGaps(e *env, o *gapsOptions) error {
 		return render.GapsTables(e.stdout, r, o.format)
 	}
 	return render.GapsText(e.stdout, r, opts.MinGap)
+}
+
+// dropForGaps lets go, before the links are built, of the parts of the
+// trace the gaps analysis and its views never read: the launch parameters
+// of device ops (Aux) and the shapes and stacks of ops (Extras).
+func dropForGaps(t *trace.Trace) {
+	t.Aux = trace.Store[trace.Aux]{}
+	t.Extras = trace.Store[trace.Extra]{}
+	// Reclaim it now, or the links are built on top of it (the heap is
+	// still at its goal from the parse) and the peak rises by its size.
+	runtime.GC()
 }
