@@ -82,20 +82,13 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		return nil, cpuRuns(t, l, launchers)
 	}
 	var cpu roleAcc // the launching threads' CPU runs (cpuRuns)
-	if launchers != nil {
-		cpu.out = make([][2]int64, 0, launcherEvents(l, launchers))
-	}
 	var roles [numRoles]roleAcc
-	// Room for the largest lists up front (at most one interval per op).
+	// Room for the lists that keep about one interval per op up front
+	// (kernels and launch calls seldom overlap on their own track). CPU
+	// intervals nest, so their merged runs are far fewer than their
+	// events: those lists grow as needed.
 	roles[RoleKernel].out = make([][2]int64, 0, l.DeviceOps)
 	roles[RoleRuntime].out = make([][2]int64, 0, l.LaunchCalls)
-	cpuEvents := 0
-	for k := range t.Tracks {
-		if t.Tracks[k].Kind == trace.TrackCPU {
-			cpuEvents += int(l.TrackStart[k+1] - l.TrackStart[k])
-		}
-	}
-	roles[RoleCPUExec].out = make([][2]int64, 0, cpuEvents)
 	type call struct {
 		s, e int64
 		dmin int64
@@ -296,6 +289,7 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 	room := 0
 	for r := RoleKernel; r < RoleOther; r++ {
 		merged[r] = roles[r].merged()
+		roles[r] = roleAcc{} // its runs are merged: let them go
 		room += len(merged[r])
 	}
 	// The running union never holds more than all lists together: two
@@ -303,6 +297,7 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 	union, spare := make(ivs, 0, room), make(ivs, 0, room)
 	for r := RoleKernel; r < RoleOther; r++ {
 		union, spare = unionInto(spare[:0], union, merged[r]), union
+		merged[r] = nil // in the union now
 		// The steps come by start: one cursor walks the union.
 		c := 0
 		for j, k := range sel {
