@@ -262,15 +262,13 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 	}
 	prev := make([]int64, len(sel))
 	var merged [numRoles]ivs
-	room := 0
 	for r := RoleKernel; r < RoleOther; r++ {
 		merged[r] = roles[r].merged()
 		roles[r] = roleAcc{} // its runs are merged: let them go
-		room += len(merged[r])
 	}
-	// The running union never holds more than all lists together: two
-	// buffers of that size serve every round.
-	union, spare := make(ivs, 0, room), make(ivs, 0, room)
+	// Two buffers serve the rounds, each grown only when the next union
+	// may not fit (the lists already merged are let go meanwhile).
+	var union, spare ivs
 	for r := RoleKernel; r < RoleOther; r++ {
 		union, spare = unionInto(spare[:0], union, merged[r]), union
 		merged[r] = nil // in the union now
