@@ -2,6 +2,7 @@ package cli
 
 import (
 	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -161,4 +162,10 @@ func dropForGaps(t *trace.Trace) {
 	// Reclaim it now, or the links are built on top of it (the heap is
 	// still at its goal from the parse) and the peak rises by its size.
 	runtime.GC()
+	// What lives on is pointer-free event storage, cheap to mark: a tighter
+	// GC target for the analysis's short-lived lists costs no measurable
+	// CPU. Measured on the 1 GB trace (same minute, 3 runs each): peak RSS
+	// 357/356/364 MiB at 20, 315/308/306 at 5, 296/293/300 at 2; user CPU
+	// 1.97-2.06 s in every case.
+	debug.SetGCPercent(5)
 }
