@@ -157,6 +157,27 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 			endMax[k] = max(endMax[k], endMax[k-1])
 		}
 	}
+	// Only for a zero-length call at a step's end: the first longer call
+	// starting there (by event index), found once per trace.
+	var firstLonger map[int64]int32
+	passedAt := func(s int64, r int32) bool {
+		if firstLonger == nil {
+			firstLonger = map[int64]int32{}
+			for _, w := range win {
+				firstLonger[w.End] = -1
+			}
+			for i := 0; i < t.NumEvents(); i++ {
+				e := t.Ev(i)
+				if e.Kind.IsLaunch() && e.Dur > 0 {
+					if f, ok := firstLonger[e.Start]; ok && f < 0 {
+						firstLonger[e.Start] = int32(i)
+					}
+				}
+			}
+		}
+		f, ok := firstLonger[s]
+		return ok && f >= 0 && f < r
+	}
 	stepOfCall := func(r int32) int {
 		if r < 0 {
 			return -1
@@ -165,16 +186,7 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		if !c.Kind.IsLaunch() {
 			return -1
 		}
-		k, _ := slices.BinarySearchFunc(endMax, c.Start, func(e, s int64) int {
-			if e > s {
-				return 1
-			}
-			return -1
-		})
-		if k == n || c.Start < win[k].Start || c.End() > win[k].End {
-			return -1
-		}
-		return k
+		return callStep(win, endMax, c.Start, c.End(), func(s int64) bool { return passedAt(s, r) })
 	}
 	const none = int64(1<<63 - 1)
 	dmin, dmax, matched := make([]int64, n), make([]int64, n), make([]int, n)
@@ -306,6 +318,25 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		busy = cpu.merged()
 	}
 	return b, busy
+}
+
+// callStep is the step a runtime call from s to e lies in, or -1: the
+// step at which a cursor stops that walks the calls in (start, event
+// index) order over the steps (by start), moving to the next step when a
+// call starts at or after the step's end and ends after it; the call
+// counts when it lies wholly inside that step. endMax[k] is the latest
+// end of win[:k+1]. The cursor's place depends on the calls before only
+// for a zero-length call exactly at a step's end: passedAt(s) reports
+// whether a call before it in that order starts at s and lasts longer.
+func callStep(win []trace.Step, endMax []int64, s, e int64, passedAt func(s int64) bool) int {
+	k, _ := slices.BinarySearch(endMax, s) // the first step ending at or after s
+	if k < len(win) && endMax[k] == s && (e > s || passedAt(s)) {
+		k, _ = slices.BinarySearch(endMax, s+1) // passed: the first ending after s
+	}
+	if k == len(win) || s < win[k].Start || e > win[k].End {
+		return -1
+	}
+	return k
 }
 
 // breakdownAdvice is the recommendation that follows from the totals.
