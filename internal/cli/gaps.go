@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 type gapsOptions struct {
@@ -130,7 +133,16 @@ func runGaps(e *env, o *gapsOptions) error {
 	if err := checkLane(t, o.device, o.stream); err != nil {
 		return err
 	}
+	dropForGaps(t)
+	// What lives on is pointer-free event storage, cheap to mark: a tighter
+	// GC target for the analysis's short-lived lists costs no measurable
+	// CPU. Measured on the 1 GB trace (same minute, 3 runs each): peak RSS
+	// 357/356/364 MiB at 20, 315/308/306 at 5, 296/293/300 at 2; user CPU
+	// 1.97-2.06 s in every case. The rendering (JSON allocates much) runs
+	// at the usual target again.
+	gcWas := debug.SetGCPercent(5)
 	r := gaps.Analyze(t, opts)
+	debug.SetGCPercent(gcWas)
 	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && hasDeviceWork(t) {
 		return usageErrorf("the filters (%s) select no device op of %s, which has some", filterText(o), o.path)
 	}
@@ -147,4 +159,15 @@ func runGaps(e *env, o *gapsOptions) error {
 		return render.GapsTables(e.stdout, r, o.format)
 	}
 	return render.GapsText(e.stdout, r, opts.MinGap)
+}
+
+// dropForGaps lets go, before the links are built, of the parts of the
+// trace the gaps analysis and its views never read: the launch parameters
+// of device ops (Aux) and the shapes and stacks of ops (Extras).
+func dropForGaps(t *trace.Trace) {
+	t.Aux = trace.Store[trace.Aux]{}
+	t.Extras = trace.Store[trace.Extra]{}
+	// Reclaim it now, or the links are built on top of it (the heap is
+	// still at its goal from the parse) and the peak rises by its size.
+	runtime.GC()
 }

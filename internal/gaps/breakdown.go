@@ -2,6 +2,7 @@ package gaps
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/trace"
@@ -82,29 +83,13 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		return nil, cpuRuns(t, l, launchers)
 	}
 	var cpu roleAcc // the launching threads' CPU runs (cpuRuns)
-	if launchers != nil {
-		cpu.out = make([][2]int64, 0, launcherEvents(l, launchers))
-	}
 	var roles [numRoles]roleAcc
-	// Room for the largest lists up front (at most one interval per op).
+	// Room for the lists that keep about one interval per op up front
+	// (kernels and launch calls seldom overlap on their own track). CPU
+	// intervals nest, so their merged runs are far fewer than their
+	// events: those lists grow as needed.
 	roles[RoleKernel].out = make([][2]int64, 0, l.DeviceOps)
 	roles[RoleRuntime].out = make([][2]int64, 0, l.LaunchCalls)
-	cpuEvents := 0
-	for k := range t.Tracks {
-		if t.Tracks[k].Kind == trace.TrackCPU {
-			cpuEvents += int(l.TrackStart[k+1] - l.TrackStart[k])
-		}
-	}
-	roles[RoleCPUExec].out = make([][2]int64, 0, cpuEvents)
-	type call struct {
-		s, e int64
-		dmin int64
-		dmax int64
-		ndev int32 // its device ops; dmin and dmax are set when > 0
-		ev   int32
-	}
-	calls := make([]call, 0, l.LaunchCalls)
-	var callRuns []int
 	// The step and loader names are decided once per distinct name.
 	nameKind := make([]int8, len(t.Strings)) // 0 unknown, 1 step, 2 loader, 3 other
 	kindOf := func(id trace.StrID) int8 {
@@ -140,7 +125,6 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 				roles[RoleMemset].add(s, en)
 			case e.Kind.IsLaunch():
 				roles[RoleRuntime].add(s, en)
-				calls = append(calls, call{s: s, e: en, ev: i32})
 			case e.Kind == trace.KindPython:
 				roles[RoleCPUExec].add(s, en)
 			case e.Kind == trace.KindCPUOp || e.Kind == trace.KindAnnotation:
@@ -159,85 +143,82 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		if runs {
 			cpu.endRun()
 		}
-		if n := len(callRuns); n == 0 || callRuns[n-1] != len(calls) {
-			callRuns = append(callRuns, len(calls))
+	}
+	// The device span of each step: runtime calls wholly inside it. A call
+	// belongs to the first step that ends after it starts (the steps come
+	// by start; a cursor over calls in start order finds the same one), if
+	// it lies wholly inside that step. Each device op is looked up alone:
+	// no list of calls is kept.
+	n := len(win)
+	endMax := make([]int64, n) // the latest step end so far: ascending
+	for k, w := range win {
+		endMax[k] = w.End
+		if k > 0 {
+			endMax[k] = max(endMax[k], endMax[k-1])
 		}
 	}
-	// Each track's calls are in start order: merge the runs.
-	calls = mergeRuns(calls, callRuns, func(a, b call) int {
-		if c := cmp.Compare(a.s, b.s); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ev, b.ev)
-	})
-	callIdx := make([]int32, t.NumEvents()) // launch call event -> sorted position + 1
-	for pos, c := range calls {
-		callIdx[c.ev] = int32(pos) + 1
-	}
-	type dev struct {
-		e   int64
-		pos int32 // its launch call's sorted position, -1
-	}
-	devs := make([]dev, 0, l.DeviceOps)
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
-		if !e.Kind.IsDeviceWork() {
-			continue
-		}
-		d := dev{e: e.End(), pos: -1}
-		if r := l.Launch[i]; r >= 0 {
-			if pos := callIdx[r] - 1; pos >= 0 {
-				d.pos = pos
-				c := &calls[pos]
-				c.ndev++
-				if c.ndev == 1 {
-					c.dmin, c.dmax = e.Start, d.e
-				} else {
-					c.dmin, c.dmax = min(c.dmin, e.Start), max(c.dmax, d.e)
+	// Only for a zero-length call at a step's end: the first longer call
+	// starting there (by event index), found once per trace.
+	var firstLonger map[int64]int32
+	passedAt := func(s int64, r int32) bool {
+		if firstLonger == nil {
+			firstLonger = map[int64]int32{}
+			for _, w := range win {
+				firstLonger[w.End] = -1
+			}
+			for i := 0; i < t.NumEvents(); i++ {
+				e := t.Ev(i)
+				if e.Kind.IsLaunch() && e.Dur > 0 {
+					if f, ok := firstLonger[e.Start]; ok && f < 0 {
+						firstLonger[e.Start] = int32(i)
+					}
 				}
 			}
 		}
-		devs = append(devs, d)
+		f, ok := firstLonger[s]
+		return ok && f >= 0 && f < r
 	}
-
-	// The device span of each step: runtime calls wholly inside it.
-	n := len(win)
+	stepOfCall := func(r int32) int {
+		if r < 0 {
+			return -1
+		}
+		c := t.Ev(int(r))
+		if !c.Kind.IsLaunch() {
+			return -1
+		}
+		return callStep(win, endMax, c.Start, c.End(), func(s int64) bool { return passedAt(s, r) })
+	}
 	const none = int64(1<<63 - 1)
 	dmin, dmax, matched := make([]int64, n), make([]int64, n), make([]int, n)
 	for k := range dmin {
 		dmin[k], dmax[k] = none, -none
 	}
-	isMatched := make([]bool, len(calls)) // its device ops are matched to a step
-	ic := 0
-	for k := 0; k < n && ic < len(calls); {
-		c := &calls[ic]
-		switch {
-		case c.s < win[k].Start:
-			ic++
-		case c.e <= win[k].End:
-			if c.ndev > 0 {
-				dmin[k], dmax[k] = min(dmin[k], c.dmin), max(dmax[k], c.dmax)
-				isMatched[ic] = true
-				matched[k] += int(c.ndev)
-			}
-			ic++
-		case c.s < win[k].End:
-			ic++
-		default:
-			k++
-		}
-	}
-	// Count matched device ops per step, and find the end of unmatched
-	// device work before the first step's device work.
-	anyMatched := false
-	prevEnd := win[0].Start
-	for _, d := range devs {
-		if d.pos >= 0 && isMatched[int(d.pos)] {
-			anyMatched = true
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if !e.Kind.IsDeviceWork() {
 			continue
 		}
-		if dmin[0] != none && d.e < dmin[0] {
-			prevEnd = max(prevEnd, d.e)
+		if k := stepOfCall(l.Launch[i]); k >= 0 {
+			dmin[k], dmax[k] = min(dmin[k], e.Start), max(dmax[k], e.End())
+			matched[k]++
+		}
+	}
+	// Find the end of unmatched device work before the first step's
+	// device work.
+	anyMatched := false
+	prevEnd := win[0].Start
+	for k := range matched {
+		anyMatched = anyMatched || matched[k] > 0
+	}
+	if anyMatched && dmin[0] != none {
+		for i := 0; i < t.NumEvents(); i++ {
+			e := t.Ev(i)
+			if !e.Kind.IsDeviceWork() || stepOfCall(l.Launch[i]) >= 0 {
+				continue
+			}
+			if d := e.End(); d < dmin[0] {
+				prevEnd = max(prevEnd, d)
+			}
 		}
 	}
 	steps := make([][2]int64, n)
@@ -293,16 +274,16 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 	}
 	prev := make([]int64, len(sel))
 	var merged [numRoles]ivs
-	room := 0
 	for r := RoleKernel; r < RoleOther; r++ {
 		merged[r] = roles[r].merged()
-		room += len(merged[r])
+		roles[r] = roleAcc{} // its runs are merged: let them go
 	}
-	// The running union never holds more than all lists together: two
-	// buffers of that size serve every round.
-	union, spare := make(ivs, 0, room), make(ivs, 0, room)
+	// Two buffers serve the rounds, each grown only when the next union
+	// may not fit (the lists already merged are let go meanwhile).
+	var union, spare ivs
 	for r := RoleKernel; r < RoleOther; r++ {
 		union, spare = unionInto(spare[:0], union, merged[r]), union
+		merged[r] = nil // in the union now
 		// The steps come by start: one cursor walks the union.
 		c := 0
 		for j, k := range sel {
@@ -337,6 +318,25 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		busy = cpu.merged()
 	}
 	return b, busy
+}
+
+// callStep is the step a runtime call from s to e lies in, or -1: the
+// step at which a cursor stops that walks the calls in (start, event
+// index) order over the steps (by start), moving to the next step when a
+// call starts at or after the step's end and ends after it; the call
+// counts when it lies wholly inside that step. endMax[k] is the latest
+// end of win[:k+1]. The cursor's place depends on the calls before only
+// for a zero-length call exactly at a step's end: passedAt(s) reports
+// whether a call before it in that order starts at s and lasts longer.
+func callStep(win []trace.Step, endMax []int64, s, e int64, passedAt func(s int64) bool) int {
+	k, _ := slices.BinarySearch(endMax, s) // the first step ending at or after s
+	if k < len(win) && endMax[k] == s && (e > s || passedAt(s)) {
+		k, _ = slices.BinarySearch(endMax, s+1) // passed: the first ending after s
+	}
+	if k == len(win) || s < win[k].Start || e > win[k].End {
+		return -1
+	}
+	return k
 }
 
 // breakdownAdvice is the recommendation that follows from the totals.

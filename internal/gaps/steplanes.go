@@ -13,23 +13,23 @@ import (
 func stepLanes(t *trace.Trace, o Options, keep func(i int) bool) []StepLane {
 	steps := t.StepWindows()
 	l := t.Links()
-	type at struct {
-		s, e int64
-		k    int32
-	}
-	ops := make([]at, 0, l.DeviceOps)
+	// Two passes over the device ops: the first counts each step's work,
+	// the second writes it in place (no per-op record in between).
 	off := make([]int, len(steps)+1)
-	cur := stepCursor{steps: steps}
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
+	stepOf := func(cur *stepCursor, i int, e *trace.Event) int {
 		if !e.Kind.IsDeviceWork() || (keep != nil && !keep(i)) {
-			continue
+			return -1
 		}
 		lt := e.Start
 		if r := l.Launch[i]; r >= 0 {
 			lt = t.Ev(int(r)).Start
 		}
-		k := cur.at(lt)
+		return cur.at(lt)
+	}
+	cur := stepCursor{steps: steps}
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		k := stepOf(&cur, i, e)
 		if k < 0 {
 			continue
 		}
@@ -37,18 +37,21 @@ func stepLanes(t *trace.Trace, o Options, keep func(i int) bool) []StepLane {
 		if e.Kind == trace.KindKernel {
 			steps[k].Kernels++
 		}
-		ops = append(ops, at{e.Start, e.End(), int32(k)})
 		off[k+1]++
 	}
 	for k := range steps {
 		off[k+1] += off[k]
 	}
 	// Each step's work in event order, as trace.Steps appends it.
-	work := make([][2]int64, len(ops))
+	work := make([][2]int64, off[len(steps)])
 	next := slices.Clone(off[:len(steps)])
-	for _, x := range ops {
-		work[next[x.k]] = [2]int64{x.s, x.e}
-		next[x.k]++
+	cur = stepCursor{steps: steps}
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if k := stepOf(&cur, i, e); k >= 0 {
+			work[next[k]] = [2]int64{e.Start, e.End()}
+			next[k]++
+		}
 	}
 	cpu := make([]int64, 0, len(steps))
 	for k := range steps {
