@@ -100,39 +100,9 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 	return streams, devices
 }
 
-// mergeAll merges lists sorted by start, pairwise in rounds: n log k for
-// k lists of n ops in all.
-func mergeAll(lists [][]op) []op {
-	if len(lists) == 1 {
-		return lists[0] // shared with the stream: nobody changes either
-	}
-	for len(lists) > 1 {
-		next := make([][]op, 0, (len(lists)+1)/2)
-		for k := 0; k+1 < len(lists); k += 2 {
-			next = append(next, merge2(lists[k], lists[k+1]))
-		}
-		if len(lists)%2 == 1 {
-			next = append(next, lists[len(lists)-1])
-		}
-		lists = next
-	}
-	if len(lists) == 0 {
-		return nil
-	}
-	return lists[0]
-}
-
-func merge2(a, b []op) []op {
-	out := make([]op, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if byStart(b[0], a[0]) < 0 {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
-		}
-	}
-	return append(append(out, a...), b...)
-}
+// mergeAll merges the streams' op lists, each sorted by start (the
+// device's list; one stream's list is shared with it, nobody changes either).
+func mergeAll(lists [][]op) []op { return mergeLists(lists, byStart) }
 
 func sortOps(ops []op) {
 	if !slices.IsSortedFunc(ops, byStart) {

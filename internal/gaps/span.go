@@ -92,6 +92,13 @@ func mergeRuns[T any](xs []T, ends []int, cmp func(a, b T) int) []T {
 	if prev < len(xs) {
 		lists = append(lists, xs[prev:])
 	}
+	return mergeLists(lists, cmp)
+}
+
+// mergeLists merges lists each sorted by cmp, pairwise in rounds: n log k
+// for k lists (stable: ties keep list order). A single list is returned as
+// it is, not copied.
+func mergeLists[T any](lists [][]T, cmp func(a, b T) int) []T {
 	for len(lists) > 1 {
 		next := make([][]T, 0, (len(lists)+1)/2)
 		for k := 0; k+1 < len(lists); k += 2 {

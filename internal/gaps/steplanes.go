@@ -53,27 +53,10 @@ func stepLanes(t *trace.Trace, o Options, keep func(i int) bool) []StepLane {
 			next[k]++
 		}
 	}
-	cpu := make([]int64, 0, len(steps))
 	for k := range steps {
-		s := &steps[k]
-		w := work[off[k]:off[k+1]]
-		busy, lo, hi := trace.Union(w) // sorts w
-		s.GPUBusyNs, s.GPUSpanNs = busy, hi-lo
-		if len(w) > 1 {
-			end := w[0][1]
-			for _, x := range w[1:] {
-				if x[0] > end {
-					s.LargestGapNs = max(s.LargestGapNs, x[0]-end)
-				}
-				end = max(end, x[1])
-			}
-		}
-		cpu = append(cpu, s.End-s.Start)
+		steps[k].SetDeviceWork(work[off[k]:off[k+1]])
 	}
-	if len(steps) >= 3 {
-		slices.Sort(cpu)
-		steps[0].Cold = steps[0].End-steps[0].Start > cpu[len(cpu)/2]*3/2
-	}
+	trace.MarkCold(steps)
 	var out []StepLane
 	for _, s := range steps {
 		if o.HasStep && (s.N < o.StepLo || s.N > o.StepHi) {

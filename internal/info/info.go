@@ -9,6 +9,7 @@ import (
 	"github.com/tracetab/tracetab/internal/compile"
 	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 // Schema is the version of the JSON form of Info.
@@ -332,7 +333,7 @@ func Summarize(t *trace.Trace) *Info {
 	in.Compile = compile.BriefOf(t)
 	in.MangledNames = countMangled(t)
 	if l.DuplicateCorrIDs > 0 {
-		in.Warnings = append(in.Warnings, plural(l.DuplicateCorrIDs, "launch call reuses", "launch calls reuse")+" a correlation id seen before; their device ops are linked to the first")
+		in.Warnings = append(in.Warnings, units.Plural(l.DuplicateCorrIDs, "launch call reuses", "launch calls reuse")+" a correlation id seen before; their device ops are linked to the first")
 	}
 	for _, w := range t.Warnings {
 		if IsThreadRename(w) && !renamesListedThread(w, in.Threads) {
@@ -362,12 +363,4 @@ func countMangled(t *trace.Trace) int {
 		}
 	}
 	return n
-}
-
-// plural is "1 <one>" or "N <many>".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

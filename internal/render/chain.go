@@ -113,7 +113,7 @@ func (t *ChainTextSink) Begin(s *chain.Selection) error {
 	in := s.Instances
 	switch s.Mode {
 	case chain.ModePattern:
-		h := fmt.Sprintf("# %s: %s of %s", patternText(s), plural(s.Total, "instance", "instances"), plural(s.NameCount, "name", "names"))
+		h := fmt.Sprintf("# %s: %s of %s", patternText(s), units.Plural(s.Total, "instance", "instances"), units.Plural(s.NameCount, "name", "names"))
 		if s.Step >= 0 {
 			h += fmt.Sprintf(", %d in ProfilerStep#%d", len(in), s.Step)
 		}
@@ -140,7 +140,7 @@ func (t *ChainTextSink) Begin(s *chain.Selection) error {
 		}
 	}
 	if s.Nested > 0 {
-		t.line(fmt.Sprintf("# %s, %s inside them (shown there, not again)", plural(len(s.Chosen), "outermost instance", "outermost instances"), plural(s.Nested, "nested instance", "nested instances")))
+		t.line(fmt.Sprintf("# %s, %s inside them (shown there, not again)", units.Plural(len(s.Chosen), "outermost instance", "outermost instances"), units.Plural(s.Nested, "nested instance", "nested instances")))
 	}
 	return nil
 }
@@ -275,7 +275,7 @@ func (t *ChainTextSink) Item(it *chain.Item) error {
 	case chain.ItemHop:
 		t.setOpen(d, true)
 		t.line(fmt.Sprintf("%s%s%son %s: %s inside this annotation's window (it has no child on its own thread)",
-			t.prefix(d), branch, hopArrow, threadText(it.Thread), plural(it.Count, "top-level event", "top-level events")))
+			t.prefix(d), branch, hopArrow, threadText(it.Thread), units.Plural(it.Count, "top-level event", "top-level events")))
 	}
 	return nil
 }
@@ -283,10 +283,10 @@ func (t *ChainTextSink) Item(it *chain.Item) error {
 // EndChain says what the bounds left out.
 func (t *ChainTextSink) EndChain(c *chain.ChainInfo) error {
 	if c.HiddenBelowDepth > 0 {
-		t.line(fmt.Sprintf("  (%s below --depth %d not shown; self times count them)", plural(c.HiddenBelowDepth, "event", "events"), c.MaxDepth))
+		t.line(fmt.Sprintf("  (%s below --depth %d not shown; self times count them)", units.Plural(c.HiddenBelowDepth, "event", "events"), c.MaxDepth))
 	}
 	if c.OmittedLines > 0 {
-		t.line(fmt.Sprintf("... %s not shown (--max-lines %d; 0 shows all)", plural(c.OmittedLines, "more line", "more lines"), c.MaxLines))
+		t.line(fmt.Sprintf("... %s not shown (--max-lines %d; 0 shows all)", units.Plural(c.OmittedLines, "more line", "more lines"), c.MaxLines))
 	}
 	return nil
 }
@@ -302,9 +302,9 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 		return units.Dur(*q)
 	}
 	if s.Dir == chain.Down {
-		h := "# summary over " + plural(s.Calls, "call", "calls")
+		h := "# summary over " + units.Plural(s.Calls, "call", "calls")
 		if s.Nested > 0 {
-			h += fmt.Sprintf(" (%s counted in their outer call)", plural(s.Nested, "nested instance", "nested instances"))
+			h += fmt.Sprintf(" (%s counted in their outer call)", units.Plural(s.Nested, "nested instance", "nested instances"))
 		}
 		t.line(h + ": device work per call")
 		g = &Grid{Headers: []string{"Per call", "Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Kind", "Name"},
@@ -314,7 +314,7 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 				queue(r.MedQueueNs), dur(r.MedDurNs), dur(r.MinDurNs), dur(r.MaxDurNs), kindLabel(r.Kind), r.Name})
 		}
 	} else {
-		h := "# summary over " + plural(s.Instances, "instance", "instances")
+		h := "# summary over " + units.Plural(s.Instances, "instance", "instances")
 		if s.Unlinked > 0 {
 			h += fmt.Sprintf(" (%d without a launch call in the trace)", s.Unlinked)
 		}
@@ -352,7 +352,7 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 // End writes the closing notes and flushes.
 func (t *ChainTextSink) End(s *chain.Selection, f *chain.Footer) error {
 	if f.OmittedInstances > 0 {
-		t.line(fmt.Sprintf("\n# %s not shown (--max-lines %d; 0 shows all)", plural(f.OmittedInstances, "more instance", "more instances"), f.MaxLines))
+		t.line(fmt.Sprintf("\n# %s not shown (--max-lines %d; 0 shows all)", units.Plural(f.OmittedInstances, "more instance", "more instances"), f.MaxLines))
 	}
 	return t.w.Flush()
 }

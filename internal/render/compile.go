@@ -14,13 +14,6 @@ import (
 // CompileSchema versions the JSON form of the compile summary.
 const CompileSchema = "tracetab.compile/1"
 
-func cxPlural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 // cxCut fits s into n runes, cutting its middle (names.Truncate) so kernels
 // that differ only in their tail stay apart.
 func cxCut(s string, n int) string { return names.Truncate(s, n) }
@@ -164,7 +157,7 @@ func compileLines(s *compile.Summary) []string {
 		for _, f := range s.Frames {
 			rec += f.Recompiles
 		}
-		ls = append(ls, fmt.Sprintf("Dynamo: %s, %s, %s", cxPlural(len(s.Frames), "frame", "frames"), cxPlural(dyn, "compiled region", "compiled regions"), cxPlural(rec, "recompile", "recompiles")))
+		ls = append(ls, fmt.Sprintf("Dynamo: %s, %s, %s", units.Plural(len(s.Frames), "frame", "frames"), units.Plural(dyn, "compiled region", "compiled regions"), units.Plural(rec, "recompile", "recompiles")))
 	}
 	sc := s.Scope
 	if sc.CompiledKernels+sc.GraphKernels+sc.OutsideKernels == 0 {
@@ -172,15 +165,15 @@ func compileLines(s *compile.Summary) []string {
 	} else {
 		ls = append(ls, fmt.Sprintf("kernels: %d in compiled code (%s), %d replayed by graphs (%s), %d elsewhere (%s); %s (%s), %s (%s)",
 			sc.CompiledKernels, units.Dur(sc.CompiledNs), sc.GraphKernels, units.Dur(sc.GraphNs), sc.OutsideKernels, units.Dur(sc.OutsideNs),
-			cxPlural(sc.InductorKernels, "Inductor kernel", "Inductor kernels"), units.Dur(sc.InductorNs),
-			cxPlural(sc.LibraryKernels, "library kernel", "library kernels"), units.Dur(sc.LibraryNs)))
+			units.Plural(sc.InductorKernels, "Inductor kernel", "Inductor kernels"), units.Dur(sc.InductorNs),
+			units.Plural(sc.LibraryKernels, "library kernel", "library kernels"), units.Dur(sc.LibraryNs)))
 	}
 	if g := s.Graphs; g.Replays > 0 {
 		ls = append(ls, fmt.Sprintf("graph replays: %s, %s (%s); kernels per replay min %d, median %d, max %d; %s",
-			cxPlural(g.Replays, "replay", "replays"), cxPlural(g.Kernels, "kernel", "kernels"), cxPlural(g.DeviceOps, "device op", "device ops"), g.MinKernels, g.MedianKernels, g.MaxKernels,
-			cxPlural(len(g.Sequences), "distinct kernel sequence", "distinct kernel sequences")))
+			units.Plural(g.Replays, "replay", "replays"), units.Plural(g.Kernels, "kernel", "kernels"), units.Plural(g.DeviceOps, "device op", "device ops"), g.MinKernels, g.MedianKernels, g.MaxKernels,
+			units.Plural(len(g.Sequences), "distinct kernel sequence", "distinct kernel sequences")))
 		if g.Empty > 0 {
-			ls = append(ls, fmt.Sprintf("%s launched no device op in the trace", cxPlural(g.Empty, "graph replay", "graph replays")))
+			ls = append(ls, fmt.Sprintf("%s launched no device op in the trace", units.Plural(g.Empty, "graph replay", "graph replays")))
 		}
 	} else {
 		ls = append(ls, "graph replays: none")
@@ -197,12 +190,12 @@ func compileLines(s *compile.Summary) []string {
 		if len(st) > 0 {
 			where = "in step " + strings.Join(st, ", ")
 		}
-		ls = append(ls, fmt.Sprintf("compile tax: %s of compile work inside the window (%s, first %s), %s", units.Dur(t.TotalNs), cxPlural(t.Events, "event", "events"), t.First, where))
+		ls = append(ls, fmt.Sprintf("compile tax: %s of compile work inside the window (%s, first %s), %s", units.Dur(t.TotalNs), units.Plural(t.Events, "event", "events"), t.First, where))
 	} else {
 		ls = append(ls, "compile tax: no compile work inside the window")
 	}
 	if s.UnattributedLookups > 0 {
-		ls = append(ls, fmt.Sprintf("%s followed by no compiled call", cxPlural(s.UnattributedLookups, "TorchDynamo Cache Lookup", "TorchDynamo Cache Lookups")))
+		ls = append(ls, fmt.Sprintf("%s followed by no compiled call", units.Plural(s.UnattributedLookups, "TorchDynamo Cache Lookup", "TorchDynamo Cache Lookups")))
 	}
 	return ls
 }

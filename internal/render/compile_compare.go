@@ -62,8 +62,8 @@ func CompareSentence(c *compile.Comparison) string {
 		return " instead of " + strconv.Itoa(b)
 	}
 	if !c.NoGPU[0] || !c.NoGPU[1] {
-		parts = append(parts, cxPlural(k.LaunchCalls, "launch", "launches")+per+than(k.LaunchCalls, e.LaunchCalls))
-		parts = append(parts, cxPlural(k.Kernels, "kernel", "kernels")+than(k.Kernels, e.Kernels))
+		parts = append(parts, units.Plural(k.LaunchCalls, "launch", "launches")+per+than(k.LaunchCalls, e.LaunchCalls))
+		parts = append(parts, units.Plural(k.Kernels, "kernel", "kernels")+than(k.Kernels, e.Kernels))
 	}
 	if s := c.Headline; s != nil {
 		if s.EagerMedianNs == s.CompiledMedianNs {
@@ -137,7 +137,7 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 		}
 	}
 	if len(c.Paired) > 0 {
-		line(fmt.Sprintf("compared: %s on both sides (device work in the step of its launch call)", cxPlural(len(c.Paired), "step", "steps")))
+		line(fmt.Sprintf("compared: %s on both sides (device work in the step of its launch call)", units.Plural(len(c.Paired), "step", "steps")))
 	}
 	if len(c.EagerOnly) > 0 {
 		line("steps only in the eager trace: " + cxSteps(c.EagerOnly))

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 // DiffSchema and CheckSchema version the JSON forms.
@@ -111,19 +112,19 @@ func verdictLine(what string, g *diff.Gate) string {
 	if g.Failed() {
 		res = "FAIL"
 	}
-	parts := []string{plural(len(g.Rules), what, what+"s")}
+	parts := []string{units.Plural(len(g.Rules), what, what+"s")}
 	if len(g.Violations) > 0 {
-		parts = append(parts, plural(len(g.Violations), "violation", "violations"))
+		parts = append(parts, units.Plural(len(g.Violations), "violation", "violations"))
 	}
 	if len(g.NA) > 0 {
-		s := plural(len(g.NA), "not measured (n/a)", "not measured (n/a)")
+		s := units.Plural(len(g.NA), "not measured (n/a)", "not measured (n/a)")
 		if g.AllowMissing {
 			s += ", allowed"
 		}
 		parts = append(parts, s)
 	}
 	if len(g.Mismatches) > 0 {
-		s := plural(len(g.Mismatches), "environment mismatch", "environment mismatches")
+		s := units.Plural(len(g.Mismatches), "environment mismatch", "environment mismatches")
 		if g.RequireSameEnv {
 			s += ", not allowed"
 		}
@@ -145,7 +146,7 @@ func mismatchText(m diff.Mismatch, md bool) string {
 func stepsText(s *diff.Side) string {
 	var parts []string
 	for _, t := range s.Traces {
-		p := t.File + " (" + plural(len(t.Steps), "step", "steps")
+		p := t.File + " (" + units.Plural(len(t.Steps), "step", "steps")
 		if n := len(t.Steps); n > 0 {
 			p += ": ProfilerStep#" + strconv.FormatInt(t.Steps[0], 10)
 			if n > 1 {
@@ -240,7 +241,7 @@ func rowName(r diff.DiffRow) string {
 		name += " (" + l + ")"
 	}
 	if len(r.Kernels) > 0 {
-		name += " -> [" + plural(len(r.Kernels), "kernel", "kernels") + "]"
+		name += " -> [" + units.Plural(len(r.Kernels), "kernel", "kernels") + "]"
 	}
 	return name
 }
@@ -412,7 +413,7 @@ func DiffText(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v DiffView
 		geoRow(d, t)
 		t.md(&b)
 		if rest := rows[top:]; len(rest) > 0 {
-			fmt.Fprintf(&b, "\n<details><summary>%s more</summary>\n\n", plural(len(rest), "row", "rows"))
+			fmt.Fprintf(&b, "\n<details><summary>%s more</summary>\n\n", units.Plural(len(rest), "row", "rows"))
 			rowsTable(d, rest, names[top:], true).md(&b)
 			b.WriteString("\n</details>\n")
 		}
@@ -431,10 +432,10 @@ func DiffText(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v DiffView
 		}
 	}
 	if n := len(d.Rows) + boolInt(d.Outside != nil) - len(rows); n > 0 {
-		fmt.Fprintf(&b, "\n%s not shown (--limit); --format json or csv lists every row\n", plural(n, "row", "rows"))
+		fmt.Fprintf(&b, "\n%s not shown (--limit); --format json or csv lists every row\n", units.Plural(n, "row", "rows"))
 	}
 	if d.Ignored > 0 {
-		fmt.Fprintf(&b, "\n%s found on one side only left out (--ignore-added-removed)\n", plural(d.Ignored, "device row", "device rows"))
+		fmt.Fprintf(&b, "\n%s found on one side only left out (--ignore-added-removed)\n", units.Plural(d.Ignored, "device row", "device rows"))
 	}
 	_, err := io.WriteString(w, trimLines(b.String()))
 	return err
@@ -725,7 +726,7 @@ func JUnit(w io.Writer, suite string, g *diff.Gate) error {
 	}
 	ts := testsuite{Name: suite}
 	for _, n := range g.Rules {
-		tc := testcase{Name: n, Classname: suite, SystemOut: "checked " + plural(g.Checked[n], "row", "rows")}
+		tc := testcase{Name: n, Classname: suite, SystemOut: "checked " + units.Plural(g.Checked[n], "row", "rows")}
 		var msgs []string
 		for _, v := range g.Violations {
 			if v.Rule == n {
@@ -743,7 +744,7 @@ func JUnit(w io.Writer, suite string, g *diff.Gate) error {
 			}
 		}
 		if len(msgs) > 0 {
-			tc.Failure = &failure{Message: plural(len(msgs), "failure", "failures") + ": " + Middle(msgs[0], 200), Text: strings.Join(msgs, "\n")}
+			tc.Failure = &failure{Message: units.Plural(len(msgs), "failure", "failures") + ": " + Middle(msgs[0], 200), Text: strings.Join(msgs, "\n")}
 		}
 		ts.Cases = append(ts.Cases, tc)
 	}
@@ -755,7 +756,7 @@ func JUnit(w io.Writer, suite string, g *diff.Gate) error {
 		}
 		env.SystemOut = strings.Join(lines, "\n")
 		if g.RequireSameEnv {
-			env.Failure = &failure{Message: plural(len(lines), "environment mismatch", "environment mismatches"), Text: env.SystemOut}
+			env.Failure = &failure{Message: units.Plural(len(lines), "environment mismatch", "environment mismatches"), Text: env.SystemOut}
 		}
 	}
 	if suite == "tracetab.diff" {

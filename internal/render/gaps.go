@@ -428,7 +428,7 @@ func GapsText(w io.Writer, r *gaps.Report, minGap int64) error {
 			p("lane offset the first launched op started %s after its launch call (GPU lane behind the CPU lane)\n", units.Dur(r.LaneOffsetNs))
 		}
 		if r.UnlinkedOps > 0 {
-			p("unlinked    %s no launch call in the trace (launched before the window opened): never a host wait\n", plural(r.UnlinkedOps, "device op has", "device ops have"))
+			p("unlinked    %s no launch call in the trace (launched before the window opened): never a host wait\n", units.Plural(r.UnlinkedOps, "device op has", "device ops have"))
 		}
 		p("\nidle time by cause (over the span; shares of each gap by what the launching thread did):\n")
 		cg := &Grid{Headers: []string{"Cause", "Idle", "Share"}, RightAlign: []bool{false, true, true}}

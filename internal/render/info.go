@@ -38,9 +38,9 @@ func InfoText(w io.Writer, in *info.Info) error {
 	infoLaunches(p, in)
 	if c := in.Compile; c.Any() {
 		p("compile     %s, %s, %s, %s; %s; %s; %s (tracetab compile)\n",
-			cxPlural(c.Frames, "Dynamo frame", "Dynamo frames"), cxPlural(c.Regions, "region", "regions"), cxPlural(c.Recompiles, "recompile", "recompiles"),
-			cxPlural(c.RegionCalls, "region call", "region calls"), cxPlural(c.AOTCalls, "AOT call", "AOT calls"), cxPlural(c.GraphCalls, "graph call", "graph calls"),
-			cxPlural(c.InductorKernels, "Inductor kernel", "Inductor kernels"))
+			units.Plural(c.Frames, "Dynamo frame", "Dynamo frames"), units.Plural(c.Regions, "region", "regions"), units.Plural(c.Recompiles, "recompile", "recompiles"),
+			units.Plural(c.RegionCalls, "region call", "region calls"), units.Plural(c.AOTCalls, "AOT call", "AOT calls"), units.Plural(c.GraphCalls, "graph call", "graph calls"),
+			units.Plural(c.InductorKernels, "Inductor kernel", "Inductor kernels"))
 	}
 	if in.MangledNames > 0 {
 		p("names       %s (C++, shown demangled in text and Markdown; --demangle=false shows them as written)\n",
@@ -203,17 +203,10 @@ func infoLaunches(p infoPrintf, in *info.Info) {
 		p("; %s (queries, syncs, events)", infoCount(other, "other runtime call"))
 	}
 	if in.GraphLaunch > 0 {
-		p("; %s", infoPlural(in.GraphLaunch, "graph launch", "graph launches"))
+		p("; %s", units.Plural(in.GraphLaunch, "graph launch", "graph launches"))
 	}
 	p("\n")
 	if in.DeviceOps > 0 {
 		p("device ops  %d: %d linked to their launch call, %d unlinked\n", in.DeviceOps, in.Linked, in.Unlinked)
 	}
-}
-
-func infoPlural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

@@ -3,6 +3,8 @@ package table
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 // rowNotes explain the rows a torch user finds strange. They describe
@@ -29,7 +31,7 @@ func rowNotes(res *Result, grouped bool, negEvents int) []string {
 		}
 		if len(pairs) > 0 {
 			notes = append(notes, fmt.Sprintf("%s two rows of the same name (%s): torch keys rows by name and by device (CPU op or annotation, device op)%s, so a record_function on the CPU and its GPU annotation span, or a Triton op and its kernel of the same name, are separate rows",
-				plural(len(pairs), "name has", "names have"), examples(pairs), userAnnKey(res.Torch)))
+				units.Plural(len(pairs), "name has", "names have"), examples(pairs), userAnnKey(res.Torch)))
 		}
 	}
 	if res.SumSelfDev > 0 {
@@ -52,7 +54,7 @@ func rowNotes(res *Result, grouped bool, negEvents int) []string {
 					why = "they are " + why
 				}
 			}
-			notes = append(notes, fmt.Sprintf("%s Self CUDA %% over 100%% (%s): %s", plural(len(over), "row has", "rows have"), examples(over), why))
+			notes = append(notes, fmt.Sprintf("%s Self CUDA %% over 100%% (%s): %s", units.Plural(len(over), "row has", "rows have"), examples(over), why))
 		}
 	}
 	if negEvents > 0 {
@@ -64,9 +66,9 @@ func rowNotes(res *Result, grouped bool, negEvents int) []string {
 		}
 		rows := ""
 		if len(neg) > 0 {
-			rows = fmt.Sprintf(", which leaves %s with a negative Self CPU (%s)", plural(len(neg), "row", "rows"), examples(neg))
+			rows = fmt.Sprintf(", which leaves %s with a negative Self CPU (%s)", units.Plural(len(neg), "row", "rows"), examples(neg))
 		}
-		notes = append(notes, fmt.Sprintf("%s a negative Self CPU (children overhang their parent: partially overlapping events)%s; torch prints the same, so tracetab does not clamp them", plural(negEvents, "event has", "events have"), rows))
+		notes = append(notes, fmt.Sprintf("%s a negative Self CPU (children overhang their parent: partially overlapping events)%s; torch prints the same, so tracetab does not clamp them", units.Plural(negEvents, "event has", "events have"), rows))
 	}
 	return notes
 }
@@ -76,14 +78,6 @@ func userAnnKey(v Version) string {
 		return " and by is_user_annotation"
 	}
 	return ""
-}
-
-// plural is "1 row has" or "3 rows have".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // examples lists up to three names.

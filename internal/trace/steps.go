@@ -93,25 +93,39 @@ func (t *Trace) Steps(keep func(i int) bool) []Step {
 		}
 		work[k] = append(work[k], [2]int64{e.Start, e.End()})
 	}
-	var cpu []int64
 	for k := range steps {
-		s := &steps[k]
-		busy, lo, hi := Union(work[k]) // sorts work[k]
-		s.GPUBusyNs, s.GPUSpanNs = busy, hi-lo
-		if w := work[k]; len(w) > 1 {
-			end := w[0][1]
-			for _, x := range w[1:] {
-				if x[0] > end {
-					s.LargestGapNs = max(s.LargestGapNs, x[0]-end)
-				}
-				end = max(end, x[1])
-			}
-		}
-		cpu = append(cpu, s.End-s.Start)
+		steps[k].SetDeviceWork(work[k])
 	}
-	if len(steps) >= 3 {
-		slices.Sort(cpu)
-		steps[0].Cold = steps[0].End-steps[0].Start > cpu[len(cpu)/2]*3/2
-	}
+	MarkCold(steps)
 	return steps
+}
+
+// SetDeviceWork fills the step's GPU busy time, span and largest gap from
+// the intervals of the device work launched in it (sorted in place).
+func (s *Step) SetDeviceWork(w [][2]int64) {
+	busy, lo, hi := Union(w) // sorts w
+	s.GPUBusyNs, s.GPUSpanNs = busy, hi-lo
+	if len(w) > 1 {
+		end := w[0][1]
+		for _, x := range w[1:] {
+			if x[0] > end {
+				s.LargestGapNs = max(s.LargestGapNs, x[0]-end)
+			}
+			end = max(end, x[1])
+		}
+	}
+}
+
+// MarkCold flags the first step as cold when it is much longer than the
+// median step (warm-up, a cold start); it needs three steps or more.
+func MarkCold(steps []Step) {
+	if len(steps) < 3 {
+		return
+	}
+	cpu := make([]int64, len(steps))
+	for k, s := range steps {
+		cpu[k] = s.End - s.Start
+	}
+	slices.Sort(cpu)
+	steps[0].Cold = steps[0].End-steps[0].Start > cpu[len(cpu)/2]*3/2
 }
