@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -9,7 +8,6 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/render"
-	"github.com/tracetab/tracetab/internal/trace"
 )
 
 type gapsOptions struct {
@@ -121,7 +119,7 @@ func runGaps(e *env, o *gapsOptions) error {
 		}
 		opts.StepLo, opts.StepHi, opts.HasStep = lo, hi, true
 	}
-	t, err := e.load(o.path)
+	t, err := e.loadLean(o.path)
 	if err != nil {
 		return err
 	}
@@ -133,7 +131,6 @@ func runGaps(e *env, o *gapsOptions) error {
 	if err := checkLane(t, o.device, o.stream); err != nil {
 		return err
 	}
-	dropForGaps(t)
 	// What lives on is pointer-free event storage, cheap to mark: a tighter
 	// GC target for the analysis's short-lived lists costs no measurable
 	// CPU. Measured on the 1 GB trace (same minute, 3 runs each): peak RSS
@@ -159,15 +156,4 @@ func runGaps(e *env, o *gapsOptions) error {
 		return render.GapsTables(e.stdout, r, o.format)
 	}
 	return render.GapsText(e.stdout, r, opts.MinGap)
-}
-
-// dropForGaps lets go, before the links are built, of the parts of the
-// trace the gaps analysis and its views never read: the launch parameters
-// of device ops (Aux) and the shapes and stacks of ops (Extras).
-func dropForGaps(t *trace.Trace) {
-	t.Aux = trace.Store[trace.Aux]{}
-	t.Extras = trace.Store[trace.Extra]{}
-	// Reclaim it now, or the links are built on top of it (the heap is
-	// still at its goal from the parse) and the peak rises by its size.
-	runtime.GC()
 }

@@ -111,9 +111,16 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 
 // load reads one trace and prints its warnings to stderr; on a terminal,
 // a large file shows its progress meanwhile.
-func (e *env) load(path string) (*trace.Trace, error) {
+func (e *env) load(path string) (*trace.Trace, error) { return e.loadWith(path, false) }
+
+// loadLean is load for the commands that never read shapes, stacks,
+// launch parameters or Python ids (parse.Options.NoExtras): the reading is
+// faster and the trace smaller.
+func (e *env) loadLean(path string) (*trace.Trace, error) { return e.loadWith(path, true) }
+
+func (e *env) loadWith(path string, lean bool) (*trace.Trace, error) {
 	e.loading = path
-	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin, MaxMemory: e.maxMemory.bytes}
+	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin, MaxMemory: e.maxMemory.bytes, NoExtras: lean}
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}

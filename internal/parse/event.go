@@ -149,14 +149,13 @@ func (p *parser) args() {
 				e.corr = v
 				e.flags |= trace.FlagCorr
 			}
-		case "Input Dims", "Input dims":
-			p.tmp = s.compactValue(p.tmp[:0])
-			e.dims = p.intern(p.tmp)
-		case "Input type":
-			p.tmp = s.compactValue(p.tmp[:0])
-			e.types = p.intern(p.tmp)
-		case "Call stack":
-			e.stk = p.internValue()
+		case "Input Dims", "Input dims", "Input type", "Call stack", "grid", "block", "registers per thread",
+			"shared memory", "bytes", "Python id", "Python parent id":
+			if p.opts.NoExtras {
+				s.skipValue()
+				break
+			}
+			p.extraArg(key)
 		case "Ev Idx", "Profiler Event Index":
 			e.evIdx = true
 			s.skipValue()
@@ -164,39 +163,6 @@ func (p *parser) args() {
 			raw, _ := p.strOrWord()
 			if string(raw) == "false" {
 				e.flags |= trace.FlagUnfinished
-			}
-		case "grid":
-			e.aux.Grid = p.triple()
-			e.aux.HasLaunch = true
-			e.hasAux = true
-		case "block":
-			e.aux.Block = p.triple()
-			e.aux.HasLaunch = true
-			e.hasAux = true
-		case "registers per thread":
-			if v, ok := p.intValue(); ok {
-				e.aux.Regs = int32(v)
-				e.hasAux = true
-			}
-		case "shared memory":
-			if v, ok := p.intValue(); ok {
-				e.aux.SharedMem = v
-				e.hasAux = true
-			}
-		case "bytes":
-			if v, ok := p.intValue(); ok {
-				e.aux.Bytes = v
-				e.hasAux = true
-			}
-		case "Python id":
-			if v, ok := p.intValue(); ok {
-				e.aux.PyID = v
-				e.hasAux = true
-			}
-		case "Python parent id":
-			if v, ok := p.intValue(); ok {
-				e.aux.PyParent = v
-				e.hasAux = true
 			}
 		case "Bytes":
 			e.memBytes, e.hasMemBytes = p.intValue()
@@ -428,4 +394,53 @@ func (p *parser) idString(id trace.ID) string {
 		return p.t.Strings[id.Str]
 	}
 	return strconv.FormatInt(id.Int, 10)
+}
+
+// extraArg reads one of the args kept in Trace.Extras and Trace.Aux.
+func (p *parser) extraArg(key []byte) {
+	s := &p.sc
+	e := &p.ev
+	switch string(key) {
+	case "Input Dims", "Input dims":
+		p.tmp = s.compactValue(p.tmp[:0])
+		e.dims = p.intern(p.tmp)
+	case "Input type":
+		p.tmp = s.compactValue(p.tmp[:0])
+		e.types = p.intern(p.tmp)
+	case "Call stack":
+		e.stk = p.internValue()
+	case "grid":
+		e.aux.Grid = p.triple()
+		e.aux.HasLaunch = true
+		e.hasAux = true
+	case "block":
+		e.aux.Block = p.triple()
+		e.aux.HasLaunch = true
+		e.hasAux = true
+	case "registers per thread":
+		if v, ok := p.intValue(); ok {
+			e.aux.Regs = int32(v)
+			e.hasAux = true
+		}
+	case "shared memory":
+		if v, ok := p.intValue(); ok {
+			e.aux.SharedMem = v
+			e.hasAux = true
+		}
+	case "bytes":
+		if v, ok := p.intValue(); ok {
+			e.aux.Bytes = v
+			e.hasAux = true
+		}
+	case "Python id":
+		if v, ok := p.intValue(); ok {
+			e.aux.PyID = v
+			e.hasAux = true
+		}
+	case "Python parent id":
+		if v, ok := p.intValue(); ok {
+			e.aux.PyParent = v
+			e.hasAux = true
+		}
+	}
 }

@@ -31,6 +31,11 @@ type Options struct {
 	// MaxMemory, when > 0, bounds the memory the trace may need: reading
 	// stops with an *Error (TooLarge) when the estimate passes it.
 	MaxMemory int64
+	// NoExtras skips the args only some commands read: input shapes and
+	// types, call stacks, launch parameters, bytes moved and Python ids
+	// (Trace.Extras and Trace.Aux stay empty, every Event.Extra is -1).
+	// The events, their names, times, ids and links are the same.
+	NoExtras bool
 }
 
 // Error is an input that cannot be read as a trace. It names the file and

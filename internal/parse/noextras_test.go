@@ -1,0 +1,83 @@
+package parse
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// sameWithoutExtras asserts that lean (read with NoExtras) is full without
+// its extras: every event with the same name, times, ids, track, kind and
+// flags, and no Extra; the same tracks and warnings that do not come from
+// the skipped args.
+func sameWithoutExtras(t *testing.T, what string, full, lean *trace.Trace) {
+	t.Helper()
+	if lean.Extras.Len() != 0 || lean.Aux.Len() != 0 {
+		t.Fatalf("%s: NoExtras kept %d extras, %d aux", what, lean.Extras.Len(), lean.Aux.Len())
+	}
+	if full.NumEvents() != lean.NumEvents() {
+		t.Fatalf("%s: %d events, %d without extras", what, full.NumEvents(), lean.NumEvents())
+	}
+	for i := 0; i < full.NumEvents(); i++ {
+		a, b := *full.Ev(i), *lean.Ev(i)
+		if b.Extra != -1 {
+			t.Fatalf("%s: event %d has Extra %d without extras", what, i, b.Extra)
+		}
+		if full.Str(a.Name) != lean.Str(b.Name) {
+			t.Fatalf("%s: event %d named %q, %q without extras", what, i, full.Str(a.Name), lean.Str(b.Name))
+		}
+		a.Extra, b.Extra, a.Name, b.Name = 0, 0, 0, 0
+		if a != b {
+			t.Fatalf("%s: event %d differs without extras: %+v vs %+v", what, i, a, b)
+		}
+	}
+	if len(full.Tracks) != len(lean.Tracks) || full.TraceStart != lean.TraceStart || full.BytesRead != lean.BytesRead {
+		t.Fatalf("%s: tracks %d/%d, start %d/%d, bytes %d/%d", what, len(full.Tracks), len(lean.Tracks),
+			full.TraceStart, lean.TraceStart, full.BytesRead, lean.BytesRead)
+	}
+	if full.Dist != lean.Dist {
+		t.Fatalf("%s: distributedInfo %+v / %+v", what, full.Dist, lean.Dist)
+	}
+}
+
+// TestNoExtrasRealTraces: on every real trace, reading without extras
+// gives the same events and tracks, sequentially and in parallel.
+func TestNoExtrasRealTraces(t *testing.T) {
+	shared := testenv.Shared(t)
+	files, _ := filepath.Glob(filepath.Join(shared, "traces", "*.json*"))
+	if len(files) == 0 {
+		t.Fatal("no traces in " + shared)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "manifest.json") {
+			continue
+		}
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			full, err := Open(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lean, err := Open(path, Options{NoExtras: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameWithoutExtras(t, filepath.Base(path), full, lean)
+		})
+	}
+}
+
+// TestNoExtrasParallel: without extras, the parallel reading of the
+// adversarial trace is still the sequential one.
+func TestNoExtrasParallel(t *testing.T) {
+	path := writeTemp(t, "adv.json", adversarial(3000, 97))
+	for _, seg := range []int64{53, 211, 4096} {
+		seq, serr, par, perr := readBoth(t, path, Options{NoExtras: true}, seg)
+		if serr != nil || perr != nil {
+			t.Fatalf("segment %d: %v / %v", seg, serr, perr)
+		}
+		equalTraces(t, "no extras", seq, par)
+	}
+}
