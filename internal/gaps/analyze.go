@@ -104,9 +104,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			spanName = fmt.Sprintf("profiler step %d, to the end of the GPU work it launched", steps[0].N)
 		}
 	} else if len(devices) > 0 {
-		lo, hi := devices[0].ops[0].s, int64(0)
+		lo, hi := devices[0].at(0).s, int64(0)
 		for _, d := range devices {
-			lo = min(lo, d.ops[0].s)
+			lo = min(lo, d.at(0).s)
 			for _, x := range d.ops {
 				hi = max(hi, x.e)
 			}
@@ -131,7 +131,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var firstLaunch int64
 	nLat := 0
 	for _, s := range streams {
-		r.Streams = append(r.Streams, lane(t, s.dev, s.id, s.ops))
+		r.Streams = append(r.Streams, lane(t, s.dev, s.id, &s.seq))
 		for _, x := range s.ops {
 			if x.call < 0 {
 				r.UnlinkedOps++
@@ -187,6 +187,10 @@ func Analyze(t *trace.Trace, o Options) *Report {
 
 	// Gaps and their causes, busy time inside the span.
 	c := newCauser(t, l)
+	c.streamOps = make(map[[2]int64][]op, len(streams))
+	for _, s := range streams {
+		c.streamOps[[2]int64{int64(s.dev), s.id}] = s.ops
+	}
 	acc := newIdleAcc(func(i int32) string { return t.NameOf(int(i)) })
 	listed := &topN[gapRec]{n: o.Top, cmp: func(x, y gapRec) int {
 		if x.len() != y.len() {
@@ -206,10 +210,11 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var busyIn []int64
 	var allBusy [][2]int64
 	for _, d := range devices {
-		r.Devices = append(r.Devices, lane(t, d.dev, -1, d.ops))
-		deviceGaps(c, d.dev, d.ops, span, emit)
-		pairs := make([][2]int64, len(d.ops))
-		for k, x := range d.ops {
+		r.Devices = append(r.Devices, lane(t, d.dev, -1, &d.seq))
+		deviceGaps(c, d.dev, &d.seq, span, emit)
+		pairs := make([][2]int64, d.n())
+		for k := range pairs {
+			x := d.at(k)
 			pairs[k] = [2]int64{x.s, x.e}
 		}
 		b := mergeIvs(pairs)
@@ -234,12 +239,13 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	return r
 }
 
-func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
-	ln := Lane{Device: dev, Stream: stream, Ops: len(ops)}
+func lane(t *trace.Trace, dev int, stream int64, q *seq) Lane {
+	ln := Lane{Device: dev, Stream: stream, Ops: q.n()}
 	sorted := true
-	for k, x := range ops {
-		sorted = sorted && (k == 0 || x.s >= ops[k-1].s)
-		switch x.kind {
+	for k := range q.n() {
+		x := q.at(k)
+		sorted = sorted && (k == 0 || x.s >= q.at(k-1).s)
+		switch t.Ev(int(x.i)).Kind {
 		case trace.KindKernel:
 			ln.KernelNs += x.e - x.s
 		case trace.KindMemcpy:
@@ -249,11 +255,13 @@ func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
 		}
 	}
 	var busy, lo, hi int64
-	if sorted && len(ops) > 0 {
+	if sorted && q.n() > 0 {
 		// trace.Union's pass, on ops that come by start already.
-		lo, hi = ops[0].s, ops[0].e
-		cs, ce := ops[0].s, ops[0].e
-		for _, x := range ops[1:] {
+		first := q.at(0)
+		lo, hi = first.s, first.e
+		cs, ce := first.s, first.e
+		for k := 1; k < q.n(); k++ {
+			x := q.at(k)
 			if x.s > ce {
 				busy += ce - cs
 				cs, ce = x.s, x.e
@@ -264,8 +272,9 @@ func lane(t *trace.Trace, dev int, stream int64, ops []op) Lane {
 		}
 		busy += ce - cs
 	} else {
-		pairs := make([][2]int64, len(ops))
-		for k, x := range ops {
+		pairs := make([][2]int64, q.n())
+		for k := range pairs {
+			x := q.at(k)
 			pairs[k] = [2]int64{x.s, x.e}
 		}
 		busy, lo, hi = trace.Union(pairs)

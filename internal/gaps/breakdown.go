@@ -82,68 +82,7 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		}
 		return nil, cpuRuns(t, l, launchers)
 	}
-	var cpu roleAcc // the launching threads' CPU runs (cpuRuns)
-	var roles [numRoles]roleAcc
-	// Room for the lists that keep about one interval per op up front
-	// (kernels and launch calls seldom overlap on their own track). CPU
-	// intervals nest, so their merged runs are far fewer than their
-	// events: those lists grow as needed.
-	roles[RoleKernel].out = make([][2]int64, 0, l.DeviceOps)
-	roles[RoleRuntime].out = make([][2]int64, 0, l.LaunchCalls)
-	// The step and loader names are decided once per distinct name.
-	nameKind := make([]int8, len(t.Strings)) // 0 unknown, 1 step, 2 loader, 3 other
-	kindOf := func(id trace.StrID) int8 {
-		if k := nameKind[id]; k != 0 {
-			return k
-		}
-		name := t.Str(id)
-		k := int8(3)
-		if _, ok := trace.StepNumber(name); ok {
-			k = 1
-		} else if isLoaderStep(name) {
-			k = 2
-		}
-		nameKind[id] = k
-		return k
-	}
-	// Each track's events come sorted by start: its intervals merge as they
-	// come, so only the merged lists of all tracks are sorted.
-	for k := range t.Tracks {
-		runs := launchers != nil && launchers[k]
-		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
-			e := t.Ev(int(i32))
-			s, en := e.Start, e.End()
-			if runs && e.Kind.IsCPU() && e.Dur > 0 && !((e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp) && kindOf(e.Name) == 1) {
-				cpu.add(s, en)
-			}
-			switch {
-			case e.Kind == trace.KindKernel:
-				roles[RoleKernel].add(s, en)
-			case e.Kind == trace.KindMemcpy:
-				roles[RoleMemcpy].add(s, en)
-			case e.Kind == trace.KindMemset:
-				roles[RoleMemset].add(s, en)
-			case e.Kind.IsLaunch():
-				roles[RoleRuntime].add(s, en)
-			case e.Kind == trace.KindPython:
-				roles[RoleCPUExec].add(s, en)
-			case e.Kind == trace.KindCPUOp || e.Kind == trace.KindAnnotation:
-				switch kindOf(e.Name) {
-				case 1:
-				case 2:
-					roles[RoleDataLoader].add(s, en)
-				default:
-					roles[RoleCPUExec].add(s, en)
-				}
-			}
-		}
-		for r := range roles {
-			roles[r].endRun()
-		}
-		if runs {
-			cpu.endRun()
-		}
-	}
+	names := newStepNames(t)
 	// The device span of each step: runtime calls wholly inside it. A call
 	// belongs to the first step that ends after it starts (the steps come
 	// by start; a cursor over calls in start order finds the same one), if
@@ -260,10 +199,11 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 	}
 	steps = steps[:keepN]
 
-	// Each instant counts once, for the first role active then: a role's
-	// time in a step is how much the union of it and the roles before it
-	// covers, less what the roles before it cover. Only the running union
-	// is kept (two buffers, linear merges).
+	// Each instant counts once, for the first role active then
+	// (sweepRoles). Steps one after another (always so when they were
+	// extended to their device work) are read in one streaming pass over
+	// the threads and streams, holding only the intervals of one step;
+	// overlapping windows take the lists of the whole trace.
 	var sel []int
 	for k := range steps {
 		if keep(win[k].N) {
@@ -272,52 +212,78 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 				TotalNs: steps[k][1] - steps[k][0], ExtendedByNs: max(0, steps[k][1]-win[k].End)})
 		}
 	}
-	prev := make([]int64, len(sel))
-	var merged [numRoles]ivs
-	for r := RoleKernel; r < RoleOther; r++ {
-		merged[r] = roles[r].merged()
-		roles[r] = roleAcc{} // its runs are merged: let them go
+	var busy ivs
+	monotone := true
+	for j := 1; j < len(sel); j++ {
+		monotone = monotone && steps[sel[j]][0] >= steps[sel[j-1]][1]
 	}
-	// Two buffers serve the rounds, each grown only when the next union
-	// may not fit (the lists already merged are let go meanwhile).
-	var union, spare ivs
-	for r := RoleKernel; r < RoleOther; r++ {
-		union, spare = unionInto(spare[:0], union, merged[r]), union
-		merged[r] = nil // in the union now
-		// The steps come by start: one cursor walks the union.
-		c := 0
-		for j, k := range sel {
-			s, e := steps[k][0], steps[k][1]
-			if j > 0 && s < steps[sel[j-1]][0] {
-				c = 0 // not by start (never for step windows): restart
-			}
-			for c < len(union) && union[c][1] <= s {
-				c++
-			}
-			var cur int64
-			if e > s {
-				for x := c; x < len(union) && union[x][0] < e; x++ {
-					cur += min(e, union[x][1]) - max(s, union[x][0])
-				}
-			}
-			b.Steps[j].Ns[r] = cur - prev[j]
-			prev[j] = cur
+	if monotone && !listRolesOnly {
+		busy = streamRoles(t, l, names, steps, sel, b.Steps, launchers)
+	} else {
+		listRoles(t, l, names, steps, sel, b.Steps)
+		if launchers != nil {
+			busy = cpuRuns(t, l, launchers)
 		}
 	}
 	for j := range b.Steps {
 		sb := &b.Steps[j]
-		sb.Ns[RoleOther] = sb.TotalNs - prev[j]
 		b.Total.TotalNs += sb.TotalNs
 		for r := range sb.Ns {
 			b.Total.Ns[r] += sb.Ns[r]
 		}
 	}
 	b.Advice = breakdownAdvice(&b.Total)
-	var busy ivs
-	if launchers != nil {
-		busy = cpu.merged()
-	}
 	return b, busy
+}
+
+// listRolesOnly makes every breakdown take the lists of the whole trace
+// (tests compare the two ways).
+var listRolesOnly bool
+
+// sweepRoles adds to ns, for each role, the time in [s, e) when it is the
+// first role active (each list sorted and disjoint) and returns the time
+// any role is: one walk over the lists' intervals inside the window, no
+// union built (the same numbers as the union of each role with the roles
+// before it, less what those cover).
+func sweepRoles(lists *[numRoles]ivs, s, e int64, ns *[numRoles]int64) int64 {
+	if e <= s {
+		return 0
+	}
+	var cur [numRoles]int
+	for r := RoleKernel; r < RoleOther; r++ {
+		l := lists[r]
+		cur[r], _ = slices.BinarySearchFunc(l, s, func(iv [2]int64, t int64) int { return cmp.Compare(iv[1], t+1) })
+	}
+	var covered int64
+	for t := s; t < e; {
+		first, next := Role(numRoles), e
+		for r := RoleKernel; r < RoleOther; r++ {
+			l := lists[r]
+			if cur[r] == len(l) {
+				continue
+			}
+			if iv := l[cur[r]]; iv[0] <= t {
+				if first == numRoles {
+					first = r
+				}
+				next = min(next, iv[1])
+			} else {
+				next = min(next, iv[0])
+			}
+		}
+		if first != numRoles {
+			ns[first] += next - t
+			covered += next - t
+		}
+		t = next
+		for r := RoleKernel; r < RoleOther; r++ {
+			l := lists[r]
+			for cur[r] < len(l) && l[cur[r]][1] <= t {
+				cur[r]++
+			}
+		}
+	}
+	return covered
 }
 
 // callStep is the step a runtime call from s to e lies in, or -1: the
@@ -392,34 +358,4 @@ func (a *roleAcc) endRun() {
 func (a *roleAcc) merged() ivs {
 	m := mergeRuns(a.out, a.runs, func(x, y [2]int64) int { return cmp.Compare(x[0], y[0]) })
 	return mergeIvs(m) // sorted already: one linear pass
-}
-
-// unionInto writes the union of two sorted disjoint lists into out.
-func unionInto(out, a, b ivs) ivs {
-	if cap(out) < len(a)+len(b) {
-		out = make(ivs, 0, len(a)+len(b))
-	}
-	push := func(v [2]int64) {
-		if n := len(out); n > 0 && v[0] <= out[n-1][1] {
-			out[n-1][1] = max(out[n-1][1], v[1])
-			return
-		}
-		out = append(out, v)
-	}
-	for len(a) > 0 && len(b) > 0 {
-		if b[0][0] < a[0][0] {
-			push(b[0])
-			b = b[1:]
-		} else {
-			push(a[0])
-			a = a[1:]
-		}
-	}
-	for _, v := range a {
-		push(v)
-	}
-	for _, v := range b {
-		push(v)
-	}
-	return out
 }

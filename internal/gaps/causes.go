@@ -90,6 +90,8 @@ type causer struct {
 	prof  []span            // overhead events, by start
 	waits map[int32][]int64 // per CPU track: starts of cudaStreamWaitEvent calls
 	gsync map[[2]int64][]span
+	// streamOps is each (device, stream)'s ops, for prevLaunch.
+	streamOps map[[2]int64][]op
 	// scratch of splitThread, reused from gap to gap
 	pos   []int32 // event -> its slot in self + 1, 0 when not in the window
 	cands []int32
@@ -328,5 +330,17 @@ func (c *causer) waitedOnStream(dev int, streamID int64, next *op, gs, ge int64)
 	}
 	w := c.waits[c.t.Ev(int(next.call)).Track]
 	k, _ := slices.BinarySearch(w, next.launch)
-	return k > 0 && w[k-1] >= next.prevLaunch
+	return k > 0 && w[k-1] >= c.prevLaunch(dev, streamID, next)
+}
+
+// prevLaunch is the launch of the op before next on its stream (noLaunch
+// when none): next is found in its stream's list (sorted by start, then
+// event) by binary search.
+func (c *causer) prevLaunch(dev int, streamID int64, next *op) int64 {
+	ops := c.streamOps[[2]int64{int64(dev), streamID}]
+	k, found := slices.BinarySearchFunc(ops, *next, byStart)
+	if !found || k == 0 {
+		return noLaunch
+	}
+	return ops[k-1].launch
 }

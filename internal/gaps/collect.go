@@ -8,26 +8,45 @@ import (
 )
 
 // op is one device op on a lane: its interval, its event, and when its
-// launch call started (noLaunch when the trace has none).
+// launch call started (noLaunch when the trace has none); 32 bytes, its
+// track and kind are its event's.
 type op struct {
 	s, e   int64
 	i      int32
 	call   int32 // the launch call, -1
 	launch int64 // the launch call's start, noLaunch when call < 0
-	// prevLaunch is the launch of the op before it on its stream
-	// (noLaunch when none).
-	prevLaunch int64
-	track      int32      // its GPU track (the stream)
-	kind       trace.Kind // kernel, memcpy or memset
 }
 
 const noLaunch = int64(-1 << 63)
 
-// stream is the device ops of one GPU stream, sorted by start.
+// stream is the device ops of one GPU stream, sorted by start, or of a
+// whole device (id -1): then ops holds its streams' ops one stream after
+// another and ref their order by start.
 type stream struct {
 	dev int
 	id  int64
+	seq
+}
+
+// seq is a list of ops in start order: ops itself, or ops[ref[0]],
+// ops[ref[1]], ... (4 bytes an op instead of a copy of each).
+type seq struct {
 	ops []op
+	ref []int32
+}
+
+func (q *seq) n() int {
+	if q.ref != nil {
+		return len(q.ref)
+	}
+	return len(q.ops)
+}
+
+func (q *seq) at(k int) *op {
+	if q.ref != nil {
+		return &q.ops[q.ref[k]]
+	}
+	return &q.ops[k]
 }
 
 func byStart(a, b op) int {
@@ -61,11 +80,11 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 			if !seen {
 				si, seen = len(streams), true
 				at[key] = si
-				streams = append(streams, stream{dev: tr.Device, id: tr.Stream, ops: make([]op, 0, l.TrackStart[k+1]-l.TrackStart[k])})
+				streams = append(streams, stream{dev: tr.Device, id: tr.Stream, seq: seq{ops: make([]op, 0, l.TrackStart[k+1]-l.TrackStart[k])}})
 			} else if n := len(streams[si].ops); n > 0 && streams[si].ops[n-1].s > e.Start {
 				unsorted[si] = true
 			}
-			o := op{s: e.Start, e: e.End(), i: i32, call: l.Launch[i], launch: noLaunch, track: e.Track, kind: e.Kind}
+			o := op{s: e.Start, e: e.End(), i: i32, call: l.Launch[i], launch: noLaunch}
 			if o.call >= 0 {
 				o.launch = t.Ev(int(o.call)).Start
 			}
@@ -75,13 +94,6 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 	for si := range unsorted {
 		slices.SortFunc(streams[si].ops, byStart)
 	}
-	for si := range streams {
-		ops := streams[si].ops
-		ops[0].prevLaunch = noLaunch
-		for k := 1; k < len(ops); k++ {
-			ops[k].prevLaunch = ops[k-1].launch
-		}
-	}
 	slices.SortFunc(streams, func(a, b stream) int {
 		if a.dev != b.dev {
 			return cmp.Compare(a.dev, b.dev)
@@ -90,19 +102,47 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 	})
 	for k := 0; k < len(streams); {
 		j := k
-		var lists [][]op
-		for ; j < len(streams) && streams[j].dev == streams[k].dev; j++ {
-			lists = append(lists, streams[j].ops)
+		for j < len(streams) && streams[j].dev == streams[k].dev {
+			j++
 		}
-		devices = append(devices, stream{dev: streams[k].dev, id: -1, ops: mergeAll(lists)})
+		devices = append(devices, deviceSeq(streams[k:j]))
 		k = j
 	}
 	return streams, devices
 }
 
-// mergeAll merges the streams' op lists, each sorted by start (the
-// device's list; one stream's list is shared with it, nobody changes either).
-func mergeAll(lists [][]op) []op { return mergeLists(lists, byStart) }
+// deviceSeq is the device lane of its streams: one stream's list as it is;
+// several streams are moved into one array (each stream's list a part of
+// it) and ordered by start through 4-byte positions.
+func deviceSeq(streams []stream) stream {
+	d := stream{dev: streams[0].dev, id: -1}
+	if len(streams) == 1 {
+		d.ops = streams[0].ops
+		return d
+	}
+	n := 0
+	for _, s := range streams {
+		n += len(s.ops)
+	}
+	flat := make([]op, 0, n)
+	lists := make([][]int32, 0, len(streams))
+	for k := range streams {
+		off := len(flat)
+		flat = append(flat, streams[k].ops...)
+		streams[k].ops = flat[off:len(flat):len(flat)]
+		pos := make([]int32, len(flat)-off)
+		for i := range pos {
+			pos[i] = int32(off + i)
+		}
+		lists = append(lists, pos)
+	}
+	d.ops = flat
+	d.ref = mergeLists(lists, func(a, b int32) int { return byStart(flat[a], flat[b]) })
+	if d.ref == nil {
+		d.ref = []int32{}
+	}
+	return d
+}
 
 func sortOps(ops []op) {
 	if !slices.IsSortedFunc(ops, byStart) {

@@ -86,9 +86,14 @@ func deadWindows(t *trace.Trace, l *trace.Links, steps []trace.Step, want []bool
 func activeThreads(t *trace.Trace, l *trace.Links) (launchers, withSteps []bool) {
 	launchers = make([]bool, len(t.Tracks))
 	withSteps = make([]bool, len(t.Tracks))
-	for i, n := range l.Launched {
-		if n > 0 {
-			launchers[t.Ev(i).Track] = true
+	// A launcher is the thread of a call some device op links to (what
+	// Links.Launched counts; read from Launch, so a command may drop that).
+	for i, r := range l.Launch {
+		if r < 0 {
+			continue
+		}
+		if e := t.Ev(i); e.Kind.IsDevice() && e.Kind != trace.KindGPUAnnotation {
+			launchers[t.Ev(int(r)).Track] = true
 		}
 	}
 	isStep := make([]int8, len(t.Strings))

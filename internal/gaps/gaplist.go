@@ -31,8 +31,8 @@ func (g *gapRec) len() int64 { return g.e - g.s }
 // deviceGaps finds every idle stretch of one device (ops sorted by start)
 // and its cause, and hands each to emit; span is the profiled span (the
 // verdict's denominator).
-func deviceGaps(c *causer, dev int, ops []op, span ivs, emit func(*gapRec)) {
-	if len(ops) == 0 {
+func deviceGaps(c *causer, dev int, q *seq, span ivs, emit func(*gapRec)) {
+	if q.n() == 0 {
 		return
 	}
 	launchT := func(x *op) int64 {
@@ -48,14 +48,14 @@ func deviceGaps(c *causer, dev int, ops []op, span ivs, emit func(*gapRec)) {
 		c.explain(&cur, dev, next, thread)
 		emit(&cur)
 	}
-	first := &ops[0]
+	first := q.at(0)
 	if len(span) > 0 && span[0][0] < first.s {
 		g := gapRec{dev: dev, s: span[0][0], e: first.s, edge: BeforeFirst, prev: -1, next: first.i, prevLaunchT: -1, nextLaunchT: launchT(first)}
 		add(g, first, -1)
 	}
-	endOp := &ops[0]
-	for k := 1; k < len(ops); k++ {
-		x := &ops[k]
+	endOp := first
+	for k := 1; k < q.n(); k++ {
+		x := q.at(k)
 		if x.s <= endOp.e {
 			if x.e > endOp.e {
 				endOp = x
@@ -103,7 +103,7 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 		// After the call returned the op waited in the queue: on another
 		// stream when the trace records it, else dispatch latency.
 		if tail := g.e - callEnd; tail > 0 {
-			sid := c.t.Tracks[next.track].Stream
+			sid := c.t.Tracks[c.t.Ev(int(next.i)).Track].Stream
 			if c.waitedOnStream(dev, sid, next, callEnd, g.e) {
 				g.shares[CauseDependency] += tail
 			} else {
@@ -112,7 +112,7 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 		}
 		g.lag = next.launch - g.s
 	default:
-		sid := c.t.Tracks[next.track].Stream
+		sid := c.t.Tracks[c.t.Ev(int(next.i)).Track].Stream
 		switch {
 		case c.waitedOnStream(dev, sid, next, g.s, g.e):
 			g.shares[CauseDependency] = n

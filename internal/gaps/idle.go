@@ -63,14 +63,14 @@ func idleKind(idleAt int64, next *op, gap int64) IdleKind {
 // laneIdle classifies every positive gap of a lane sorted by start: the
 // lane is idle from the latest end so far to the next start, so
 // overlapping ops never make a gap.
-func laneIdle(dev int, id int64, ops []op, spanLo, spanHi int64) Idle {
+func laneIdle(dev int, id int64, q *seq, spanLo, spanHi int64) Idle {
 	d := Idle{Device: dev, Stream: id}
-	if len(ops) == 0 {
+	if q.n() == 0 {
 		return d
 	}
-	end := ops[0].e
-	for k := 1; k < len(ops); k++ {
-		x := &ops[k]
+	end := q.at(0).e
+	for k := 1; k < q.n(); k++ {
+		x := q.at(k)
 		if gap := x.s - end; gap > 0 {
 			c := idleKind(end, x, gap)
 			d.WaitNs[c] += gap
@@ -78,7 +78,7 @@ func laneIdle(dev int, id int64, ops []op, spanLo, spanHi int64) Idle {
 		}
 		end = max(end, x.e)
 	}
-	d.BeforeNs = max(0, ops[0].s-spanLo)
+	d.BeforeNs = max(0, q.at(0).s-spanLo)
 	d.AfterNs = max(0, spanHi-end)
 	return d
 }
@@ -188,10 +188,10 @@ func idleReport(t *trace.Trace, streams, devices []stream, hta bool, spanLo, spa
 		return r
 	}
 	for _, s := range streams {
-		r.Streams = append(r.Streams, laneIdle(s.dev, s.id, s.ops, spanLo, spanHi))
+		r.Streams = append(r.Streams, laneIdle(s.dev, s.id, &s.seq, spanLo, spanHi))
 	}
 	for _, d := range devices {
-		x := laneIdle(d.dev, -1, d.ops, spanLo, spanHi)
+		x := laneIdle(d.dev, -1, &d.seq, spanLo, spanHi)
 		r.Devices = append(r.Devices, x)
 		r.Total.add(&x)
 	}

@@ -30,7 +30,7 @@ func TestLaneIdle(t *testing.T) {
 		{"launch exactly at the idle moment is in time", lane3(0, 10, 0, 50, 60, 10), 0, 40, 0, [3]int{0, 1, 0}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := laneIdle(0, 7, c.ops, -5, 1000)
+			d := laneIdle(0, 7, &seq{ops: c.ops}, -5, 1000)
 			if d.WaitNs != [3]int64{c.host, c.kernel, c.other} || d.Gaps != c.gaps {
 				t.Errorf("got %v %v, want %d/%d/%d %v", d.WaitNs, d.Gaps, c.host, c.kernel, c.other, c.gaps)
 			}

@@ -1,6 +1,9 @@
 package gaps
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func TestIntervals(t *testing.T) {
 	w := mergeIvs([][2]int64{{10, 20}, {0, 5}, {18, 30}, {40, 50}, {5, 6}})
@@ -20,17 +23,43 @@ func TestIntervals(t *testing.T) {
 	}
 }
 
-func TestUnionInto(t *testing.T) {
-	got := unionInto(nil, ivs{{0, 10}, {20, 30}}, ivs{{5, 22}, {25, 26}, {28, 40}, {50, 60}})
-	if len(got) != 2 || got[0] != [2]int64{0, 40} || got[1] != [2]int64{50, 60} {
-		t.Errorf("%v", got)
-	}
-	if got := unionInto(nil, nil, ivs{{1, 2}}); len(got) != 1 || got[0] != [2]int64{1, 2} {
-		t.Errorf("%v", got)
+// TestSweepRoles: on random disjoint lists per role, the time each role
+// is the first active one in a window equals a count, instant by instant.
+func TestSweepRoles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	for round := 0; round < 300; round++ {
+		var lists [numRoles]ivs
+		for r := RoleKernel; r < RoleOther; r++ {
+			var raw [][2]int64
+			for k := rng.IntN(6); k > 0; k-- {
+				s := rng.Int64N(60)
+				raw = append(raw, [2]int64{s, s + rng.Int64N(15)})
+			}
+			lists[r] = mergeIvs(raw)
+		}
+		s := rng.Int64N(50)
+		e := s + rng.Int64N(40) - 5
+		var got, want [numRoles]int64
+		covered := sweepRoles(&lists, s, e, &got)
+		var wantCovered int64
+		for x := s; x < e; x++ {
+			for r := RoleKernel; r < RoleOther; r++ {
+				if lists[r].contains(x) {
+					want[r]++
+					wantCovered++
+					break
+				}
+			}
+		}
+		if got != want || covered != wantCovered {
+			t.Fatalf("round %d window [%d,%d) lists %v: got %v (%d), want %v (%d)", round, s, e, lists, got, covered, want, wantCovered)
+		}
 	}
 }
 
-func TestMergeAll(t *testing.T) {
+// TestDeviceSeq: a device's lane over several streams is every op once,
+// by start, and each stream's list still reads as it did.
+func TestDeviceSeq(t *testing.T) {
 	mk := func(starts ...int64) []op {
 		var o []op
 		for k, s := range starts {
@@ -38,10 +67,14 @@ func TestMergeAll(t *testing.T) {
 		}
 		return o
 	}
-	got := mergeAll([][]op{mk(1, 5, 9), mk(2, 3), mk(0, 10), mk(4)})
+	streams := []stream{{seq: seq{ops: mk(1, 5, 9)}}, {seq: seq{ops: mk(2, 3)}}, {seq: seq{ops: mk(0, 10)}}, {seq: seq{ops: mk(4)}}}
+	d := deviceSeq(streams)
 	var starts []int64
-	for _, x := range got {
-		starts = append(starts, x.s)
+	for k := range d.n() {
+		starts = append(starts, d.at(k).s)
+	}
+	if streams[1].ops[0].s != 2 || streams[1].ops[1].s != 3 || len(streams[1].ops) != 2 || len(streams[3].ops) != 1 {
+		t.Fatalf("stream lists changed: %v", streams)
 	}
 	want := []int64{0, 1, 2, 3, 4, 5, 9, 10}
 	if len(starts) != len(want) {

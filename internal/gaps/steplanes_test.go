@@ -1,12 +1,15 @@
 package gaps
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
@@ -92,5 +95,68 @@ func TestBreakdownRunsAsCPURuns(t *testing.T) {
 	}
 	if nonEmpty < 2 {
 		t.Errorf("only %d traces with CPU runs on launching threads", nonEmpty)
+	}
+}
+
+// TestBreakdownStreamAsLists: the streaming pass (one step's intervals at a
+// time) gives every step's role times of the lists of the whole trace, on
+// the sample, every shared trace and generated ones, whatever steps are
+// selected (every one, every other one, one in the middle).
+func TestBreakdownStreamAsLists(t *testing.T) {
+	files := []string{filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}
+	for _, sc := range []string{"dataloader", "preprocess", "sync", "wait"} {
+		var buf bytes.Buffer
+		if _, err := gen.Write(&buf, gen.Config{Steps: 6, Scenario: sc}); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), sc+".json")
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	if d, ok := testenv.SharedDir(); ok {
+		more, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*"))
+		files = append(files, more...)
+	}
+	withSteps := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".tar.gz") {
+			continue
+		}
+		tr, err := parse.Open(f, parse.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		l := tr.Links()
+		launchers, _ := activeThreads(tr, l)
+		win := tr.StepWindows()
+		if len(win) > 0 {
+			withSteps++
+		}
+		mid := int64(-1)
+		if len(win) > 0 {
+			mid = win[len(win)/2].N
+		}
+		for name, keep := range map[string]func(int64) bool{
+			"all":  func(int64) bool { return true },
+			"odd":  func(n int64) bool { return n%2 == 1 },
+			"one":  func(n int64) bool { return n == mid },
+			"none": func(int64) bool { return false },
+		} {
+			b, runs := stepBreakdownRuns(tr, l, keep, launchers)
+			listRolesOnly = true
+			b0, runs0 := stepBreakdownRuns(tr, l, keep, launchers)
+			listRolesOnly = false
+			if (b0 == nil) != (b == nil) || (b != nil && !reflect.DeepEqual(*b0, *b)) {
+				t.Errorf("%s (%s steps): streaming breakdown %+v, from lists %+v", filepath.Base(f), name, b, b0)
+			}
+			if !slices.Equal(runs, runs0) {
+				t.Errorf("%s (%s steps): %d CPU runs streaming, %d by cpuRuns", filepath.Base(f), name, len(runs), len(runs0))
+			}
+		}
+	}
+	if withSteps < 5 {
+		t.Errorf("only %d traces with steps checked", withSteps)
 	}
 }
