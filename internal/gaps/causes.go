@@ -93,7 +93,7 @@ type causer struct {
 	// streamOps is each (device, stream)'s ops, for prevLaunch.
 	streamOps map[[2]int64][]op
 	// scratch of splitThread, reused from gap to gap
-	pos   []int32 // event -> its slot in self + 1, 0 when not in the window
+	slots []int32 // per candidate: its slot in self + 1, 0 when it has none
 	cands []int32
 	self  []int64
 	hint  map[int32]int // per track: where its last search in splitThread ended
@@ -107,7 +107,7 @@ type span struct {
 
 func newCauser(t *trace.Trace, l *trace.Links) *causer {
 	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), waits: map[int32][]int64{}, gsync: map[[2]int64][]span{},
-		pos: make([]int32, t.NumEvents()), hint: map[int32]int{}}
+		hint: map[int32]int{}}
 	waitName := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
@@ -221,12 +221,13 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 	for ; k < len(ord) && c.t.Ev(int(ord[k])).Start < hi; k++ {
 		cands = append(cands, ord[k])
 	}
-	// Self time per candidate; a parent always comes before its children,
-	// and c.pos finds its slot (cleared again below).
-	self := c.self[:0]
+	// Self time per candidate. The candidates come in the track's order
+	// (by start, longer first, then event): a parent comes before its
+	// children and is found among them by binary search.
+	self, slots := c.self[:0], c.slots[:0]
 	var covered int64
-	for _, i := range cands {
-		self = append(self, 0)
+	for j, i := range cands {
+		self, slots = append(self, 0), append(slots, 0)
 		e := c.t.Ev(int(i))
 		if !e.Kind.IsCPU() && e.Kind != trace.KindOther {
 			continue
@@ -235,10 +236,10 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 		if cl <= 0 {
 			continue
 		}
-		c.pos[i] = int32(len(self))
-		self[len(self)-1] += cl
-		if p := c.l.Parent[i]; p >= 0 && c.pos[p] > 0 {
-			self[c.pos[p]-1] -= cl
+		slots[j] = int32(j + 1)
+		self[j] += cl
+		if ps := c.slotOf(cands[:j], slots, c.l.Parent[i]); ps > 0 {
+			self[ps-1] -= cl
 		} else {
 			covered += cl
 		}
@@ -254,11 +255,33 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 		if self[j] != 0 {
 			sp.ns[classCause[c.classOf(i)]] += self[j]
 		}
-		c.pos[i] = 0
 	}
-	c.cands, c.self = cands, self
+	c.cands, c.self, c.slots = cands, self, slots
 	sp.ns[CauseUntraced] += (hi - lo) - covered
 	return sp
+}
+
+// slotOf is the slot (+1) of event p among the candidates before (in the
+// track's order), 0 when p is not one of them or has no slot.
+func (c *causer) slotOf(before []int32, slots []int32, p int32) int32 {
+	if p < 0 {
+		return 0
+	}
+	ep := c.t.Ev(int(p))
+	k, found := slices.BinarySearchFunc(before, p, func(x, _ int32) int {
+		ex := c.t.Ev(int(x))
+		if d := cmp.Compare(ex.Start, ep.Start); d != 0 {
+			return d
+		}
+		if d := cmp.Compare(ep.End(), ex.End()); d != 0 {
+			return d
+		}
+		return cmp.Compare(x, p)
+	})
+	if !found {
+		return 0
+	}
+	return slots[k]
 }
 
 // firstAtOrAfter is the first position in ord (a track's events by
