@@ -198,6 +198,14 @@ func (p *parser) args() {
 				e.aux.PyParent = v
 				e.hasAux = true
 			}
+		case "Process Group Name", "pg_name":
+			e.aux.PG = p.internValue()
+			e.hasAux = true
+		case "Seq", "seq":
+			if v, ok := p.intValue(); ok {
+				e.aux.Seq = v
+				e.hasAux = true
+			}
 		case "Bytes":
 			e.memBytes, e.hasMemBytes = p.intValue()
 		case "Total Allocated":

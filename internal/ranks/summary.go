@@ -1,0 +1,230 @@
+// Package ranks compares the traces of the ranks of one distributed job
+// (one torch.profiler trace per rank): what each rank's device did, and
+// which rank the others waited for in their collectives.
+//
+// Each trace is reduced to a Summary as soon as it is read (Summarize), so
+// only one trace is in memory at a time; Compare then works on the
+// summaries alone. All times are int64 nanoseconds.
+package ranks
+
+import (
+	"cmp"
+	"path/filepath"
+	"slices"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Window names the denominator of a rank's device figures.
+const (
+	WindowSteps  = "steps"       // the union of the ProfilerStep#N windows (CPU)
+	WindowDevice = "device work" // first to last device op: the trace has no steps
+)
+
+// epochNs is 2001-09-09 in ns since 1970: a trace whose times lie beyond
+// it is on the wall clock (Kineto's epoch timestamps, or a relative trace
+// with baseTimeNanoseconds); earlier times are relative to some start and
+// cannot be compared across files.
+const epochNs = int64(1_000_000_000) * 1_000_000_000
+
+// Summary is one rank's trace reduced to what the comparison needs.
+type Summary struct {
+	Path string // as given
+	File string // base name
+
+	Rank         int64  // distributedInfo's rank, else the file's position
+	RankFromFile bool   // the trace had no rank: Rank is the file's position
+	WorldSize    int64  // distributedInfo's world_size; -1 when absent
+	Backend      string // distributedInfo's backend; "" when absent
+
+	Steps        []int64 // the ProfilerStep#N numbers, in time order
+	MedianStepNs int64   // median ProfilerStep CPU time; -1 without steps
+
+	HasGPU        bool   // the trace has kernels, memcpys or memsets
+	Window        string // WindowSteps or WindowDevice; "" without GPU
+	WindowNs      int64  // the length of Window
+	ComputeNs     int64  // union of non-communication device work inside Window
+	CommNs        int64  // union of communication kernels inside Window
+	ExposedCommNs int64  // communication not overlapped by compute, inside Window
+	IdleNs        int64  // Window minus the union of all device work
+	CommKernels   int    // communication kernels in the whole trace
+
+	Colls []Coll // communication kernels in start order, for matching
+	Epoch bool   // times are wall-clock times, comparable across hosts
+}
+
+// Coll is one communication kernel.
+type Coll struct {
+	Name  string
+	PG    string // "Process Group Name" of the kernel; "" when absent
+	Seq   int64  // "Seq" of the kernel; -1 when absent
+	Step  int64  // the ProfilerStep#N its launch call ran in; -1 outside steps
+	Start int64  // absolute ns (baseTimeNanoseconds + ts)
+	Dur   int64
+}
+
+// End is Start + Dur.
+func (c *Coll) End() int64 { return c.Start + c.Dur }
+
+// Summarize reduces t to a Summary; pos is the file's 0-based position on
+// the command line (the rank when the trace names none).
+func Summarize(t *trace.Trace, pos int) *Summary {
+	s := &Summary{Path: t.File, File: filepath.Base(t.File), Rank: int64(pos), WorldSize: -1, MedianStepNs: -1}
+	if t.Dist.Present && t.Dist.Rank >= 0 {
+		s.Rank = t.Dist.Rank
+	} else {
+		s.RankFromFile = true
+	}
+	if t.Dist.Present && t.Dist.WorldSize > 0 {
+		s.WorldSize = t.Dist.WorldSize
+	}
+	s.Backend = t.Dist.Backend
+	s.Epoch = t.Base+t.TraceStart >= epochNs
+
+	steps := t.StepWindows()
+	durs := make([]int64, len(steps))
+	win := make([][2]int64, len(steps))
+	for k, st := range steps {
+		s.Steps = append(s.Steps, st.N)
+		durs[k] = st.End - st.Start
+		win[k] = [2]int64{st.Start, st.End}
+	}
+	if len(durs) > 0 {
+		s.MedianStepNs = Median(durs)
+	}
+
+	var compute, comm [][2]int64
+	corrs := map[int64]int{} // correlation id -> index in s.Colls
+	collEv := []int{}        // event index of each Coll
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		if !e.Kind.IsDeviceWork() {
+			continue
+		}
+		iv := [2]int64{e.Start, e.End()}
+		name := t.Str(e.Name)
+		if e.Kind != trace.KindKernel || !trace.IsCommKernel(name) {
+			compute = append(compute, iv)
+			continue
+		}
+		comm = append(comm, iv)
+		c := Coll{Name: name, Seq: -1, Step: -1, Start: t.Base + e.Start, Dur: e.Dur}
+		if a := t.AuxOf(i); a != nil {
+			c.PG, c.Seq = t.Str(a.PG), a.Seq
+		}
+		if e.Has(trace.FlagCorr) {
+			corrs[e.Corr] = len(s.Colls)
+		}
+		s.Colls = append(s.Colls, c)
+		collEv = append(collEv, i)
+	}
+	s.CommKernels = len(s.Colls)
+	s.HasGPU = len(compute)+len(comm) > 0
+	if len(s.Colls) > 0 && len(steps) > 0 {
+		stepOfColls(t, s, steps, corrs, collEv)
+	}
+	slices.SortStableFunc(s.Colls, func(a, b Coll) int { return cmp.Compare(a.Start, b.Start) })
+	if s.HasGPU {
+		deviceFigures(s, win, compute, comm)
+	}
+	return s
+}
+
+// stepOfColls sets each communication kernel's step: the step in which
+// its launch call ran (matched by correlation id), or, for a kernel whose
+// launch call is not in the trace, the step holding its own start.
+func stepOfColls(t *trace.Trace, s *Summary, steps []trace.Step, corrs map[int64]int, collEv []int) {
+	launch := make([]int64, len(s.Colls))
+	for k, i := range collEv {
+		launch[k] = t.Ev(i).Start
+	}
+	if len(corrs) > 0 {
+		for i := 0; i < t.NumEvents(); i++ {
+			e := t.Ev(i)
+			if !e.Kind.IsLaunch() || !e.Has(trace.FlagCorr) {
+				continue
+			}
+			if k, ok := corrs[e.Corr]; ok {
+				launch[k] = e.Start
+			}
+		}
+	}
+	for k := range s.Colls {
+		if j := trace.StepAt(steps, launch[k]); j >= 0 {
+			s.Colls[k].Step = steps[j].N
+		}
+	}
+}
+
+// deviceFigures fills the device lane's figures over the rank's window:
+// the union of its steps, or the device work window when it has none.
+func deviceFigures(s *Summary, steps, compute, comm [][2]int64) {
+	all := merge(append(slices.Clone(compute), comm...))
+	w := merge(steps)
+	s.Window = WindowSteps
+	if len(w) == 0 {
+		s.Window = WindowDevice
+		w = [][2]int64{{all[0][0], all[len(all)-1][1]}}
+	}
+	s.WindowNs = length(w)
+	c := merge(compute)
+	s.ComputeNs = overlap(c, w)
+	s.CommNs = overlap(merge(comm), w)
+	busy := overlap(all, w)
+	s.ExposedCommNs = busy - s.ComputeNs
+	s.IdleNs = s.WindowNs - busy
+}
+
+// merge returns the union of half-open intervals as sorted, disjoint
+// intervals (ivs is sorted in place).
+func merge(ivs [][2]int64) [][2]int64 {
+	slices.SortFunc(ivs, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	var out [][2]int64
+	for _, x := range ivs {
+		if x[1] <= x[0] {
+			continue
+		}
+		if n := len(out); n > 0 && x[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], x[1])
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func length(a [][2]int64) (n int64) {
+	for _, x := range a {
+		n += x[1] - x[0]
+	}
+	return n
+}
+
+// overlap is the length of the intersection of two merged lists.
+func overlap(a, b [][2]int64) (n int64) {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+		if hi > lo {
+			n += hi - lo
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return n
+}
+
+// Median is the middle value of d (the mean of the two middle values,
+// rounded down, for an even count); 0 for none.
+func Median(d []int64) int64 {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	n := len(s)
+	return s[(n-1)/2] + (s[n/2]-s[(n-1)/2])/2
+}
