@@ -23,12 +23,14 @@ type rawRank struct {
 	kernels     []rawKernel
 	compute     [][2]int64 // device work that is not communication
 	comm        [][2]int64
+	win         [][2]int64 // each step, extended to the end of the device work launched in it
 }
 
 type rawKernel struct {
 	name       string
 	start, dur int64
 	step       int64
+	comm       bool
 }
 
 // rawComm is the definition of a communication kernel, written out again.
@@ -120,27 +122,35 @@ func readRawRank(t *testing.T, path string) rawRank {
 				launch[string(c)] = ts
 			}
 		case "kernel", "gpu_memcpy", "gpu_memset":
-			iv := [2]int64{ts, ts + dur}
-			if cat == "kernel" && rawComm.MatchString(name) {
-				out.comm = append(out.comm, iv)
-				c, _ := args["correlation"].(json.Number)
-				ks = append(ks, pending{rawKernel{name: name, start: base + ts, dur: dur, step: -1}, string(c)})
-			} else {
-				out.compute = append(out.compute, iv)
-			}
+			c, _ := args["correlation"].(json.Number)
+			ks = append(ks, pending{rawKernel{name: name, start: base + ts, dur: dur, step: -1}, string(c)})
+			ks[len(ks)-1].k.comm = cat == "kernel" && rawComm.MatchString(name)
 		}
+	}
+	// a device op belongs to the step its launch call ran in (its own
+	// start when the call is not in the trace); each step's window runs to
+	// the end of the device work launched in it
+	for _, s := range out.steps {
+		out.win = append(out.win, [2]int64{s[1], s[2]})
 	}
 	for _, p := range ks {
 		at := p.k.start - base
-		if l, ok := launch[p.corr]; ok {
+		if l, ok := launch[p.corr]; ok && p.corr != "" {
 			at = l
 		}
-		for _, s := range out.steps {
+		for j, s := range out.steps {
 			if s[1] <= at && at < s[2] {
 				p.k.step = s[0]
+				out.win[j][1] = max(out.win[j][1], p.k.start-base+p.k.dur)
 			}
 		}
-		out.kernels = append(out.kernels, p.k)
+		iv := [2]int64{p.k.start - base, p.k.start - base + p.k.dur}
+		if p.k.comm {
+			out.comm = append(out.comm, iv)
+			out.kernels = append(out.kernels, p.k)
+		} else {
+			out.compute = append(out.compute, iv)
+		}
 	}
 	sort.SliceStable(out.kernels, func(i, j int) bool { return out.kernels[i].start < out.kernels[j].start })
 	return out
@@ -316,10 +326,7 @@ func checkRankFigures(t *testing.T, r rawRank, got int, d ranksDoc) {
 		}
 		return
 	}
-	var win [][2]int64
-	for _, s := range r.steps {
-		win = append(win, [2]int64{s[1], s[2]})
-	}
+	win := r.win
 	if len(win) == 0 {
 		u := rawUnion(all)
 		win = [][2]int64{{u[0][0], u[len(u)-1][1]}}

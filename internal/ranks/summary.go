@@ -17,7 +17,7 @@ import (
 
 // Window names the denominator of a rank's device figures.
 const (
-	WindowSteps  = "steps"       // the union of the ProfilerStep#N windows (CPU)
+	WindowSteps  = "steps"       // the union of the ProfilerStep#N windows, each extended to the end of the device work launched in it
 	WindowDevice = "device work" // first to last device op: the trace has no steps
 )
 
@@ -83,6 +83,8 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 
 	steps := t.StepWindows()
 	durs := make([]int64, len(steps))
+	// each step's window, extended to the end of the device work launched
+	// in it (the denominator gaps uses)
 	win := make([][2]int64, len(steps))
 	for k, st := range steps {
 		s.Steps = append(s.Steps, st.N)
@@ -92,16 +94,19 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 	if len(durs) > 0 {
 		s.MedianStepNs = Median(durs)
 	}
+	ls := t.LaunchSteps(steps)
 
 	var compute, comm [][2]int64
-	corrs := map[int64]int{} // correlation id -> index in s.Colls
-	collEv := []int{}        // event index of each Coll
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsDeviceWork() {
 			continue
 		}
 		iv := [2]int64{e.Start, e.End()}
+		k := ls.Of(e)
+		if k >= 0 {
+			win[k][1] = max(win[k][1], iv[1])
+		}
 		name := t.Str(e.Name)
 		if e.Kind != trace.KindKernel || !trace.IsCommKernel(name) {
 			compute = append(compute, iv)
@@ -109,51 +114,21 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 		}
 		comm = append(comm, iv)
 		c := Coll{Name: name, Seq: -1, Step: -1, Start: t.Base + e.Start, Dur: e.Dur}
+		if k >= 0 {
+			c.Step = steps[k].N
+		}
 		if a := t.AuxOf(i); a != nil {
 			c.PG, c.Seq = t.Str(a.PG), a.Seq
 		}
-		if e.Has(trace.FlagCorr) {
-			corrs[e.Corr] = len(s.Colls)
-		}
 		s.Colls = append(s.Colls, c)
-		collEv = append(collEv, i)
 	}
 	s.CommKernels = len(s.Colls)
 	s.HasGPU = len(compute)+len(comm) > 0
-	if len(s.Colls) > 0 && len(steps) > 0 {
-		stepOfColls(t, s, steps, corrs, collEv)
-	}
 	slices.SortStableFunc(s.Colls, func(a, b Coll) int { return cmp.Compare(a.Start, b.Start) })
 	if s.HasGPU {
 		deviceFigures(s, win, compute, comm)
 	}
 	return s
-}
-
-// stepOfColls sets each communication kernel's step: the step in which
-// its launch call ran (matched by correlation id), or, for a kernel whose
-// launch call is not in the trace, the step holding its own start.
-func stepOfColls(t *trace.Trace, s *Summary, steps []trace.Step, corrs map[int64]int, collEv []int) {
-	launch := make([]int64, len(s.Colls))
-	for k, i := range collEv {
-		launch[k] = t.Ev(i).Start
-	}
-	if len(corrs) > 0 {
-		for i := 0; i < t.NumEvents(); i++ {
-			e := t.Ev(i)
-			if !e.Kind.IsLaunch() || !e.Has(trace.FlagCorr) {
-				continue
-			}
-			if k, ok := corrs[e.Corr]; ok {
-				launch[k] = e.Start
-			}
-		}
-	}
-	for k := range s.Colls {
-		if j := trace.StepAt(steps, launch[k]); j >= 0 {
-			s.Colls[k].Step = steps[j].N
-		}
-	}
 }
 
 // deviceFigures fills the device lane's figures over the rank's window:
