@@ -97,6 +97,8 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 	ls := t.LaunchSteps(steps)
 
 	var compute, comm [][2]int64
+	// the name rule runs once per distinct name: 0 not asked, 1 comm, 2 not
+	isComm := make([]uint8, len(t.Strings))
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsDeviceWork() {
@@ -107,11 +109,17 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 		if k >= 0 {
 			win[k][1] = max(win[k][1], iv[1])
 		}
-		name := t.Str(e.Name)
-		if e.Kind != trace.KindKernel || !trace.IsCommKernel(name) {
+		if e.Kind == trace.KindKernel && isComm[e.Name] == 0 {
+			isComm[e.Name] = 2
+			if trace.IsCommKernel(t.Str(e.Name)) {
+				isComm[e.Name] = 1
+			}
+		}
+		if e.Kind != trace.KindKernel || isComm[e.Name] != 1 {
 			compute = append(compute, iv)
 			continue
 		}
+		name := t.Str(e.Name)
 		comm = append(comm, iv)
 		c := Coll{Name: name, Seq: -1, Step: -1, Start: t.Base + e.Start, Dur: e.Dur}
 		if k >= 0 {
