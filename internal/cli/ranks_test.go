@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/golden"
@@ -224,5 +225,30 @@ func TestRanksGolden(t *testing.T) {
 			}
 			golden.Check(t, root, c.name, "exit "+itoa(code)+"\n-- stdout --\n"+clean(out)+"-- stderr --\n"+clean(stderr))
 		})
+	}
+}
+
+// TestRanksMemory: ranks reads the traces one after another and keeps a
+// summary of each: the peak RSS over three ranks stays that of one (the
+// built binary, its own VmHWM), and one rank's is within issue 15's 0.25x
+// of the file plus the fixed runtime.
+func TestRanksMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and writes 120 MB")
+	}
+	dir := t.TempDir()
+	paths := writeRanks(t, dir, gen.Config{TargetBytes: 40e6, Layers: 8, World: 3, Straggler: 1, StragglerDelay: 200_000}, 0, 1, 2)
+	st, _ := os.Stat(paths[0])
+	one := runChild(t, time.Minute, "", "ranks", paths[0])
+	all := runChild(t, time.Minute, "", "ranks", dir)
+	if one.code != 0 || all.code != 0 || !bytes.Contains(all.stdout, []byte("straggler: rank 1")) {
+		t.Fatalf("exit %d/%d: %s %s", one.code, all.code, all.stdout, all.stderr)
+	}
+	t.Logf("file %d MB: peak RSS one rank %d MiB, three ranks %d MiB", st.Size()>>20, one.rss>>20, all.rss>>20)
+	if all.rss > one.rss*5/4+4<<20 {
+		t.Errorf("three ranks peak at %d MiB, one at %d MiB: the traces are held together", all.rss>>20, one.rss>>20)
+	}
+	if one.rss > st.Size()/4+24<<20 {
+		t.Errorf("one rank peaks at %d MiB for a %d MiB file", one.rss>>20, st.Size()>>20)
 	}
 }
