@@ -489,3 +489,61 @@ func TestRanksRefusedReal(t *testing.T) {
 		t.Errorf("same rank twice: exit %d %q", code, stderr)
 	}
 }
+
+// TestRanksProcessGroupReal: HTA's NCCL trace carries "Process Group
+// Name" on its kernels (no Seq): a second rank made from it (rank 1, every
+// communication kernel 1ms longer, written back with encoding/json) is
+// matched by process group, name and occurrence, and rank 0 arrived last
+// in every matched collective, as the raw matching says.
+func TestRanksProcessGroupReal(t *testing.T) {
+	src := filepath.Join(testenv.Shared(t), "traces", "HTA__nccl_parser_config__nccl_data.json.gz")
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz, _ := gzip.NewReader(f)
+	dec := json.NewDecoder(gz)
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	doc["distributedInfo"].(map[string]any)["rank"] = 1
+	longer := 0
+	for _, x := range doc["traceEvents"].([]any) {
+		e := x.(map[string]any)
+		if name, _ := e["name"].(string); e["cat"] == "kernel" && rawComm.MatchString(name) {
+			d := rawNs(t, e["dur"]) + 1_000_000
+			e["dur"] = json.Number(strconv.FormatInt(d/1000, 10) + "." + strconv.FormatInt(1000+d%1000, 10)[1:])
+			longer++
+		}
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	raw, _ := json.Marshal(doc)
+	os.WriteFile(b, raw, 0o644)
+	in, _ := os.Open(src)
+	gz2, _ := gzip.NewReader(in)
+	plain, _ := io.ReadAll(gz2)
+	in.Close()
+	os.WriteFile(a, plain, 0o644)
+	rs := []rawRank{readRawRank(t, a), readRawRank(t, b)}
+	w := rawMatch(rs)
+	var m map[string]any
+	runJSON(t, &m, "ranks", "--format", "json", dir)
+	by := m["matching"].(map[string]any)["by"].(string)
+	if !strings.HasPrefix(by, "process group, name and occurrence") {
+		t.Errorf("matched by %q", by)
+	}
+	d, _ := ranksJSONOf(t, dir)
+	if longer == 0 || w.matched == 0 || d.Matching.Collectives != w.matched || w.last[0] != w.matched {
+		t.Fatalf("%d kernels made longer; matched %d, raw %d (rank 0 last in %d)", longer, d.Matching.Collectives, w.matched, w.last[0])
+	}
+	if v := d.Verdict; v == nil || v.Rank != 0 || v.Last != w.matched || v.CausedWaitNs != w.caused[0] || v.CausedWaitNs != int64(w.matched)*1_000_000 {
+		t.Errorf("verdict %+v; raw caused %d over %d", v, w.caused[0], w.matched)
+	}
+	if *d.Ranks[1].WaitNs != w.wait[1] || *d.Ranks[1].CausedWaitNs != 0 {
+		t.Errorf("rank 1: wait %d caused %d; raw %d", *d.Ranks[1].WaitNs, *d.Ranks[1].CausedWaitNs, w.wait[1])
+	}
+}
