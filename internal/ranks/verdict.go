@@ -188,7 +188,7 @@ func (r *Report) verdict(minSkewPct float64) {
 		}
 	}
 	s, w := r.Ranks[best], r.Waits[best]
-	if s.MedianStepNs <= 0 {
+	if s.MedianStepNs <= 0 || len(s.Steps) == 0 {
 		r.NoVerdict = fmt.Sprintf("rank %d caused the most wait (%s over %s), but its trace has no ProfilerStep#N to set it against: no verdict",
 			s.Rank, units.Dur(w.CausedWaitNs), units.Plural(w.Collectives, "collective", "collectives"))
 		return

@@ -151,6 +151,13 @@ func RanksTable(w io.Writer, r *ranks.Report, format string) error {
 	if r.Verdict != nil {
 		text = r.Verdict.Text
 	}
-	_, err := io.WriteString(w, "\n**Verdict**: "+text+"\n")
+	foot := ""
+	for _, s := range r.Ranks {
+		if s.RankFromFile {
+			foot = "\n\\* rank from the file's position: the trace has no distributedInfo rank\n"
+			break
+		}
+	}
+	_, err := io.WriteString(w, foot+"\n**Verdict**: "+text+"\n")
 	return err
 }
