@@ -99,36 +99,16 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 	var compute, comm [][2]int64
 	// the name rule runs once per distinct name: 0 not asked, 1 comm, 2 not
 	isComm := make([]uint8, len(t.Strings))
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
-		if !e.Kind.IsDeviceWork() {
-			continue
-		}
-		iv := [2]int64{e.Start, e.End()}
-		k := ls.Of(e)
-		if k >= 0 {
-			win[k][1] = max(win[k][1], iv[1])
-		}
-		if e.Kind == trace.KindKernel && isComm[e.Name] == 0 {
-			isComm[e.Name] = 2
-			if trace.IsCommKernel(t.Str(e.Name)) {
-				isComm[e.Name] = 1
+	i := -1
+	for _, chunk := range t.Events.Chunks() {
+		for ci := range chunk {
+			i++
+			e := &chunk[ci]
+			if !e.Kind.IsDeviceWork() {
+				continue
 			}
+			summarizeOp(t, s, steps, ls, win, isComm, &compute, &comm, i, e)
 		}
-		if e.Kind != trace.KindKernel || isComm[e.Name] != 1 {
-			compute = append(compute, iv)
-			continue
-		}
-		name := t.Str(e.Name)
-		comm = append(comm, iv)
-		c := Coll{Name: name, Seq: -1, Step: -1, Start: t.Base + e.Start, Dur: e.Dur}
-		if k >= 0 {
-			c.Step = steps[k].N
-		}
-		if a := t.AuxOf(i); a != nil {
-			c.PG, c.Seq = t.Str(a.PG), a.Seq
-		}
-		s.Colls = append(s.Colls, c)
 	}
 	s.CommKernels = len(s.Colls)
 	s.HasGPU = len(compute)+len(comm) > 0
@@ -137,6 +117,37 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 		deviceFigures(s, win, compute, comm)
 	}
 	return s
+}
+
+// summarizeOp adds device op i (e) to the step windows, the compute or
+// communication intervals and, for a communication kernel, the Colls.
+func summarizeOp(t *trace.Trace, s *Summary, steps []trace.Step, ls *trace.LaunchSteps, win [][2]int64, isComm []uint8,
+	compute, comm *[][2]int64, i int, e *trace.Event) {
+	iv := [2]int64{e.Start, e.End()}
+	k := ls.Of(e)
+	if k >= 0 {
+		win[k][1] = max(win[k][1], iv[1])
+	}
+	if e.Kind == trace.KindKernel && isComm[e.Name] == 0 {
+		isComm[e.Name] = 2
+		if trace.IsCommKernel(t.Str(e.Name)) {
+			isComm[e.Name] = 1
+		}
+	}
+	if e.Kind != trace.KindKernel || isComm[e.Name] != 1 {
+		*compute = append(*compute, iv)
+		return
+	}
+	name := t.Str(e.Name)
+	*comm = append(*comm, iv)
+	c := Coll{Name: name, Seq: -1, Step: -1, Start: t.Base + e.Start, Dur: e.Dur}
+	if k >= 0 {
+		c.Step = steps[k].N
+	}
+	if a := t.AuxOf(i); a != nil {
+		c.PG, c.Seq = t.Str(a.PG), a.Seq
+	}
+	s.Colls = append(s.Colls, c)
 }
 
 // deviceFigures fills the device lane's figures over the rank's window:
