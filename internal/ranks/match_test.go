@@ -93,3 +93,18 @@ func TestMedianAndOverlap(t *testing.T) {
 		t.Errorf("merge %v", a)
 	}
 }
+
+// TestClocksNotComparable: a trace whose times are relative to its own
+// start gives no end skew, and the verdict does not need one.
+func TestClocksNotComparable(t *testing.T) {
+	k := func(dur int64) Coll { return Coll{Name: "nccl", Seq: -1, Step: 1, Start: 1000, Dur: dur} }
+	ss := []*Summary{sum(0, []int64{1}, k(10)), sum(1, []int64{1}, k(500_000))}
+	ss[1].Epoch = false
+	r := Compare(ss, 5)
+	if r.ClockComparable || r.ClockSkewNs != -1 || r.Waits[0].EndSkewNs != -1 || r.Waits[1].EndSkewNs != -1 {
+		t.Errorf("clocks %v skew %d waits %+v", r.ClockComparable, r.ClockSkewNs, r.Waits)
+	}
+	if v := r.Verdict; v == nil || v.Class != ClassStraggler || v.Rank != 0 || v.CausedWaitNs != 499_990 || v.SkewPct != 49.999 {
+		t.Errorf("verdict %+v", r.Verdict)
+	}
+}

@@ -40,6 +40,7 @@ type Verdict struct {
 	SkewPct      float64
 	MinSkewPct   float64
 	Given, World int64 // ranks given, world size (-1 when unknown)
+	NotGiven     int64 // World - Given; -1 when the world size is unknown
 	Text         string
 }
 
@@ -207,6 +208,10 @@ func (r *Report) verdict(minSkewPct float64) {
 	v := &Verdict{Index: best, Rank: s.Rank, Last: w.Last, Tied: w.TiedLast, Collectives: w.Collectives,
 		CausedWaitNs: w.CausedWaitNs, MedianStepNs: s.MedianStepNs, MinSkewPct: minSkewPct,
 		Given: int64(len(r.Ranks)), World: r.WorldSize}
+	v.NotGiven = -1
+	if v.World > 0 {
+		v.NotGiven = v.World - v.Given
+	}
 	v.PerRankNs = w.CausedWaitNs / others / steps
 	v.SkewPct = 100 * float64(v.PerRankNs) / float64(s.MedianStepNs)
 	v.Class = ClassStraggler
@@ -219,8 +224,8 @@ func (r *Report) verdict(minSkewPct float64) {
 
 func verdictText(v *Verdict, others, steps int64) string {
 	prefix := ""
-	if v.World > v.Given {
-		prefix = fmt.Sprintf("slowest of the %d given ranks; %d ranks not given may be slower: ", v.Given, v.World-v.Given)
+	if v.NotGiven > 0 {
+		prefix = fmt.Sprintf("slowest of the %d given ranks; %s not given may be slower: ", v.Given, units.Plural(int(v.NotGiven), "rank", "ranks"))
 	}
 	tied := ""
 	if v.Tied > 0 {

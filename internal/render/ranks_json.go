@@ -141,9 +141,9 @@ func RanksJSON(w io.Writer, r *ranks.Report) error {
 		vj := &rankVerdictJSON{Class: v.Class, Rank: v.Rank, Last: v.Last, TiedLast: v.Tied, Collectives: v.Collectives,
 			CausedWaitNs: v.CausedWaitNs, PerRankStepNs: v.PerRankNs, MedianStepNs: v.MedianStepNs, SkewPct: round2(v.SkewPct),
 			MinSkewPct: round2(v.MinSkewPct), RanksGiven: v.Given, Text: v.Text}
-		if v.World > 0 {
-			vj.RanksNotGiven = ptr(v.World - v.Given)
-			vj.SlowestOfGiven = v.World > v.Given
+		if v.NotGiven >= 0 {
+			vj.RanksNotGiven = ptr(v.NotGiven)
+			vj.SlowestOfGiven = v.NotGiven > 0
 		}
 		j.Verdict = vj
 	} else {
