@@ -34,7 +34,7 @@ run() { # run LABEL CMD...: median of 3
 }
 echo "$(basename "$trace"): $size bytes, $(nproc) cores, medians of 3"
 run "scan baseline" "$scan" "$trace"
-for cmd in "info" "table" "table --by kernel" "table --by step" "gaps" "compile"; do
+for cmd in "info" "table" "table --by kernel" "table --by step" "gaps" "compile" "ranks"; do
   sub=${cmd%% *}
   $bin "$sub" --help >/dev/null 2>&1 || continue
   # shellcheck disable=SC2086

@@ -3,6 +3,7 @@
 //
 //	tracegen -steps 4 -o testdata/sample.pt.trace.json
 //	tracegen -size 1GB -layers 8 -o .cache/bench-1g.json
+//	tracegen -world 4 -rank 2 -straggler 2 -straggler-delay 3ms -o rank2.json
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/gen"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 func main() {
@@ -31,6 +33,11 @@ func main() {
 		return err
 	})
 	scenario := flag.String("scenario", "", "a stall in every step: "+strings.Join(gen.Scenarios, ", "))
+	rank := flag.Int("rank", 0, "with -world: the rank this trace is of (distributedInfo)")
+	world := flag.Int("world", 0, "write one rank of a job of this many ranks: distributedInfo and an all-reduce per step that ends together on every rank")
+	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
+	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
+	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -50,6 +57,19 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Scenario = *scenario
+	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
+	if *delay != "" {
+		ns, err := units.ParseDur(*delay)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tracegen: -straggler-delay:", err)
+			os.Exit(2)
+		}
+		cfg.StragglerDelay = ns
+	}
+	if err := cfg.ValidateRank(); err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(2)
+	}
 	if *size != "" {
 		n, err := parseSize(*size)
 		if err != nil {

@@ -61,7 +61,7 @@ var durationFlags = map[string]bool{"max-step-time": true}
 
 // percentFlags hold a percentage, written 40 or 40%; the % is dropped
 // before the command sees the value.
-var percentFlags = map[string]bool{"max-gpu-idle": true}
+var percentFlags = map[string]bool{"max-gpu-idle": true, "min-skew": true, "fail-on-skew": true}
 
 // checkFlagValues applies the duration and percentage rules to the flags
 // of cmd that were set, naming the flag and the accepted forms.

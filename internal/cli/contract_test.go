@@ -33,6 +33,8 @@ var contractRuns = [][]string{
 	{"compile", "TRACE"},
 	{"diff", "TRACE", "OTHER"},
 	{"check", "--max-gpu-idle", "100", "TRACE"},
+	{"ranks", "TRACE"},
+	{"ranks", "TRACE", "OTHER"},
 }
 
 var (

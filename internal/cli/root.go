@@ -71,6 +71,7 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
   tracetab table trace.json --by kernel
   tracetab gaps trace.json.gz
   tracetab chain trace.json matmul_add
+  tracetab ranks traces/
   tracetab diff base.json.gz new.json.gz --fail-on 'self_cuda>10%&50us'
   tracetab check trace.json.gz --budget perf/budget.yaml
   cat trace.json | tracetab info -`,
@@ -103,7 +104,7 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 	}
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
-	root.AddCommand(newCompileCmd(e))
+	root.AddCommand(newCompileCmd(e), newRanksCmd(e))
 	root.AddCommand(newVersionCmd(e))
 	groupCommands(root)
 	return root

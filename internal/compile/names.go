@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"github.com/tracetab/tracetab/internal/trace"
+
 	"regexp"
 	"strconv"
 	"strings"
@@ -80,7 +82,6 @@ var (
 	convName = regexp.MustCompile(`(?i)conv|implicit_gemm|wgrad|dgrad|fprop`)
 	gemmName = regexp.MustCompile(`(?i)(^|[^b])gemm|^Cijk_|cutlass|xmma|wgmma|nvjet|cublas|hipblas|_mm_|matmul`) // not fbgemm
 	attnName = regexp.MustCompile(`(?i)flash|fmha|attn|attention|sdpa`)
-	collName = regexp.MustCompile(`(?i)nccl|rccl|allreduce|all_reduce|allgather|reducescatter|cross_device_reduce`)
 )
 
 // Family classifies a non-Inductor kernel as a library kernel (gemm,
@@ -99,7 +100,7 @@ func Family(kernel, op string) string {
 		return "attention"
 	case convName.MatchString(kernel):
 		return "conv"
-	case collName.MatchString(kernel):
+	case trace.IsCommKernel(kernel):
 		return "collective"
 	case gemmName.MatchString(kernel):
 		return "gemm"

@@ -38,6 +38,16 @@ type Config struct {
 	Noise Noise
 	// Scenario adds a stall to every step (see Scenarios in scenarios.go).
 	Scenario string
+	// World > 0 writes rank Rank of a job of World ranks (rank.go): a
+	// distributedInfo and one all-reduce per step whose kernel ends at
+	// the same instant on every rank.
+	Rank, World int
+	// StragglerDelay > 0 makes rank Straggler launch each all-reduce this
+	// many ns later than the others, which wait for it in the kernel.
+	Straggler      int
+	StragglerDelay int64
+	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
+	PGSeq bool
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -85,6 +95,9 @@ const (
 	addKernel   = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 3>)"
 	gemmDurBase = 11_328
 	addDur      = 2_592
+	// allReduceDur is the all-reduce kernel's duration; in rank mode, the
+	// transfer time of the last rank to arrive
+	allReduceDur = 48_000
 )
 
 type writer struct {
@@ -102,6 +115,11 @@ type writer struct {
 	lag int64
 	// noise scales durations (noise.go)
 	noise *noiser
+	// rank mode (rank.go): the next launch's device op gets this start
+	// and duration instead of its own, and these extra kernel args
+	fixColl  func(start int64) (int64, int64)
+	collArgs string
+	seq      int64
 }
 
 type countWriter struct {
@@ -122,7 +140,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	if cfg.Steps <= 0 {
 		cfg.Steps = 1
 	}
-	g.header()
+	g.header(cfg)
 	t := int64(1_000_000) // 1 ms after the trace start
 	for s := 0; ; s++ {
 		before := g.f
@@ -148,7 +166,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	return g.f, nil
 }
 
-func (g *writer) header() {
+func (g *writer) header(cfg Config) {
 	g.w.WriteString(`{
   "schemaVersion": 1,
   "deviceProperties": [
@@ -167,7 +185,9 @@ func (g *writer) header() {
   "trace_id": "7A7B2C9D0E1F4A5B8C6D7E8F9A0B1C2D",
   "displayTimeUnit": "ms",
   "baseTimeNanoseconds": 1790857026000000000,
-  "traceEvents": [
+`)
+	g.distInfo(cfg)
+	g.w.WriteString(`  "traceEvents": [
 `)
 	for _, m := range []string{
 		`{"ph": "M", "name": "process_name", "ts": 0.000, "pid": 4242, "tid": 0, "args": {"name": "python3"}}`,
@@ -335,6 +355,9 @@ func (g *writer) launchCat(cat string, tid int, ext int64, call string, ts, dur 
 	if f := g.free[stream]; f > start {
 		start = f
 	}
+	if g.fixColl != nil {
+		start, gpuDur = g.fixColl(start)
+	}
 	end := start + gpuDur
 	g.free[stream] = end + 1_000
 	common := "\"External id\": " + strconv.FormatInt(ext, 10) + ", \"device\": 0, \"context\": 1, \"stream\": " +
@@ -342,7 +365,7 @@ func (g *writer) launchCat(cat string, tid int, ext int64, call string, ts, dur 
 	switch kind {
 	case devKernel:
 		g.x("kernel", name, [2]int{0, stream}, start, gpuDur, "\"queued\": 0, "+common+
-			", \"registers per thread\": 90, \"shared memory\": 16384, \"blocks per SM\": 0.148, \"warps per SM\": 1.185, \"grid\": [16, 1, 1], \"block\": [256, 1, 1], \"est. achieved occupancy %\": 3")
+			", \"registers per thread\": 90, \"shared memory\": 16384, \"blocks per SM\": 0.148, \"warps per SM\": 1.185, \"grid\": [16, 1, 1], \"block\": [256, 1, 1], \"est. achieved occupancy %\": 3"+g.collArgs)
 		g.f.Kernels++
 	case devMemcpy:
 		g.x("gpu_memcpy", name, [2]int{0, stream}, start, gpuDur, common+", \"bytes\": 16384, \"memory bandwidth (GB/s)\": 8.19")
@@ -406,12 +429,18 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	// by simulating the layers' CPU time: each layer is fixed-width.
 	const layerW = 60_000
 	bodyEnd := cur + int64(layers)*layerW
-	if layers > 0 {
-		bodyEnd += 90_000 // copy + all-reduce
+	comm := layers > 0 || cfg.World > 0
+	if comm {
+		bodyEnd += 90_000 + g.stragglerDelay(cfg) // copy + all-reduce
 	}
 	stepEnd := bodyEnd + 15_000
 	if cold {
 		stepEnd += 40_000
+		if cfg.World > 0 {
+			// rank mode: the cold step lasts until its GPU lag has drained,
+			// so every later all-reduce starts when it is launched
+			stepEnd += g.lag
+		}
 	}
 	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
 	g.scenario(cfg, stepStart+21_000)
@@ -496,17 +525,19 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		eSum := g.op("cpu_op", "aten::sum", bwdTid, bt+27_000, 9_000, "[[64, 512], [], [], []]", "[\"float\", \"ScalarList\", \"Scalar\", \"\"]")
 		g.launch(bwdTid, eSum, "cudaLaunchKernel", bt+30_000, 4_500, devKernel, 7, "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4>)", 6_400)
 	}
-	if layers > 0 {
+	if comm {
 		ct := cur + int64(layers)*layerW
 		eCopy := g.op("cpu_op", "aten::copy_", mainTid, ct, 30_000, "[[64, 64], [64, 64], []]", "[\"float\", \"float\", \"Scalar\"]")
 		g.launch(mainTid, eCopy, "cudaMemcpyAsync", ct+6_000, 12_000, devMemcpy, 7, "Memcpy HtoD (Pinned -> Device)", 2_000)
 		eZero := g.op("cpu_op", "aten::zero_", mainTid, ct+32_000, 12_000, "[[512, 512]]", "[\"float\"]")
 		g.launch(mainTid, eZero, "cudaMemsetAsync", ct+35_000, 5_000, devMemset, 7, "Memset (Device)", 1_300)
+		ct += g.rankCollective(cfg, ct)
 		eAR := g.op("cpu_op", "c10d::allreduce_", mainTid, ct+46_000, 40_000, "[[[512, 512]], [], [], [], []]", "[\"TensorList\", \"Object\", \"Object\", \"Object\", \"Int\"]")
 		eRec := g.op("cpu_op", "record_param_comms", mainTid, ct+50_000, 30_000, "", "")
 		_ = eAR
 		g.launch(mainTid, eRec, "cudaLaunchKernel", ct+60_000, 8_000, devKernel, 20,
-			"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 48_000)
+			"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", allReduceDur)
+		g.fixColl, g.collArgs = nil, ""
 	}
 	return stepEnd + 2_000
 }

@@ -43,6 +43,7 @@ func hashAux(a *trace.Aux) uint64 {
 	h = mix(h, uint64(a.Bytes))
 	h = mix(h, uint64(a.PyID))
 	h = mix(h, uint64(a.PyParent))
+	h = mix(h, uint64(a.PG)|uint64(a.Seq)<<32)
 	if a.HasLaunch {
 		h = mix(h, 1)
 	}

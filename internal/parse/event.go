@@ -150,7 +150,7 @@ func (p *parser) args() {
 				e.flags |= trace.FlagCorr
 			}
 		case "Input Dims", "Input dims", "Input type", "Call stack", "grid", "block", "registers per thread",
-			"shared memory", "bytes", "Python id", "Python parent id":
+			"shared memory", "bytes", "Python id", "Python parent id", "Process Group Name", "pg_name", "Seq", "seq":
 			if p.opts.NoExtras {
 				s.skipValue()
 				break
@@ -440,6 +440,14 @@ func (p *parser) extraArg(key []byte) {
 	case "Python parent id":
 		if v, ok := p.intValue(); ok {
 			e.aux.PyParent = v
+			e.hasAux = true
+		}
+	case "Process Group Name", "pg_name":
+		e.aux.PG = p.internValue()
+		e.hasAux = true
+	case "Seq", "seq":
+		if v, ok := p.intValue(); ok {
+			e.aux.Seq = v
 			e.hasAux = true
 		}
 	}

@@ -236,7 +236,9 @@ func (p *parser) merge(w *parser) {
 				x := *wt.Extras.At(int(e.Extra))
 				x.InputDims, x.InputTypes, x.Stack = strMap[x.InputDims], strMap[x.InputTypes], strMap[x.Stack]
 				if x.Aux >= 0 {
-					x.Aux = p.addAux(*wt.Aux.At(int(x.Aux)))
+					a := *wt.Aux.At(int(x.Aux))
+					a.PG = strMap[a.PG]
+					x.Aux = p.addAux(a)
 				}
 				e.Extra = p.addExtra(x)
 			}

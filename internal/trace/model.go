@@ -139,21 +139,24 @@ type Extra struct {
 }
 
 // Aux holds the arguments of device ops and Python frames: launch
-// parameters, bytes moved, Python ids.
+// parameters, bytes moved, Python ids, a collective's process group and
+// sequence number.
 type Aux struct {
 	Grid      [3]int32
 	Block     [3]int32
 	Regs      int32 // registers per thread, -1 when absent
+	PG        StrID // "Process Group Name" (or "pg_name") of a collective, 0 when absent
 	SharedMem int64 // shared memory bytes, -1 when absent
 	Bytes     int64 // memcpy/memset bytes, -1 when absent
 	PyID      int64 // "Python id", -1 when absent
 	PyParent  int64 // "Python parent id", -1 when absent
+	Seq       int64 // "Seq" (or "seq") of a collective in its process group, -1 when absent
 	HasLaunch bool  // grid/block were present
 }
 
 // NewAux returns an Aux with every "absent" marker set.
 func NewAux() Aux {
-	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1}
+	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1}
 }
 
 // ID is a pid or tid as the trace wrote it: an integer or a string.

@@ -1,9 +1,20 @@
 package trace
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
+
+// commKernel matches the names of communication kernels: NCCL and RCCL
+// (ncclKernel_*, ncclDevKernel_*), and collective kernels of other
+// libraries named for what they do (vLLM's cross_device_reduce, custom
+// all-reduce kernels). compile's kernel families and ranks' communication
+// time use this one definition.
+var commKernel = regexp.MustCompile(`(?i)nccl|rccl|allreduce|all_reduce|allgather|reducescatter|cross_device_reduce`)
+
+// IsCommKernel reports whether a device op's name is a communication kernel.
+func IsCommKernel(name string) bool { return commKernel.MatchString(name) }
 
 // StepNumber parses "ProfilerStep#N".
 func StepNumber(name string) (int64, bool) {

@@ -1,0 +1,223 @@
+package cli
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/ranks"
+	"github.com/tracetab/tracetab/internal/render"
+)
+
+type ranksOptions struct {
+	format       string
+	minSkew      string
+	failOnSkew   string
+	allowMissing bool
+}
+
+func newRanksCmd(e *env) *cobra.Command {
+	o := &ranksOptions{}
+	cmd := &cobra.Command{
+		Use:   "ranks FILE... | DIR",
+		Short: "Which rank is slow: one trace per rank, device time per rank, who the collectives waited for",
+		Long: `ranks reads one trace per rank of a distributed job (torch.profiler writes
+one per rank; a DIR means every *.json and *.json.gz in it, sorted) one after
+another, keeping a small summary of each, so memory is that of the largest
+file alone.
+
+Per rank (in rank order; the rank and world size come from distributedInfo,
+else the rank is the file's position, with a warning): the ProfilerStep#N
+numbers, the median step time (CPU), and on the device lane, over the union
+of the steps (the device work window when the trace has none): compute
+(union of kernels, memcpys and memsets that are not communication),
+communication (union of communication kernels: names matching nccl, rccl,
+allreduce, allgather, reducescatter, cross_device_reduce), exposed
+communication (not overlapped by compute) and idle (the window minus all
+device work).
+
+Collectives: NCCL kernels of one collective end together on every rank of
+the communicator: a rank that launches early waits inside the kernel for the
+last one. The k-th kernel of each name on each rank is matched across the
+ranks (within each ProfilerStep#N the ranks have in common; the step of a
+kernel is the step its launch call ran in). Where every communication kernel
+carries "Process Group Name" (and "Seq"), they are matched per process group
+(by seq). In each matched collective the rank with the shortest kernel
+arrived last; every other rank waited its duration minus the shortest. A
+rank's caused wait is the sum of the waits in the collectives it arrived
+last in (split evenly on a tie). No clock alignment is needed; where every
+trace has wall-clock times, the median |end - end on the first rank| of the
+matched collectives is reported as the clocks' skew.
+
+Verdict: the rank that caused the most wait is the slowest of the given
+ranks. Its skew is the caused wait per other rank per step, as a share of
+its median step time; below --min-skew (5%) the ranks are balanced. Groups
+of kernels that do not match (different counts, a name missing on a rank)
+are left out and named; if nothing matches there is no verdict.
+
+Two files with the same rank, or different world sizes, exit 2.
+--fail-on-skew PCT exits 1 when the slowest rank's skew exceeds PCT, and
+when there is no skew to measure (one rank, nothing matched, no steps)
+unless --allow-missing.`,
+		Example: `  tracetab ranks traces/                       # every *.json / *.json.gz in the directory
+  tracetab ranks worker0.pt.trace.json.gz worker1.pt.trace.json.gz
+  tracetab ranks traces/ --fail-on-skew 10      # CI: exit 1 when a rank holds the others back by more than 10% of a step
+  tracetab ranks traces/ --format json | jq '.verdict.rank'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("ranks takes one trace per rank (FILE... or a DIR), got none; see 'tracetab ranks --help'")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(o.format, "text", "md", "csv", "json"); err != nil {
+				return err
+			}
+			return runRanks(e, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.minSkew, "min-skew", "5", "a slowest rank that makes each other rank wait less than this share of its median step time is no straggler: balanced (percent)")
+	f.StringVar(&o.failOnSkew, "fail-on-skew", "", "exit 1 when the slowest rank's skew (caused wait per other rank per step, percent of its median step time) exceeds this")
+	f.BoolVar(&o.allowMissing, "allow-missing", false, "with --fail-on-skew: a skew that cannot be measured (n/a) warns instead of failing")
+	f.StringVar(&o.format, "format", "text", "output format: text, md, csv (the per-rank table) or json")
+	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
+	return cmd
+}
+
+// rankFiles expands the arguments: a directory stands for its *.json and
+// *.json.gz files, sorted.
+func rankFiles(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			files = append(files, a) // the reader names what is wrong with it
+			continue
+		}
+		var in []string
+		for _, pat := range []string{"*.json", "*.json.gz"} {
+			m, _ := filepath.Glob(filepath.Join(a, pat))
+			in = append(in, m...)
+		}
+		if len(in) == 0 {
+			return nil, usageErrorf("ranks: the directory %s holds no *.json or *.json.gz file", a)
+		}
+		slices.Sort(in)
+		files = append(files, in...)
+	}
+	return files, nil
+}
+
+func runRanks(e *env, o *ranksOptions, args []string) error {
+	minSkew, err := strconv.ParseFloat(o.minSkew, 64)
+	if err != nil {
+		return usageErrorf("--min-skew %q: give a percentage from 0 to 100, e.g. 5 or 5%%", o.minSkew)
+	}
+	var failOn float64
+	if o.failOnSkew != "" {
+		if failOn, err = strconv.ParseFloat(o.failOnSkew, 64); err != nil {
+			return usageErrorf("--fail-on-skew %q: give a percentage from 0 to 100, e.g. 10 or 10%%", o.failOnSkew)
+		}
+	}
+	files, err := rankFiles(args)
+	if err != nil {
+		return err
+	}
+	var ss []*ranks.Summary
+	for i, path := range files {
+		t, err := e.load(path)
+		if err != nil {
+			return err
+		}
+		ss = append(ss, ranks.Summarize(t, i))
+		t = nil
+		if i+1 < len(files) {
+			runtime.GC() // the trace is dropped before the next one is read
+		}
+	}
+	if err := checkRanks(e, ss); err != nil {
+		return err
+	}
+	slices.SortStableFunc(ss, func(a, b *ranks.Summary) int { return cmp.Compare(a.Rank, b.Rank) })
+	r := ranks.Compare(ss, minSkew)
+	for _, n := range r.Notes {
+		note(e.stderr, n)
+	}
+	if r.Verdict == nil && len(ss) == 1 {
+		note(e.stderr, r.NoVerdict)
+	}
+	switch o.format {
+	case "json":
+		err = render.RanksJSON(e.stdout, r)
+	case "md", "csv":
+		err = render.RanksTable(e.stdout, r, o.format)
+	default:
+		err = render.RanksText(e.stdout, r)
+	}
+	if err != nil || o.failOnSkew == "" {
+		return err
+	}
+	rule := "skew<=" + o.failOnSkew + "%"
+	g := &diff.Gate{AllowMissing: o.allowMissing, Rules: []string{rule}}
+	switch v := r.Verdict; {
+	case v == nil:
+		g.NA = append(g.NA, diff.NA{Rule: rule, Reason: r.NoVerdict})
+	case v.SkewPct > failOn:
+		g.Violations = append(g.Violations, diff.Violation{Rule: rule,
+			Msg: fmt.Sprintf("rank %d holds the others back by %.2f%% of its median step time, more than %s%%", v.Rank, v.SkewPct, o.failOnSkew)})
+	}
+	if len(g.Violations) > 0 && o.format != "json" && o.format != "csv" {
+		fmt.Fprintf(e.stderr, "tracetab: [%s] %s\n", rule, g.Violations[0].Msg)
+	}
+	if len(g.NA) > 0 && !o.allowMissing && o.format != "json" && o.format != "csv" {
+		fmt.Fprintf(e.stderr, "tracetab: n/a [%s] %s\n", rule, g.NA[0].Reason)
+	}
+	return gateResult(e, o.format, "skew check", g)
+}
+
+// checkRanks refuses ranks that cannot be one job (the same rank twice,
+// different world sizes, more ranks than the world) and warns about files
+// whose rank comes from their position.
+func checkRanks(e *env, ss []*ranks.Summary) error {
+	byRank := map[int64]*ranks.Summary{}
+	var world *ranks.Summary
+	for _, s := range ss {
+		if s.RankFromFile {
+			fmt.Fprintf(e.stderr, "tracetab: warning: %s: no rank in distributedInfo: rank %d from the file's position\n", s.Path, s.Rank)
+		}
+		if o, dup := byRank[s.Rank]; dup {
+			return usageErrorf("ranks: %s and %s are both rank %d: give one trace per rank", o.Path, s.Path, s.Rank)
+		}
+		byRank[s.Rank] = s
+		if s.WorldSize > 0 {
+			if world != nil && world.WorldSize != s.WorldSize {
+				return usageErrorf("ranks: %s has world size %d, %s has %d: not one job", world.Path, world.WorldSize, s.Path, s.WorldSize)
+			}
+			world = s
+		}
+	}
+	if world != nil {
+		var bad []string
+		for _, s := range ss {
+			if s.Rank >= world.WorldSize {
+				bad = append(bad, fmt.Sprintf("%s is rank %d", s.Path, s.Rank))
+			}
+		}
+		if len(bad) > 0 {
+			return usageErrorf("ranks: the world size is %d, but %s", world.WorldSize, strings.Join(bad, ", "))
+		}
+		if int64(len(ss)) > world.WorldSize {
+			return usageErrorf("ranks: %d traces for a world size of %d", len(ss), world.WorldSize)
+		}
+	}
+	return nil
+}

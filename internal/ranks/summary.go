@@ -1,0 +1,224 @@
+// Package ranks compares the traces of the ranks of one distributed job
+// (one torch.profiler trace per rank): what each rank's device did, and
+// which rank the others waited for in their collectives.
+//
+// Each trace is reduced to a Summary as soon as it is read (Summarize), so
+// only one trace is in memory at a time; Compare then works on the
+// summaries alone. All times are int64 nanoseconds.
+package ranks
+
+import (
+	"cmp"
+	"path/filepath"
+	"slices"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Window names the denominator of a rank's device figures.
+const (
+	WindowSteps  = "steps"       // the union of the ProfilerStep#N windows, each extended to the end of the device work launched in it
+	WindowDevice = "device work" // first to last device op: the trace has no steps
+)
+
+// epochNs is 2001-09-09 in ns since 1970: a trace whose times lie beyond
+// it is on the wall clock (Kineto's epoch timestamps, or a relative trace
+// with baseTimeNanoseconds); earlier times are relative to some start and
+// cannot be compared across files.
+const epochNs = int64(1_000_000_000) * 1_000_000_000
+
+// Summary is one rank's trace reduced to what the comparison needs.
+type Summary struct {
+	Path string // as given
+	File string // base name
+
+	Rank         int64  // distributedInfo's rank, else the file's position
+	RankFromFile bool   // the trace had no rank: Rank is the file's position
+	WorldSize    int64  // distributedInfo's world_size; -1 when absent
+	Backend      string // distributedInfo's backend; "" when absent
+
+	Steps        []int64 // the ProfilerStep#N numbers, in time order
+	MedianStepNs int64   // median ProfilerStep CPU time; -1 without steps
+
+	HasGPU        bool   // the trace has kernels, memcpys or memsets
+	Window        string // WindowSteps or WindowDevice; "" without GPU
+	WindowNs      int64  // the length of Window
+	ComputeNs     int64  // union of non-communication device work inside Window
+	CommNs        int64  // union of communication kernels inside Window
+	ExposedCommNs int64  // communication not overlapped by compute, inside Window
+	IdleNs        int64  // Window minus the union of all device work
+	CommKernels   int    // communication kernels in the whole trace
+
+	Colls []Coll // communication kernels in start order, for matching
+	Epoch bool   // times are wall-clock times, comparable across hosts
+}
+
+// Coll is one communication kernel.
+type Coll struct {
+	Name  string
+	PG    string // "Process Group Name" of the kernel; "" when absent
+	Seq   int64  // "Seq" of the kernel; -1 when absent
+	Step  int64  // the ProfilerStep#N its launch call ran in; -1 outside steps
+	Start int64  // absolute ns (baseTimeNanoseconds + ts)
+	Dur   int64
+}
+
+// End is Start + Dur.
+func (c *Coll) End() int64 { return c.Start + c.Dur }
+
+// Summarize reduces t to a Summary; pos is the file's 0-based position on
+// the command line (the rank when the trace names none).
+func Summarize(t *trace.Trace, pos int) *Summary {
+	s := &Summary{Path: t.File, File: filepath.Base(t.File), Rank: int64(pos), WorldSize: -1, MedianStepNs: -1}
+	if t.Dist.Present && t.Dist.Rank >= 0 {
+		s.Rank = t.Dist.Rank
+	} else {
+		s.RankFromFile = true
+	}
+	if t.Dist.Present && t.Dist.WorldSize > 0 {
+		s.WorldSize = t.Dist.WorldSize
+	}
+	s.Backend = t.Dist.Backend
+	s.Epoch = t.Base+t.TraceStart >= epochNs
+
+	steps := t.StepWindows()
+	durs := make([]int64, len(steps))
+	// each step's window, extended to the end of the device work launched
+	// in it (the denominator gaps uses)
+	win := make([][2]int64, len(steps))
+	for k, st := range steps {
+		s.Steps = append(s.Steps, st.N)
+		durs[k] = st.End - st.Start
+		win[k] = [2]int64{st.Start, st.End}
+	}
+	if len(durs) > 0 {
+		s.MedianStepNs = Median(durs)
+	}
+	ls := t.LaunchSteps(steps)
+
+	var compute, comm [][2]int64
+	// the name rule runs once per distinct name: 0 not asked, 1 comm, 2 not
+	isComm := make([]uint8, len(t.Strings))
+	i := -1
+	for _, chunk := range t.Events.Chunks() {
+		for ci := range chunk {
+			i++
+			e := &chunk[ci]
+			if !e.Kind.IsDeviceWork() {
+				continue
+			}
+			summarizeOp(t, s, steps, ls, win, isComm, &compute, &comm, i, e)
+		}
+	}
+	s.CommKernels = len(s.Colls)
+	s.HasGPU = len(compute)+len(comm) > 0
+	slices.SortStableFunc(s.Colls, func(a, b Coll) int { return cmp.Compare(a.Start, b.Start) })
+	if s.HasGPU {
+		deviceFigures(s, win, compute, comm)
+	}
+	return s
+}
+
+// summarizeOp adds device op i (e) to the step windows, the compute or
+// communication intervals and, for a communication kernel, the Colls.
+func summarizeOp(t *trace.Trace, s *Summary, steps []trace.Step, ls *trace.LaunchSteps, win [][2]int64, isComm []uint8,
+	compute, comm *[][2]int64, i int, e *trace.Event) {
+	iv := [2]int64{e.Start, e.End()}
+	k := ls.Of(e)
+	if k >= 0 {
+		win[k][1] = max(win[k][1], iv[1])
+	}
+	if e.Kind == trace.KindKernel && isComm[e.Name] == 0 {
+		isComm[e.Name] = 2
+		if trace.IsCommKernel(t.Str(e.Name)) {
+			isComm[e.Name] = 1
+		}
+	}
+	if e.Kind != trace.KindKernel || isComm[e.Name] != 1 {
+		*compute = append(*compute, iv)
+		return
+	}
+	name := t.Str(e.Name)
+	*comm = append(*comm, iv)
+	c := Coll{Name: name, Seq: -1, Step: -1, Start: t.Base + e.Start, Dur: e.Dur}
+	if k >= 0 {
+		c.Step = steps[k].N
+	}
+	if a := t.AuxOf(i); a != nil {
+		c.PG, c.Seq = t.Str(a.PG), a.Seq
+	}
+	s.Colls = append(s.Colls, c)
+}
+
+// deviceFigures fills the device lane's figures over the rank's window:
+// the union of its steps, or the device work window when it has none.
+func deviceFigures(s *Summary, steps, compute, comm [][2]int64) {
+	all := merge(append(slices.Clone(compute), comm...))
+	w := merge(steps)
+	s.Window = WindowSteps
+	if len(w) == 0 {
+		s.Window = WindowDevice
+		w = [][2]int64{{all[0][0], all[len(all)-1][1]}}
+	}
+	s.WindowNs = length(w)
+	c := merge(compute)
+	s.ComputeNs = overlap(c, w)
+	s.CommNs = overlap(merge(comm), w)
+	busy := overlap(all, w)
+	s.ExposedCommNs = busy - s.ComputeNs
+	s.IdleNs = s.WindowNs - busy
+}
+
+// merge returns the union of half-open intervals as sorted, disjoint
+// intervals (ivs is sorted in place).
+func merge(ivs [][2]int64) [][2]int64 {
+	slices.SortFunc(ivs, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	var out [][2]int64
+	for _, x := range ivs {
+		if x[1] <= x[0] {
+			continue
+		}
+		if n := len(out); n > 0 && x[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], x[1])
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func length(a [][2]int64) (n int64) {
+	for _, x := range a {
+		n += x[1] - x[0]
+	}
+	return n
+}
+
+// overlap is the length of the intersection of two merged lists.
+func overlap(a, b [][2]int64) (n int64) {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+		if hi > lo {
+			n += hi - lo
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return n
+}
+
+// Median is the middle value of d (the mean of the two middle values,
+// rounded down, for an even count); 0 for none.
+func Median(d []int64) int64 {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	n := len(s)
+	return s[(n-1)/2] + (s[n/2]-s[(n-1)/2])/2
+}
