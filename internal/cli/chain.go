@@ -148,10 +148,20 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 		}
 		q.Match = m
 	}
-	t, err := e.load(o.path)
+	// The summary reads no launch parameters, bytes or shapes.
+	load := e.load
+	if o.summary {
+		load = e.loadLean
+	}
+	t, err := load(o.path)
 	if err != nil {
 		return err
 	}
+	// chain looks no id up once the links are built, and counts launches
+	// itself: let go of both before the walk allocates.
+	l := t.Links()
+	l.ReleaseIDIndexes()
+	l.Launched = nil
 	sel, err := chain.Select(t, q)
 	if err != nil {
 		var nm *chain.NoMatch
