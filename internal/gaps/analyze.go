@@ -208,18 +208,26 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		}
 	}
 	var busyIn []int64
-	var allBusy [][2]int64
+	// Each device's busy union, merged as its ops come by start, one
+	// device after another in one array (room for one interval per op).
+	nOps := 0
+	for _, d := range devices {
+		nOps += d.n()
+	}
+	allBusy := make([][2]int64, 0, nOps)
 	for _, d := range devices {
 		r.Devices = append(r.Devices, lane(t, d.dev, -1, &d.seq))
 		deviceGaps(c, d.dev, &d.seq, span, emit)
-		pairs := make([][2]int64, d.n())
-		for k := range pairs {
+		from := len(allBusy)
+		for k := range d.n() {
 			x := d.at(k)
-			pairs[k] = [2]int64{x.s, x.e}
+			if n := len(allBusy); n > from && x.s <= allBusy[n-1][1] {
+				allBusy[n-1][1] = max(allBusy[n-1][1], x.e)
+				continue
+			}
+			allBusy = append(allBusy, [2]int64{x.s, x.e})
 		}
-		b := mergeIvs(pairs)
-		busyIn = append(busyIn, intersect(b, span))
-		allBusy = append(allBusy, b...)
+		busyIn = append(busyIn, intersect(allBusy[from:], span))
 	}
 	for _, g := range listed.result() {
 		r.Gaps = append(r.Gaps, g.gap(t, allSteps))

@@ -56,32 +56,97 @@ func byStart(a, b op) int {
 	return cmp.Compare(a.i, b.i)
 }
 
-// collect gathers the selected device ops per stream and per device in one
-// pass over the device tracks: each track is already in time order, so the
-// only sorts are of streams spread over several tracks and of each
-// device's merged list (n log n in the number of ops, whatever the number
-// of streams).
+// collect gathers the selected device ops per stream and per device in two
+// passes over the device tracks (count, then fill): each device's ops are
+// one array, each of its streams a part of it, so nothing is copied. Each
+// track is already in time order: the only sorts are of streams spread
+// over several tracks and the merge of a device's streams (n log n in the
+// number of ops, whatever the number of streams).
 func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bool) (streams []stream, devices []stream) {
 	at := map[[2]int64]int{}
+	var count []int
+	for k := range t.Tracks {
+		tr := &t.Tracks[k]
+		if tr.Kind != trace.TrackDevice {
+			continue
+		}
+		n := 0
+		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			if e := t.Ev(int(i32)); e.Kind.IsDeviceWork() && keep(int(i32), e) {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		key := [2]int64{int64(tr.Device), tr.Stream}
+		si, seen := at[key]
+		if !seen {
+			si = len(streams)
+			at[key] = si
+			streams = append(streams, stream{dev: tr.Device, id: tr.Stream})
+			count = append(count, 0)
+		}
+		count[si] += n
+	}
+	// Streams by (device, stream); then one array per device.
+	perm := make([]int, len(streams))
+	for k := range perm {
+		perm[k] = k
+	}
+	slices.SortFunc(perm, func(a, b int) int {
+		if streams[a].dev != streams[b].dev {
+			return cmp.Compare(streams[a].dev, streams[b].dev)
+		}
+		return cmp.Compare(streams[a].id, streams[b].id)
+	})
+	sorted := make([]stream, len(streams))
+	sortedCount := make([]int, len(streams))
+	for to, from := range perm {
+		sorted[to], sortedCount[to] = streams[from], count[from]
+	}
+	streams = sorted
+	for k := range streams {
+		at[[2]int64{int64(streams[k].dev), streams[k].id}] = k
+	}
+	type group struct {
+		from, to, n int
+		flat        []op
+	}
+	var groups []group
+	for k := 0; k < len(streams); {
+		g := group{from: k}
+		for k < len(streams) && streams[k].dev == streams[g.from].dev {
+			g.n += sortedCount[k]
+			k++
+		}
+		g.to = k
+		flat := make([]op, g.n)
+		g.flat = flat
+		off := 0
+		for x := g.from; x < g.to; x++ {
+			streams[x].ops = flat[off:off:off+sortedCount[x]]
+			off += sortedCount[x]
+		}
+		groups = append(groups, g)
+	}
 	unsorted := map[int]bool{}
 	for k := range t.Tracks {
 		tr := &t.Tracks[k]
 		if tr.Kind != trace.TrackDevice {
 			continue
 		}
-		key := [2]int64{int64(tr.Device), tr.Stream}
-		si, seen := at[key]
+		si, ok := at[[2]int64{int64(tr.Device), tr.Stream}]
+		if !ok {
+			continue
+		}
 		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
 			i := int(i32)
 			e := t.Ev(i)
 			if !e.Kind.IsDeviceWork() || !keep(i, e) {
 				continue
 			}
-			if !seen {
-				si, seen = len(streams), true
-				at[key] = si
-				streams = append(streams, stream{dev: tr.Device, id: tr.Stream, seq: seq{ops: make([]op, 0, l.TrackStart[k+1]-l.TrackStart[k])}})
-			} else if n := len(streams[si].ops); n > 0 && streams[si].ops[n-1].s > e.Start {
+			if n := len(streams[si].ops); n > 0 && streams[si].ops[n-1].s > e.Start {
 				unsorted[si] = true
 			}
 			o := op{s: e.Start, e: e.End(), i: i32, call: l.Launch[i], launch: noLaunch}
@@ -94,46 +159,29 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 	for si := range unsorted {
 		slices.SortFunc(streams[si].ops, byStart)
 	}
-	slices.SortFunc(streams, func(a, b stream) int {
-		if a.dev != b.dev {
-			return cmp.Compare(a.dev, b.dev)
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-	for k := 0; k < len(streams); {
-		j := k
-		for j < len(streams) && streams[j].dev == streams[k].dev {
-			j++
-		}
-		devices = append(devices, deviceSeq(streams[k:j]))
-		k = j
+	for _, g := range groups {
+		devices = append(devices, deviceSeq(g.flat, streams[g.from:g.to]))
 	}
 	return streams, devices
 }
 
-// deviceSeq is the device lane of its streams: one stream's list as it is;
-// several streams are moved into one array (each stream's list a part of
-// it) and ordered by start through 4-byte positions.
-func deviceSeq(streams []stream) stream {
+// deviceSeq is the device lane of its streams, which lie one after another
+// in flat: one stream's list as it is; several streams ordered by start
+// through 4-byte positions in flat.
+func deviceSeq(flat []op, streams []stream) stream {
 	d := stream{dev: streams[0].dev, id: -1}
 	if len(streams) == 1 {
 		d.ops = streams[0].ops
 		return d
 	}
-	n := 0
-	for _, s := range streams {
-		n += len(s.ops)
-	}
-	flat := make([]op, 0, n)
 	lists := make([][]int32, 0, len(streams))
-	for k := range streams {
-		off := len(flat)
-		flat = append(flat, streams[k].ops...)
-		streams[k].ops = flat[off:len(flat):len(flat)]
-		pos := make([]int32, len(flat)-off)
+	off := 0
+	for _, s := range streams {
+		pos := make([]int32, len(s.ops))
 		for i := range pos {
 			pos[i] = int32(off + i)
 		}
+		off += len(s.ops)
 		lists = append(lists, pos)
 	}
 	d.ops = flat

@@ -67,8 +67,19 @@ func TestDeviceSeq(t *testing.T) {
 		}
 		return o
 	}
-	streams := []stream{{seq: seq{ops: mk(1, 5, 9)}}, {seq: seq{ops: mk(2, 3)}}, {seq: seq{ops: mk(0, 10)}}, {seq: seq{ops: mk(4)}}}
-	d := deviceSeq(streams)
+	var flat []op
+	var streams []stream
+	for _, o := range [][]op{mk(1, 5, 9), mk(2, 3), mk(0, 10), mk(4)} {
+		streams = append(streams, stream{seq: seq{ops: o}})
+		flat = append(flat, o...)
+	}
+	off := 0
+	for k := range streams {
+		n := len(streams[k].ops)
+		streams[k].ops = flat[off : off+n : off+n]
+		off += n
+	}
+	d := deviceSeq(flat, streams)
 	var starts []int64
 	for k := range d.n() {
 		starts = append(starts, d.at(k).s)
