@@ -125,7 +125,7 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 		g.flat = flat
 		off := 0
 		for x := g.from; x < g.to; x++ {
-			streams[x].ops = flat[off:off:off+sortedCount[x]]
+			streams[x].ops = flat[off : off : off+sortedCount[x]]
 			off += sortedCount[x]
 		}
 		groups = append(groups, g)
