@@ -80,7 +80,7 @@ Exit codes: 0 ok (also with the notes above), 2 usage error, 3 unreadable input.
 }
 
 func runCompile(e *env, o *compileOptions, path string) error {
-	t, err := e.load(path)
+	t, err := e.loadLean(path)
 	if err != nil {
 		return err
 	}
@@ -95,11 +95,11 @@ func runCompile(e *env, o *compileOptions, path string) error {
 }
 
 func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error {
-	eager, err := e.load(eagerPath)
+	eager, err := e.loadLean(eagerPath)
 	if err != nil {
 		return err
 	}
-	compiled, err := e.load(compiledPath)
+	compiled, err := e.loadLean(compiledPath)
 	if err != nil {
 		return err
 	}

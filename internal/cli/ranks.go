@@ -134,7 +134,7 @@ func runRanks(e *env, o *ranksOptions, args []string) error {
 	}
 	var ss []*ranks.Summary
 	for i, path := range files {
-		t, err := e.load(path)
+		t, err := e.loadLean(path)
 		if err != nil {
 			return err
 		}

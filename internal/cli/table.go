@@ -213,7 +213,12 @@ func parseRange(s string) (int64, int64, error) {
 }
 
 func runTable(e *env, o *tableOptions) error {
-	t, err := e.load(o.path)
+	// Only the op view grouped by shapes or stacks reads them.
+	load := e.loadLean
+	if o.by == "op" && (o.groupShape || o.groupStack > 0) {
+		load = e.load
+	}
+	t, err := load(o.path)
 	if err != nil {
 		return err
 	}

@@ -150,11 +150,14 @@ func (p *parser) args() {
 				e.flags |= trace.FlagCorr
 			}
 		case "Input Dims", "Input dims", "Input type", "Call stack", "grid", "block", "registers per thread",
-			"shared memory", "bytes", "Python id", "Python parent id", "Process Group Name", "pg_name", "Seq", "seq":
+			"shared memory", "bytes", "Python id", "Python parent id":
 			if p.opts.NoExtras {
 				s.skipValue()
 				break
 			}
+			p.extraArg(key)
+		case "Process Group Name", "pg_name", "Seq", "seq":
+			// rare (collective kernels only): kept even with NoExtras
 			p.extraArg(key)
 		case "Ev Idx", "Profiler Event Index":
 			e.evIdx = true

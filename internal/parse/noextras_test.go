@@ -15,16 +15,29 @@ import (
 // the skipped args.
 func sameWithoutExtras(t *testing.T, what string, full, lean *trace.Trace) {
 	t.Helper()
-	if lean.Extras.Len() != 0 || lean.Aux.Len() != 0 {
-		t.Fatalf("%s: NoExtras kept %d extras, %d aux", what, lean.Extras.Len(), lean.Aux.Len())
+	for i := 0; i < lean.Extras.Len(); i++ {
+		if x := lean.Extras.At(i); x.InputDims != 0 || x.InputTypes != 0 || x.Stack != 0 || x.Aux < 0 {
+			t.Fatalf("%s: NoExtras kept extra %d: %+v", what, i, *x)
+		}
 	}
 	if full.NumEvents() != lean.NumEvents() {
 		t.Fatalf("%s: %d events, %d without extras", what, full.NumEvents(), lean.NumEvents())
 	}
 	for i := 0; i < full.NumEvents(); i++ {
 		a, b := *full.Ev(i), *lean.Ev(i)
-		if b.Extra != -1 {
-			t.Fatalf("%s: event %d has Extra %d without extras", what, i, b.Extra)
+		// Only a collective's process group and sequence number stay.
+		if a, b := full.AuxOf(i), lean.AuxOf(i); b != nil {
+			want := trace.NewAux()
+			want.PG, want.Seq = a.PG, a.Seq
+			if full.Str(a.PG) != lean.Str(b.PG) || b.Seq != a.Seq || b.Grid != want.Grid || b.Block != want.Block ||
+				b.Regs != want.Regs || b.SharedMem != want.SharedMem || b.Bytes != want.Bytes || b.PyID != want.PyID ||
+				b.PyParent != want.PyParent || b.HasLaunch {
+				t.Fatalf("%s: event %d keeps %+v without extras (full %+v)", what, i, *b, *a)
+			}
+		} else if b := lean.ExtraOf(i); b != nil {
+			t.Fatalf("%s: event %d has Extra %+v without extras", what, i, *b)
+		} else if a := full.AuxOf(i); a != nil && (a.PG != 0 || a.Seq != -1) {
+			t.Fatalf("%s: event %d lost its process group or seq without extras: %+v", what, i, *a)
 		}
 		if full.Str(a.Name) != lean.Str(b.Name) {
 			t.Fatalf("%s: event %d named %q, %q without extras", what, i, full.Str(a.Name), lean.Str(b.Name))

@@ -32,10 +32,10 @@ type Options struct {
 	// stops with an *Error (TooLarge) when the estimate passes it.
 	MaxMemory int64
 	// NoExtras skips the args only some commands read: input shapes and
-	// types, call stacks, launch parameters, bytes moved, Python ids and a
-	// collective's process group and sequence number
-	// (Trace.Extras and Trace.Aux stay empty, every Event.Extra is -1).
-	// The events, their names, times, ids and links are the same.
+	// types, call stacks, launch parameters, bytes moved and Python ids
+	// (Trace.Extras and Trace.Aux then hold only the process group and
+	// sequence number of collective kernels). The events, their names,
+	// times, ids and links are the same.
 	NoExtras bool
 }
 
