@@ -131,13 +131,13 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var firstLaunch int64
 	nLat := 0
 	for _, s := range streams {
-		r.Streams = append(r.Streams, lane(t, s.dev, s.id, &s.seq))
-		for _, x := range s.ops {
+		r.Streams = append(r.Streams, lane(t, &s))
+		for k, x := range s.ops {
 			if x.call < 0 {
 				r.UnlinkedOps++
 				continue
 			}
-			name := t.Ev(int(x.i)).Name
+			name := s.names[k]
 			if group[name] == 0 {
 				gNames, gCount = append(gNames, name), append(gCount, 0)
 				group[name] = int32(len(gNames))
@@ -160,9 +160,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		}
 		lat := make([]int64, nLat)
 		for _, s := range streams {
-			for _, x := range s.ops {
+			for k, x := range s.ops {
 				if x.call >= 0 {
-					g := group[t.Ev(int(x.i)).Name] - 1
+					g := group[s.names[k]] - 1
 					lat[next[g]] = x.s - x.launch
 					next[g]++
 				}
@@ -178,6 +178,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			}
 			return cmp.Compare(a.Name, b.Name)
 		})
+	}
+	for k := range streams {
+		streams[k].names = nil // only the latency by name read them
 	}
 	var lo, hi int64
 	if len(span) > 0 {
@@ -216,7 +219,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	}
 	allBusy := make([][2]int64, 0, nOps)
 	for _, d := range devices {
-		r.Devices = append(r.Devices, lane(t, d.dev, -1, &d.seq))
+		r.Devices = append(r.Devices, lane(t, &d))
 		deviceGaps(c, d.dev, &d.seq, span, emit)
 		from := len(allBusy)
 		for k := range d.n() {
@@ -247,20 +250,12 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	return r
 }
 
-func lane(t *trace.Trace, dev int, stream int64, q *seq) Lane {
-	ln := Lane{Device: dev, Stream: stream, Ops: q.n()}
+func lane(t *trace.Trace, s *stream) Lane {
+	q := &s.seq
+	ln := Lane{Device: s.dev, Stream: s.id, Ops: q.n(), KernelNs: s.kindNs[0], MemcpyNs: s.kindNs[1], MemsetNs: s.kindNs[2]}
 	sorted := true
-	for k := range q.n() {
-		x := q.at(k)
-		sorted = sorted && (k == 0 || x.s >= q.at(k-1).s)
-		switch t.Ev(int(x.i)).Kind {
-		case trace.KindKernel:
-			ln.KernelNs += x.e - x.s
-		case trace.KindMemcpy:
-			ln.MemcpyNs += x.e - x.s
-		case trace.KindMemset:
-			ln.MemsetNs += x.e - x.s
-		}
+	for k := 1; k < q.n() && sorted; k++ {
+		sorted = q.at(k).s >= q.at(k-1).s
 	}
 	var busy, lo, hi int64
 	if sorted && q.n() > 0 {

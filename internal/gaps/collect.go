@@ -26,6 +26,23 @@ type stream struct {
 	dev int
 	id  int64
 	seq
+	// kindNs sums the durations of its kernels, memcpys and memsets.
+	kindNs [3]int64
+	// names is each op's name (for the latency by name), let go after.
+	names []trace.StrID
+}
+
+// kindSlot is the place of a device op kind in stream.kindNs, -1.
+func kindSlot(k trace.Kind) int {
+	switch k {
+	case trace.KindKernel:
+		return 0
+	case trace.KindMemcpy:
+		return 1
+	case trace.KindMemset:
+		return 2
+	}
+	return -1
 }
 
 // seq is a list of ops in start order: ops itself, or ops[ref[0]],
@@ -113,6 +130,8 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 		from, to, n int
 		flat        []op
 	}
+	// Where each stream's next op goes in its device's arrays.
+	off := make([]int, len(streams))
 	var groups []group
 	for k := 0; k < len(streams); {
 		g := group{from: k}
@@ -122,11 +141,14 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 		}
 		g.to = k
 		flat := make([]op, g.n)
+		names := make([]trace.StrID, g.n)
 		g.flat = flat
-		off := 0
+		o := 0
 		for x := g.from; x < g.to; x++ {
-			streams[x].ops = flat[off : off : off+sortedCount[x]]
-			off += sortedCount[x]
+			streams[x].ops = flat[o : o : o+sortedCount[x]]
+			streams[x].names = names[o : o+sortedCount[x] : o+sortedCount[x]]
+			off[x] = 0
+			o += sortedCount[x]
 		}
 		groups = append(groups, g)
 	}
@@ -153,11 +175,27 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 			if o.call >= 0 {
 				o.launch = t.Ev(int(o.call)).Start
 			}
-			streams[si].ops = append(streams[si].ops, o)
+			st := &streams[si]
+			st.ops = append(st.ops, o)
+			st.names[off[si]] = e.Name
+			off[si]++
+			if k := kindSlot(e.Kind); k >= 0 {
+				st.kindNs[k] += e.Dur
+			}
 		}
 	}
 	for si := range unsorted {
-		slices.SortFunc(streams[si].ops, byStart)
+		s := &streams[si]
+		// sort the names with the ops: by the op's position
+		perm := make([]int32, len(s.ops))
+		for k := range perm {
+			perm[k] = int32(k)
+		}
+		slices.SortStableFunc(perm, func(a, b int32) int { return byStart(s.ops[a], s.ops[b]) })
+		ops, names := slices.Clone(s.ops), slices.Clone(s.names)
+		for k, p := range perm {
+			s.ops[k], s.names[k] = ops[p], names[p]
+		}
 	}
 	for _, g := range groups {
 		devices = append(devices, deviceSeq(g.flat, streams[g.from:g.to]))
@@ -170,6 +208,11 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 // through 4-byte positions in flat.
 func deviceSeq(flat []op, streams []stream) stream {
 	d := stream{dev: streams[0].dev, id: -1}
+	for _, s := range streams {
+		for k := range d.kindNs {
+			d.kindNs[k] += s.kindNs[k]
+		}
+	}
 	if len(streams) == 1 {
 		d.ops = streams[0].ops
 		return d
