@@ -144,13 +144,16 @@ func runGaps(e *env, o *gapsOptions) error {
 	// 357/356/364 MiB at 20, 315/308/306 at 5, 296/293/300 at 2; user CPU
 	// 1.97-2.06 s in every case. The rendering (JSON allocates much) runs
 	// at the usual target again.
-	gcWas := debug.SetGCPercent(5)
+	debug.SetGCPercent(5)
 	r := gaps.Analyze(t, opts)
-	debug.SetGCPercent(gcWas)
-	// The analysis's lists are garbage now: collect them before the
-	// rendering allocates, or the heap grows to 1.2 times the size it had
-	// with them (1 GB trace, 5 paired runs: peak RSS 248 -> 237 MiB, wall the same).
+	// The analysis's lists, and the trace once the filters are checked,
+	// are garbage now: collect them before the rendering allocates, or the
+	// heap grows to 1.2 times the size it had with them (1 GB trace, 5
+	// paired runs: peak RSS 248 -> 237 MiB, wall the same). What is left
+	// is small: the rendering runs at Go's default target (at 20 its few
+	// MB of heap took a dozen collections).
 	runtime.GC()
+	debug.SetGCPercent(100)
 	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && hasDeviceWork(t) {
 		return usageErrorf("the filters (%s) select no device op of %s, which has some", filterText(o), o.path)
 	}

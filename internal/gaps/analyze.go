@@ -55,7 +55,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			cpuSteps = ivs{}
 		}
 	}
-	// The per-step rows and the step breakdown do not depend on the device
+	// The step breakdown and the dead windows do not depend on the device
 	// lanes: the other core computes them meanwhile (the trace's caches are
 	// safe to share).
 	var wg sync.WaitGroup
@@ -66,10 +66,12 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
 		bd, cpuBusy = stepBreakdownRuns(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) }, launchers)
 		dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
 	}()
+	// The step rows first on this side: the two sides take about as long,
+	// and their lists are gone before the device ops are collected.
+	stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
 	streams, devices := collect(t, l, keep)
 
 	// The denominator: the selected step windows, else the GPU window.

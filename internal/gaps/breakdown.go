@@ -132,14 +132,24 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 	for k := range dmin {
 		dmin[k], dmax[k] = none, -none
 	}
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
-		if !e.Kind.IsDeviceWork() {
+	// Device work lies on the device tracks: only those are walked. The
+	// ends of ops matched to no step are kept for the pass below.
+	var unmatchedEnds []int64
+	for k := range t.Tracks {
+		if t.Tracks[k].Kind != trace.TrackDevice {
 			continue
 		}
-		if k := stepOfCall(l.Launch[i]); k >= 0 {
-			dmin[k], dmax[k] = min(dmin[k], e.Start), max(dmax[k], e.End())
-			matched[k]++
+		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i32))
+			if !e.Kind.IsDeviceWork() {
+				continue
+			}
+			if k := stepOfCall(l.Launch[i32]); k >= 0 {
+				dmin[k], dmax[k] = min(dmin[k], e.Start), max(dmax[k], e.End())
+				matched[k]++
+			} else {
+				unmatchedEnds = append(unmatchedEnds, e.End())
+			}
 		}
 	}
 	// Find the end of unmatched device work before the first step's
@@ -150,12 +160,8 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		anyMatched = anyMatched || matched[k] > 0
 	}
 	if anyMatched && dmin[0] != none {
-		for i := 0; i < t.NumEvents(); i++ {
-			e := t.Ev(i)
-			if !e.Kind.IsDeviceWork() || stepOfCall(l.Launch[i]) >= 0 {
-				continue
-			}
-			if d := e.End(); d < dmin[0] {
+		for _, d := range unmatchedEnds {
+			if d < dmin[0] {
 				prevEnd = max(prevEnd, d)
 			}
 		}
