@@ -212,32 +212,55 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			listed.add(*g)
 		}
 	}
-	var busyIn []int64
-	// Each device's busy union, merged as its ops come by start, one
-	// device after another in one array (room for one interval per op).
-	nOps := 0
-	for _, d := range devices {
-		nOps += d.n()
+	// Each device's busy union, merged as its ops come by start: its time
+	// inside the span is summed as the runs come, and only the parts of
+	// runs inside some blocking call are kept, for the calls' GPU time.
+	syncs := blockingCalls(t, cpuSteps)
+	callWin := make([][2]int64, len(syncs))
+	for k, sc := range syncs {
+		callWin[k] = [2]int64{sc.s, sc.e}
 	}
-	allBusy := make([][2]int64, 0, nOps)
+	calls := mergeIvs(callWin)
+	var busyIn []int64
+	var inCalls [][2]int64
 	for _, d := range devices {
 		r.Devices = append(r.Devices, lane(t, &d))
 		deviceGaps(c, d.dev, &d.seq, span, emit)
-		from := len(allBusy)
+		var in int64
+		sj, cj := 0, 0
+		run := func(a, b int64) {
+			// mostly the run lies inside one step window and no call
+			if sj < len(span) && span[sj][0] <= a && b <= span[sj][1] {
+				in += b - a
+			} else {
+				in += clipTo(span, &sj, a, b, nil)
+			}
+			if cj < len(calls) && calls[cj][0] < b {
+				clipTo(calls, &cj, a, b, &inCalls)
+			}
+		}
+		var cs, ce int64
 		for k := range d.n() {
 			x := d.at(k)
-			if n := len(allBusy); n > from && x.s <= allBusy[n-1][1] {
-				allBusy[n-1][1] = max(allBusy[n-1][1], x.e)
-				continue
+			switch {
+			case k == 0:
+				cs, ce = x.s, x.e
+			case x.s <= ce:
+				ce = max(ce, x.e)
+			default:
+				run(cs, ce)
+				cs, ce = x.s, x.e
 			}
-			allBusy = append(allBusy, [2]int64{x.s, x.e})
 		}
-		busyIn = append(busyIn, intersect(allBusy[from:], span))
+		if d.n() > 0 {
+			run(cs, ce)
+		}
+		busyIn = append(busyIn, in)
 	}
 	for _, g := range listed.result() {
 		r.Gaps = append(r.Gaps, g.gap(t, allSteps))
 	}
-	r.Syncs = syncReport(t, blockingCalls(t, cpuSteps), mergeIvs(allBusy), o.Top)
+	r.Syncs = syncReport(t, syncs, mergeIvs(inCalls), o.Top)
 	// CPU activity is measured over the span and, when the first launch
 	// call came before it (the GPU lane runs behind), from that call on.
 	cpuSpan := span
@@ -288,6 +311,26 @@ func lane(t *trace.Trace, s *stream) Lane {
 	ln.WindowNs, ln.BusyNs = hi-lo, busy
 	ln.IdleNs = ln.WindowNs - busy
 	return ln
+}
+
+// clipTo adds up how much of [a, b) lies inside w (sorted, disjoint),
+// appending those parts to out when out is set; *j is a cursor into w for
+// calls whose a never decreases.
+func clipTo(w ivs, j *int, a, b int64, out *[][2]int64) int64 {
+	for *j < len(w) && w[*j][1] <= a {
+		*j++
+	}
+	var n int64
+	for x := *j; x < len(w) && w[x][0] < b; x++ {
+		lo, hi := max(a, w[x][0]), min(b, w[x][1])
+		if hi > lo {
+			n += hi - lo
+			if out != nil {
+				*out = append(*out, [2]int64{lo, hi})
+			}
+		}
+	}
+	return n
 }
 
 // firstLaunchIn is the earliest launch call start of the ops (their own
