@@ -19,11 +19,7 @@ import (
 // the device ops and a step range, on the sample and on every shared trace
 // with profiler steps.
 func TestStepLanesAsTraceSteps(t *testing.T) {
-	files := []string{filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}
-	if d, ok := testenv.SharedDir(); ok {
-		more, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*"))
-		files = append(files, more...)
-	}
+	files := testTraces(t)
 	withSteps := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".tar.gz") {
@@ -64,11 +60,7 @@ func TestStepLanesAsTraceSteps(t *testing.T) {
 // equal cpuRuns' own pass, and the breakdown is stepBreakdown's, on the
 // sample and every shared trace.
 func TestBreakdownRunsAsCPURuns(t *testing.T) {
-	files := []string{filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}
-	if d, ok := testenv.SharedDir(); ok {
-		more, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*"))
-		files = append(files, more...)
-	}
+	files := testTraces(t)
 	nonEmpty := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".tar.gz") {
@@ -103,22 +95,7 @@ func TestBreakdownRunsAsCPURuns(t *testing.T) {
 // the sample, every shared trace and generated ones, whatever steps are
 // selected (every one, every other one, one in the middle).
 func TestBreakdownStreamAsLists(t *testing.T) {
-	files := []string{filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}
-	for _, sc := range []string{"dataloader", "preprocess", "sync", "wait"} {
-		var buf bytes.Buffer
-		if _, err := gen.Write(&buf, gen.Config{Steps: 6, Scenario: sc}); err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(t.TempDir(), sc+".json")
-		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, p)
-	}
-	if d, ok := testenv.SharedDir(); ok {
-		more, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*"))
-		files = append(files, more...)
-	}
+	files := testTraces(t)
 	withSteps := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".tar.gz") {
@@ -159,4 +136,27 @@ func TestBreakdownStreamAsLists(t *testing.T) {
 	if withSteps < 5 {
 		t.Errorf("only %d traces with steps checked", withSteps)
 	}
+}
+
+// testTraces is the sample, a generated trace of each scenario (so the
+// checks hold without ../shared too) and every shared trace when present.
+func testTraces(t *testing.T) []string {
+	t.Helper()
+	files := []string{filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}
+	for _, sc := range []string{"dataloader", "preprocess", "sync", "wait"} {
+		var buf bytes.Buffer
+		if _, err := gen.Write(&buf, gen.Config{Steps: 6, Scenario: sc}); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), sc+".json")
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	if d, ok := testenv.SharedDir(); ok {
+		more, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*"))
+		files = append(files, more...)
+	}
+	return files
 }
