@@ -1,73 +1,33 @@
 package compile
 
 import (
-	"bytes"
-	"os"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/benchtrace"
 	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/parse"
-	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
-// The model step of the command, the parse and the links not timed. MB/s
-// is of the trace's JSON (it compares with the parser's figure); allocs/op
-// counts the step's own allocations.
+// The command's model step, the parse and the links not timed, on a
+// generated trace (200 steps, 8 layers: about 8 MB of JSON) and on
+// TRACETAB_BENCH_FILE, both read lean as the command reads them.
 
-// modelTrace is a generated torch.compile trace held in memory (200 steps, 8 layers:
-// about 8 MB of JSON), read lean as the command reads it, and linked.
-func modelTrace(b *testing.B) (*trace.Trace, int64) {
-	b.Helper()
-	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, gen.Config{Steps: 200, Layers: 8, Variant: "triton"}); err != nil {
-		b.Fatal(err)
-	}
-	t, err := parse.Read(bytes.NewReader(buf.Bytes()), "bench", parse.Options{NoExtras: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	t.Links()
-	return t, int64(buf.Len())
-}
-
-// modelFile is TRACETAB_BENCH_FILE read the same way, or a skip.
-func modelFile(b *testing.B) (*trace.Trace, int64) {
-	b.Helper()
-	path := testenv.BenchFile(b)
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	t, err := parse.Open(path, parse.Options{NoExtras: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	t.Links()
-	return t, st.Size()
-}
-
-func benchModel(b *testing.B, t *trace.Trace, size int64, step func(*trace.Trace) int) {
-	b.SetBytes(size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if step(t) == 0 {
-			b.Fatal("the model step found nothing")
-		}
-	}
-	b.ReportMetric(float64(t.NumEvents()), "events")
-}
+var lean = parse.Options{NoExtras: true}
 
 func compileStep(t *trace.Trace) int { return len(Summarize(t).Kernels) }
 
-// BenchmarkSummarize is compile's model step on a generated trace.
-func BenchmarkSummarize(b *testing.B) { t, n := modelTrace(b); benchModel(b, t, n, compileStep) }
+// BenchmarkSummarize is compile's model step on a generated torch.compile
+// trace (Inductor kernels through cuLaunchKernel).
+func BenchmarkSummarize(b *testing.B) {
+	t, n := benchtrace.Generated(b, gen.Config{Steps: 200, Layers: 8, Variant: "triton"}, lean)
+	benchtrace.Run(b, t, n, compileStep)
+}
 
 // BenchmarkSummarizeFile is compile's model step on TRACETAB_BENCH_FILE
 // (make bench's trace is eager: the step walks it and finds no compiled
 // code, which is what compile does with such a trace).
 func BenchmarkSummarizeFile(b *testing.B) {
-	t, n := modelFile(b)
-	benchModel(b, t, n, func(t *trace.Trace) int { Summarize(t); return 1 })
+	t, n := benchtrace.File(b, lean)
+	benchtrace.Run(b, t, n, func(t *trace.Trace) int { Summarize(t); return 1 })
 }

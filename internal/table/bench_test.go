@@ -1,13 +1,11 @@
 package table
 
 import (
-	"bytes"
-	"os"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/benchtrace"
 	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/parse"
-	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -15,38 +13,15 @@ import (
 // trace's JSON, so it compares with the parser's figure; allocs/op counts
 // the step's own allocations (a few large columns, not one per event).
 
-// benchTrace parses a generated trace held in memory (200 steps, 8 layers:
-// about 8 MB of JSON) and links it, as table does before its model step.
+// benchTrace is a generated trace held in memory (200 steps, 8 layers:
+// about 8 MB of JSON), read whole and linked, as table does before its
+// model step.
 func benchTrace(b *testing.B) (*trace.Trace, int64) {
-	b.Helper()
-	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, gen.Config{Steps: 200, Layers: 8}); err != nil {
-		b.Fatal(err)
-	}
-	t, err := parse.Read(bytes.NewReader(buf.Bytes()), "bench", parse.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	t.Links()
-	return t, int64(buf.Len())
+	return benchtrace.Generated(b, gen.Config{Steps: 200, Layers: 8}, parse.Options{})
 }
 
-// fileTrace parses TRACETAB_BENCH_FILE (e.g. the 1 GB trace make bench
-// generates), or skips.
-func fileTrace(b *testing.B) (*trace.Trace, int64) {
-	b.Helper()
-	path := testenv.BenchFile(b)
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	t, err := parse.Open(path, parse.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	t.Links()
-	return t, st.Size()
-}
+// fileTrace is TRACETAB_BENCH_FILE read the same way, or a skip.
+func fileTrace(b *testing.B) (*trace.Trace, int64) { return benchtrace.File(b, parse.Options{}) }
 
 func benchCompute(b *testing.B, t *trace.Trace, size int64) {
 	b.SetBytes(size)
