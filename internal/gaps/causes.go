@@ -267,17 +267,7 @@ func (c *causer) slotOf(before []int32, slots []int32, p int32) int32 {
 	if p < 0 {
 		return 0
 	}
-	ep := c.t.Ev(int(p))
-	k, found := slices.BinarySearchFunc(before, p, func(x, _ int32) int {
-		ex := c.t.Ev(int(x))
-		if d := cmp.Compare(ex.Start, ep.Start); d != 0 {
-			return d
-		}
-		if d := cmp.Compare(ep.End(), ex.End()); d != 0 {
-			return d
-		}
-		return cmp.Compare(x, p)
-	})
+	k, found := slices.BinarySearchFunc(before, p, c.t.CompareInTrack)
 	if !found {
 		return 0
 	}

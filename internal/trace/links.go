@@ -85,16 +85,7 @@ func buildLinks(t *Trace) *Links {
 			i++
 		}
 	}
-	less := func(a, b int32) int {
-		ea, eb := ev.At(int(a)), ev.At(int(b))
-		if c := cmp.Compare(ea.Start, eb.Start); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(eb.End(), ea.End()); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	}
+	less := t.CompareInTrack
 	for k := range t.Tracks {
 		s := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]
 		if !slices.IsSortedFunc(s, less) {
@@ -201,6 +192,20 @@ func launchOp(e *Event, opByExt *idIndex, opStack []int32) int32 {
 		return opStack[len(opStack)-1]
 	}
 	return -1
+}
+
+// CompareInTrack orders events a and b as Links.Order lists a track's
+// events: by start, the longer first, then by event index (a parent always
+// before its children).
+func (t *Trace) CompareInTrack(a, b int32) int {
+	ea, eb := t.Events.At(int(a)), t.Events.At(int(b))
+	if c := cmp.Compare(ea.Start, eb.Start); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(eb.End(), ea.End()); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
 }
 
 // ReleaseIDIndexes lets go of the id lookups (OpByExtID, LaunchByCorr),
