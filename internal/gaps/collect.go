@@ -130,8 +130,6 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 		from, to, n int
 		flat        []op
 	}
-	// Where each stream's next op goes in its device's arrays.
-	off := make([]int, len(streams))
 	var groups []group
 	for k := 0; k < len(streams); {
 		g := group{from: k}
@@ -147,7 +145,6 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 		for x := g.from; x < g.to; x++ {
 			streams[x].ops = flat[o : o : o+sortedCount[x]]
 			streams[x].names = names[o : o+sortedCount[x] : o+sortedCount[x]]
-			off[x] = 0
 			o += sortedCount[x]
 		}
 		groups = append(groups, g)
@@ -177,24 +174,17 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 			}
 			st := &streams[si]
 			st.ops = append(st.ops, o)
-			st.names[off[si]] = e.Name
-			off[si]++
+			st.names[len(st.ops)-1] = e.Name
 			if k := kindSlot(e.Kind); k >= 0 {
 				st.kindNs[k] += e.Dur
 			}
 		}
 	}
-	for si := range unsorted {
+	for si := range unsorted { // rare: a stream spread over several tracks
 		s := &streams[si]
-		// sort the names with the ops: by the op's position
-		perm := make([]int32, len(s.ops))
-		for k := range perm {
-			perm[k] = int32(k)
-		}
-		slices.SortStableFunc(perm, func(a, b int32) int { return byStart(s.ops[a], s.ops[b]) })
-		ops, names := slices.Clone(s.ops), slices.Clone(s.names)
-		for k, p := range perm {
-			s.ops[k], s.names[k] = ops[p], names[p]
+		slices.SortFunc(s.ops, byStart)
+		for k := range s.ops {
+			s.names[k] = t.Ev(int(s.ops[k].i)).Name
 		}
 	}
 	for _, g := range groups {
