@@ -1,0 +1,232 @@
+package layout
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/tracetab/tracetab/internal/names"
+)
+
+// Grid is a plain table of cells, rendered as an aligned text table, a
+// GitHub Markdown table or CSV.
+type Grid struct {
+	Headers []string
+	Rows    [][]string
+	// RightAlign marks numeric columns.
+	RightAlign []bool
+	// Names marks the columns that hold names (ops, kernels, files): in
+	// text they are the columns cut to fit Width, in Markdown their cells
+	// are code spans, so that <built-in function f> or MulFunctor<float>
+	// is shown as written and never read as HTML.
+	Names []bool
+	// Width is the text width the grid fits in (0: no limit). Only the
+	// name columns give way, each no narrower than MinName; a grid whose
+	// other columns alone are wider than Width is printed at that width.
+	Width int
+	// MinName is the narrowest a name column is cut to (0: 16).
+	MinName int
+}
+
+// Write renders g in format "text", "md" or "csv".
+func (g *Grid) Write(w io.Writer, format string) error {
+	switch format {
+	case "csv":
+		return WriteCSV(w, g.Headers, g.Rows)
+	case "text":
+		return g.writeText(w)
+	case "md":
+		return g.writeMarkdown(w)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+func (g *Grid) isName(i int) bool  { return i < len(g.Names) && g.Names[i] }
+func (g *Grid) isRight(i int) bool { return i < len(g.RightAlign) && g.RightAlign[i] }
+
+// WriteCSV writes one CSV table: a header line and the rows.
+func WriteCSV(w io.Writer, headers []string, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(headers); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(rows); err != nil {
+		return err
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Runes is the width of s in a terminal, counted in runes.
+func Runes(s string) int { return utf8.RuneCountInString(s) }
+
+// widths returns each column's natural width.
+func (g *Grid) widths() []int {
+	width := make([]int, len(g.Headers))
+	for i, h := range g.Headers {
+		width[i] = Runes(h)
+	}
+	for _, r := range g.Rows {
+		for i, c := range r {
+			if i < len(width) {
+				width[i] = max(width[i], Runes(c))
+			}
+		}
+	}
+	return width
+}
+
+// fit returns the rows with the name columns cut so that the text table
+// fits g.Width, and the column widths it is then laid out with.
+func (g *Grid) fit() ([][]string, []int) {
+	width := g.widths()
+	rows := g.Rows
+	if g.Width <= 0 {
+		return rows, width
+	}
+	total := 0
+	for _, wd := range width {
+		total += wd + 2
+	}
+	over := total - g.Width
+	if over <= 0 {
+		return rows, width
+	}
+	minName := g.MinName
+	if minName <= 0 {
+		minName = 16
+	}
+	// take the excess from the widest name columns first
+	target := append([]int(nil), width...)
+	for over > 0 {
+		widest := -1
+		for i := range target {
+			if g.isName(i) && target[i] > max(minName, Runes(g.Headers[i])) && (widest < 0 || target[i] > target[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		target[widest]--
+		over--
+	}
+	cut := false
+	for i := range target {
+		if target[i] != width[i] {
+			cut = true
+		}
+	}
+	if !cut {
+		return rows, width
+	}
+	rows = make([][]string, len(g.Rows))
+	for i, r := range g.Rows {
+		rows[i] = append([]string(nil), r...)
+	}
+	for c := range target {
+		if target[c] == width[c] {
+			continue
+		}
+		col := make([]string, len(rows))
+		for i, r := range rows {
+			if c < len(r) {
+				col[i] = r[c]
+			}
+		}
+		col = names.Column(col, target[c])
+		for i, r := range rows {
+			if c < len(r) {
+				r[c] = col[i]
+			}
+		}
+	}
+	return rows, target
+}
+
+// writeText lays the grid out as aligned columns under a dashed rule; a
+// line ends at its last character (no text output ends a line with a
+// space).
+func (g *Grid) writeText(w io.Writer) error {
+	rows, width := g.fit()
+	var b, l strings.Builder
+	line := func(cells []string) {
+		l.Reset()
+		for i := range g.Headers {
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			pad := strings.Repeat(" ", max(0, width[i]-Runes(c)))
+			l.WriteByte(' ')
+			if g.isRight(i) {
+				l.WriteString(pad + c)
+			} else {
+				l.WriteString(c + pad)
+			}
+			l.WriteByte(' ')
+		}
+		b.WriteString(strings.TrimRight(l.String(), " "))
+		b.WriteByte('\n')
+	}
+	line(g.Headers)
+	total := 0
+	for _, wd := range width {
+		total += wd + 2
+	}
+	b.WriteString(strings.Repeat("-", total))
+	b.WriteByte('\n')
+	for _, r := range rows {
+		line(r)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeMarkdown writes a GitHub table through tablewriter: name cells as
+// code spans, every other cell escaped (MdText).
+func (g *Grid) writeMarkdown(w io.Writer) error {
+	align := make([]tw.Align, len(g.Headers))
+	for i := range align {
+		align[i] = tw.AlignLeft
+		if g.isRight(i) {
+			align[i] = tw.AlignRight
+		}
+	}
+	cfg := tablewriter.Config{
+		Header: tw.CellConfig{
+			Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+			Alignment:  tw.CellAlignment{PerColumn: align},
+		},
+		Row: tw.CellConfig{
+			Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+			Alignment:  tw.CellAlignment{PerColumn: align},
+		},
+	}
+	t := tablewriter.NewTable(w, tablewriter.WithConfig(cfg), tablewriter.WithRenderer(renderer.NewMarkdown()))
+	head := make([]any, len(g.Headers))
+	for i, h := range g.Headers {
+		head[i] = MdText(h)
+	}
+	t.Header(head...)
+	for _, r := range g.Rows {
+		cells := make([]any, len(r))
+		for i, c := range r {
+			if g.isName(i) {
+				cells[i] = MdCode(c)
+			} else {
+				cells[i] = MdText(c)
+			}
+		}
+		if err := t.Append(cells...); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}

@@ -1,0 +1,45 @@
+package layout
+
+import "strings"
+
+// Wrap breaks prose into lines of at most width runes at spaces, each line
+// after the first starting with indent; a word longer than a line stays
+// whole on its own line. width <= 0 returns s as one line.
+func Wrap(s string, width int, indent string) []string {
+	if width <= 0 || Runes(s) <= width {
+		return []string{s}
+	}
+	var lines []string
+	var cur strings.Builder
+	curLen := 0
+	for _, word := range strings.Fields(s) {
+		wl := Runes(word)
+		switch {
+		case curLen == 0:
+			if len(lines) > 0 {
+				cur.WriteString(indent)
+				curLen = Runes(indent)
+			}
+			cur.WriteString(word)
+			curLen += wl
+		case curLen+1+wl <= width:
+			cur.WriteByte(' ')
+			cur.WriteString(word)
+			curLen += 1 + wl
+		default:
+			lines = append(lines, cur.String())
+			cur.Reset()
+			cur.WriteString(indent)
+			cur.WriteString(word)
+			curLen = Runes(indent) + wl
+		}
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
+}
+
+// Cut fits one name into width runes, cutting its middle (names.Truncate):
+// for a name shown alone, outside a column.
+func Cut(s string, width int) string { return truncate(s, width) }
