@@ -13,6 +13,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/info"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -33,7 +34,7 @@ type env struct {
 
 // Main runs tracetab with args (without the program name) and returns the
 // process exit code.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// Most of the heap is pointer-free event storage that lives to the
 	// end: a lower GC target costs little time and keeps the peak near the
 	// live size. Measured on a 1 GB trace (medians of 5, same minute): 20
@@ -42,6 +43,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	debug.SetGCPercent(20)
 	out := &outWriter{w: stdout}
 	e := &env{stdin: stdin, stdout: out, stderr: stderr}
+	// a panic anywhere (the goroutines carry theirs here) is one line and
+	// exit 3, never a goroutine dump
+	defer func() {
+		if r := recover(); r != nil {
+			code = exitCode(safe.New(r), stderr, e.loading)
+		}
+	}()
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -54,7 +62,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if out.err != nil {
 		err = &writeError{out.err}
 	}
-	return exitCode(err, stderr)
+	return exitCode(err, stderr, e.loading)
 }
 
 func newRoot(e *env) *cobra.Command {
@@ -65,7 +73,8 @@ func newRoot(e *env) *cobra.Command {
 any era from 2021 on, kilobytes to gigabytes) and answers in tables: what takes
 the time, where the GPU waits, how a Python call became a kernel.
 
-Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
+Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input, too
+large for --max-memory, or an internal error (please report it).`,
 		Example: `  tracetab info trace.json.gz
   tracetab table trace.json.gz --sort self_cuda_time_total --limit 20
   tracetab table trace.json --by kernel
@@ -130,8 +139,14 @@ func (e *env) loadWith(path string, lean bool) (*trace.Trace, error) {
 		return nil, err
 	}
 	printWarnings(e.stderr, t)
+	if afterLoad != nil {
+		afterLoad(t)
+	}
 	return t, nil
 }
+
+// afterLoad, when set (by tests), runs on every trace once it is read.
+var afterLoad func(*trace.Trace)
 
 // printWarnings prints the reader's warnings, except the "thread named
 // twice" one: no number depends on a thread's name; info lists it where a

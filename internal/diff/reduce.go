@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -253,6 +254,7 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
+				defer safe.Recover(&errs[k])
 				so := topt
 				so.HasSteps, so.StepLo, so.StepHi = true, steps[g[0]].N, steps[g[1]].N
 				per[k], errs[k] = table.Compute(t, so)
