@@ -56,7 +56,7 @@ func parseSize(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 || math.IsInf(v, 0) || v*mult > math.MaxInt64/2 {
+	if err != nil || math.IsNaN(v) || v < 0 || math.IsInf(v, 0) || v*mult > math.MaxInt64/2 {
 		return 0, fmt.Errorf("bad size %q: use e.g. 8GB, 512MiB, or 0 for no bound", s)
 	}
 	return int64(v * mult), nil
