@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/hostile"
+	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -35,18 +36,17 @@ import (
 
 var stress = flag.Bool("stress", os.Getenv("TRACETAB_STRESS") != "", "run the hostile corpus at full size (make stress)")
 
-// runAll runs the cases whose code belongs to another helper's area
-// (skipped until that area is fixed).
-var runAll = os.Getenv("TRACETAB_HOSTILE_ALL") != ""
-
 var (
 	binOnce sync.Once
 	binPath string
 	binErr  error
 )
 
-// TestMain removes the binary the hostile tests built.
+// TestMain reads each reference trace once for all the tests of the
+// package (internal/testcache), and removes the binary the hostile tests
+// built.
 func TestMain(m *testing.M) {
+	testOpen = testcache.Open
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
@@ -202,11 +202,9 @@ func record(f figure) {
 }
 
 type hcmd struct {
-	args      []string // "{}" is the trace's path
-	owner     string   // set when the code that fails here belongs to another helper's area
-	fullOwner string   // the same, at full size only (make stress)
-	code      int
-	has       string // stderr must contain it
+	args []string // "{}" is the trace's path
+	code int
+	has  string // stderr must contain it
 }
 
 type hcase struct {
@@ -221,12 +219,6 @@ type hcase struct {
 }
 
 func ok(args ...string) hcmd { return hcmd{args: args} }
-
-// owned: fails in another helper's area (skipped until it is fixed there).
-func owned(owner string, args ...string) hcmd { return hcmd{args: args, owner: owner} }
-
-// ownedFull: passes at test size, fails at full size in another helper's area.
-func ownedFull(owner string, args ...string) hcmd { return hcmd{args: args, fullOwner: owner} }
 
 func hostileCases() []hcase {
 	return []hcase{
@@ -310,13 +302,6 @@ func TestHostile(t *testing.T) {
 			for _, hc := range c.cmds {
 				what := c.name + ": " + strings.Join(hc.args, " ")
 				t.Run(strings.Join(hc.args, " "), func(t *testing.T) {
-					owner := hc.owner
-					if *stress && owner == "" {
-						owner = hc.fullOwner
-					}
-					if owner != "" && !runAll {
-						t.Skipf("fails in %s, another helper's area (TRACETAB_HOSTILE_ALL=1 runs it)", owner)
-					}
 					runCase(t, c, hc, what, path, mem, size, timeout)
 				})
 			}

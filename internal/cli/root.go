@@ -28,6 +28,7 @@ type env struct {
 	demangle       bool // show C++ names demangled in text output
 	maxMemory      maxMemoryFlag
 	loading        string // the trace being read or analysed, for messages
+	sharedTrace    bool   // a trace was read from the tests' cache (testOpen)
 	cpuProfile     string
 	stopProfile    func()
 }
@@ -134,7 +135,15 @@ func (e *env) loadWith(path string, lean bool) (*trace.Trace, error) {
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}
-	t, err := parse.Open(path, opts)
+	var t *trace.Trace
+	var err error
+	if testOpen != nil {
+		var shared bool
+		t, shared, err = testOpen(path, opts)
+		e.sharedTrace = e.sharedTrace || shared
+	} else {
+		t, err = parse.Open(path, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +156,20 @@ func (e *env) loadWith(path string, lean bool) (*trace.Trace, error) {
 
 // afterLoad, when set (by tests), runs on every trace once it is read.
 var afterLoad func(*trace.Trace)
+
+// testOpen, when set (by tests: internal/testcache), reads traces in place
+// of parse.Open; shared says the trace is shared with other commands of
+// the test binary, which then keep every part of it (letGo).
+var testOpen func(path string, opts parse.Options) (t *trace.Trace, shared bool, err error)
+
+// letGo runs drop, which lets go of parts of the trace the command no
+// longer reads (to lower its peak memory); a trace the tests share keeps
+// them.
+func (e *env) letGo(drop func()) {
+	if !e.sharedTrace {
+		drop()
+	}
+}
 
 // printWarnings prints the reader's warnings, except the "thread named
 // twice" one: no number depends on a thread's name; info lists it where a
