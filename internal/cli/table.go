@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -24,6 +25,7 @@ type tableOptions struct {
 	groupStack   int
 	topLevel     bool
 	nameWidth    int
+	nameWidthSet bool // --name-width was given (the kernel view then caps names at it)
 	timeUnit     string
 	header       string
 	torch        string
@@ -84,6 +86,7 @@ bytes exactly, without the marker.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
+			o.nameWidthSet = cmd.Flags().Changed("name-width")
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -256,7 +259,7 @@ func runTable(e *env, o *tableOptions) error {
 			return err
 		}
 	}
-	if o.compact.active() {
+	if o.compact.active() || e.compactForTerminal(o, res) {
 		if err := writeCompact(e, o, res); err != nil {
 			return err
 		}
@@ -275,6 +278,34 @@ func runTable(e *env, o *tableOptions) error {
 		note(e.stderr, n)
 	}
 	return nil
+}
+
+// compactForTerminal reports whether the op table goes to a terminal
+// narrower than torch's layout (one line per row, about 150 columns and
+// more): then the compact table is shown at the terminal's width, with a
+// note. --torch-exact, --width, a format other than text and a pipe keep
+// torch's layout.
+func (e *env) compactForTerminal(o *tableOptions, res *table.Result) bool {
+	w := e.textWidth(widthAuto)
+	if w == 0 || o.torchExact || o.format != "text" || o.compact.width != widthAuto {
+		return false
+	}
+	lay := render.DefaultTorchLayout()
+	lay.Limit, lay.TopLevel, lay.NameWidth, lay.TimeUnit, lay.Header = o.limit, o.topLevel, o.nameWidth, o.timeUnit, o.header
+	var b strings.Builder
+	if render.OpTable(&b, o.format, o.path, o.sort, res, lay) != nil {
+		return false
+	}
+	widest := 0
+	for _, l := range strings.Split(b.String(), "\n") {
+		widest = max(widest, utf8.RuneCountInString(l))
+	}
+	if widest <= w {
+		return false
+	}
+	o.compact.width = w
+	note(e.stderr, fmt.Sprintf("torch's layout is %d columns, wider than this terminal (%d): the compact table is shown (--torch-exact prints torch's)", widest, w))
+	return true
 }
 
 // refuseEmptyOps, once --match/--exclude left no op row, computes the

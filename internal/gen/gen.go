@@ -48,6 +48,9 @@ type Config struct {
 	StragglerDelay int64
 	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
 	PGSeq bool
+	// Warm leaves out the cold first step (its 2.5 ms GPU lag and dead
+	// window): a trace profiled after warm-up, every step alike.
+	Warm bool
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -396,7 +399,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	if cfg.GEMMScale > 0 {
 		gemmDur = int64(float64(gemmDurBase) * cfg.GEMMScale)
 	}
-	cold := s == 0
+	cold := s == 0 && !cfg.Warm
 	stepStart := t
 	// matmul_add body
 	ma := t + 21_000 + scenarioLen(cfg)

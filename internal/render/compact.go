@@ -51,7 +51,7 @@ var CompactColumns = []CompactColumn{
 // order (the name always first) and the width of the whole line.
 type CompactLayout struct {
 	Columns  []CompactColumn
-	Width    int // the line's width in runes; the name column takes what is left
+	Width    int // the line's width in runes, the name column taking what is left; 0: no limit
 	Demangle bool
 	Torch    TorchLayout // for the row limit and top-level filter
 }
@@ -86,24 +86,45 @@ func CompactOpTable(w io.Writer, res *table.Result, lay CompactLayout) error {
 	if lay.Demangle {
 		raw = names.DemangleAll(raw)
 	}
-	for i := range rows {
-		if rows[i].Device {
-			// a kernel or GPU annotation row can share its name with a CPU
-			// row (a Triton op and its kernel; ProfilerStep* on both lanes)
-			raw[i] += GPUMarker
-		}
-	}
 	rest := lay.Width
 	for _, wd := range widths {
 		rest -= wd + 2
 	}
 	nameW := max(rest, minNameWidth)
-	shown := names.Column(raw, nameW)
+	if lay.Width <= 0 {
+		nameW = 0 // no limit: every name whole
+	}
+	// a kernel or GPU annotation row can share its name with a CPU row (a
+	// Triton op and its kernel; ProfilerStep* on both lanes): it ends in
+	// the marker, after the cut and any #2, as in torch's layout
+	shown := make([]string, len(rows))
+	for _, dev := range []bool{false, true} {
+		var idx []int
+		var col []string
+		for i := range rows {
+			if rows[i].Device == dev {
+				idx, col = append(idx, i), append(col, raw[i])
+			}
+		}
+		w := nameW
+		m := ""
+		if dev {
+			m = GPUMarker
+			if w > 0 {
+				w = max(w-runes(m), len(names.Ellipsis)+2)
+			}
+		}
+		for k, s := range names.Column(col, w) {
+			shown[idx[k]] = s + m
+		}
+	}
 	longest := runes("Name")
 	for _, s := range shown {
 		longest = max(longest, runes(s))
 	}
-	nameW = min(nameW, longest)
+	if nameW <= 0 || nameW > longest {
+		nameW = longest
+	}
 
 	var b strings.Builder
 	line := func(name string, vals []string) {

@@ -72,8 +72,8 @@ func Open(path string, opts parse.Options) (t *trace.Trace, shared bool, err err
 		t, err = parse.Open(path, opts)
 		return t, false, err
 	}
-	abs, _ := filepath.Abs(path)
-	k := key{abs, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.Sequential, opts.MaxMemory}
+	// keyed by the path as given: the trace names its file as it was opened
+	k := key{path, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.Sequential, opts.MaxMemory}
 	mu.Lock()
 	e := entries[k]
 	if e == nil {

@@ -86,6 +86,21 @@ func (t *Trace) LaunchTime(i int) int64 {
 // count.
 func (t *Trace) Steps(keep func(i int) bool) []Step {
 	steps := t.StepWindows()
+	MarkCold(steps)
+	return t.stepsOf(steps, keep)
+}
+
+// StepsRange is Steps for the steps numbered lo to hi alone, as gaps
+// selects them: their windows share the GPU time, and only the device work
+// launched in them counts (the cold mark is still among all the steps).
+func (t *Trace) StepsRange(lo, hi int64) []Step {
+	steps := t.StepWindows()
+	MarkCold(steps)
+	steps = slices.DeleteFunc(steps, func(s Step) bool { return s.N < lo || s.N > hi })
+	return t.stepsOf(steps, func(i int) bool { return StepAt(steps, t.LaunchTime(i)) >= 0 })
+}
+
+func (t *Trace) stepsOf(steps []Step, keep func(i int) bool) []Step {
 	var work []DeviceWork
 	devs := map[int]bool{}
 	for i := 0; i < t.NumEvents(); i++ {
@@ -107,7 +122,6 @@ func (t *Trace) Steps(keep func(i int) bool) []Step {
 		}
 	}
 	FillGPU(steps, work, len(devs))
-	MarkCold(steps)
 	return steps
 }
 
