@@ -188,6 +188,30 @@ func flagError(cmd *cobra.Command, err error) error {
 
 // suggestFlags lists the flags of cmd (its own and inherited) within an
 // edit distance of 2 of name, or that it is a prefix of, closest first.
+// didYouMean is "; did you mean X?" (up to three of cands, the closest
+// first) for a mistyped value v, or "" when none is close.
+func didYouMean(v string, cands []string) string {
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	for _, c := range cands {
+		if d := editDistance(v, c); d <= max(2, len(v)/5) || (len(v) >= 3 && strings.HasPrefix(c, v)) {
+			cs = append(cs, cand{c, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d || (cs[i].d == cs[j].d && cs[i].s < cs[j].s) })
+	if len(cs) == 0 {
+		return ""
+	}
+	var out []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].s)
+	}
+	return "; did you mean " + strings.Join(out, " or ") + "?"
+}
+
 func suggestFlags(cmd *cobra.Command, name string) []string {
 	type cand struct {
 		name string

@@ -113,6 +113,8 @@ large for --max-memory, or an internal error (please report it).`,
 		return pprof.StartCPUProfile(f)
 	}
 	root.SetFlagErrorFunc(flagError)
+	// --version prints what the version command prints
+	root.SetVersionTemplate(buildLine() + "\n")
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
 	root.AddCommand(newCompileCmd(e), newRanksCmd(e))
 	root.AddCommand(newVersionCmd(e))

@@ -145,6 +145,13 @@ func (o *tableOptions) validate() error {
 			if _, known := metricnames.Lookup(o.sort); known {
 				return usageErrorf("--sort %s: torch's table() has no sort key for it; use one of %s (or a short name: %s)", o.sort, strings.Join(table.SortKeys(), ", "), metricnames.Help())
 			}
+			cands := table.SortKeys()
+			for _, m := range metricnames.Table {
+				cands = append(cands, m.Short)
+			}
+			if hint := didYouMean(o.sort, cands); hint != "" {
+				return usageErrorf("unknown --sort %q%s", o.sort, hint)
+			}
 			return usageErrorf("unknown --sort %q: use one of %s (or a short name: %s)", o.sort, strings.Join(table.SortKeys(), ", "), metricnames.Help())
 		}
 		o.sort = k

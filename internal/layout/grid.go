@@ -161,10 +161,18 @@ func (g *Grid) fit() ([][]string, []int) {
 func (g *Grid) narrowed() (*Grid, []string) {
 	cur := g
 	var dropped []string
+	// a column goes while the names would be cut below a comfortable
+	// width (twice MinName) to keep it
+	minName := g.MinName
+	if minName <= 0 {
+		minName = 16
+	}
 	for _, c := range g.Optional {
-		_, width := cur.fit()
 		total := 0
-		for _, wd := range width {
+		for i, wd := range cur.widths() {
+			if cur.isName(i) {
+				wd = min(wd, max(2*minName, Runes(cur.Headers[i])))
+			}
 			total += wd + 2
 		}
 		if total <= g.Width {

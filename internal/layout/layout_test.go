@@ -111,7 +111,7 @@ func TestGridOptionalColumns(t *testing.T) {
 		RightAlign: []bool{true, true, true, false},
 		Names:      []bool{false, false, false, true},
 		Optional:   []int{2, 1},
-		Width:      36,
+		Width:      56,
 	}
 	var b bytes.Buffer
 	if err := g.Write(&b, "text"); err != nil {
@@ -120,8 +120,8 @@ func TestGridOptionalColumns(t *testing.T) {
 	out := b.String()
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	for _, l := range lines[:len(lines)-1] {
-		if Runes(l) > 36 {
-			t.Errorf("line over 36: %q", l)
+		if Runes(l) > 56 {
+			t.Errorf("line over 56: %q", l)
 		}
 	}
 	if strings.Contains(lines[0], "Max") || !strings.Contains(lines[0], "Min") {
