@@ -266,6 +266,13 @@ func runTable(e *env, o *tableOptions) error {
 			return err
 		}
 	}
+	if len(res.Rows) == 0 {
+		what := "no CPU op, annotation, runtime call or device op"
+		if o.stepsEnabled {
+			what += " in the selected steps"
+		}
+		return usageErrorf("%s has %s, so the op table has no row (torch's table() would print nothing)", o.path, what)
+	}
 	if o.compact.active() || e.compactForTerminal(o, res) {
 		if err := writeCompact(e, o, res); err != nil {
 			return err
