@@ -26,6 +26,7 @@ RACE_PKGS := ./internal/parse ./internal/trace ./internal/gaps ./internal/table
 test:
 	$(GO) vet ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
+	$(GO) test -run '^$$' -fuzz '^FuzzCommands$$' -fuzztime 10s ./internal/cli
 	@mkdir -p $(CACHE) && rm -f $(SKIPLOG)
 	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -count=1 -timeout 20m ./... && \
 	$(GO) test -race -count=1 -timeout 20m $(RACE_PKGS) && \
