@@ -88,7 +88,7 @@ type columnJSON struct {
 }
 
 type deviceJSON struct {
-	Device              string           `json:"device"`
+	Device              string           `json:"device_name"`
 	DeviceType          string           `json:"device_type"`
 	DeviceTypeID        int              `json:"device_type_id"`
 	DeviceID            *int             `json:"device_id"`

@@ -150,7 +150,7 @@ func devicesGrid(m *memory.Model, c cells) *layout.Grid {
 	g := &layout.Grid{
 		Headers: headers(c.text,
 			[]string{"Device", "Peak allocated", "Above start", "At", "Step", "Op at the peak", "Peak reserved", "Start", "End", "Allocs", "Frees", "Pre-trace frees"},
-			[]string{"device", "peak_allocated_bytes", "peak_above_start_bytes", "peak_ns", "peak_step", "peak_op", "peak_reserved_bytes", "start_allocated_bytes", "end_allocated_bytes", "allocations", "frees", "pre_trace_frees"}),
+			[]string{"device_name", "peak_allocated_bytes", "peak_above_start_bytes", "peak_ns", "peak_step", "peak_op", "peak_reserved_bytes", "start_allocated_bytes", "end_allocated_bytes", "allocations", "frees", "pre_trace_frees"}),
 		RightAlign: []bool{false, true, true, true, true, false, true, true, true, true, true, true},
 		Names:      []bool{false, false, false, false, false, true},
 	}
@@ -168,7 +168,7 @@ func aliveGrid(p perDevice, top int) *layout.Grid {
 	g := &layout.Grid{
 		Headers: headers(c.text,
 			[]string{"Device", "Allocating op", "Alive", "Allocs", "Oldest at", "Oldest age"},
-			[]string{"device", "op", "bytes", "allocations", "oldest_ns", "oldest_age_ns"}),
+			[]string{"device_name", "op", "bytes", "allocations", "oldest_ns", "oldest_age_ns"}),
 		RightAlign: []bool{false, false, true, true, true, true},
 		Names:      []bool{false, true},
 	}
@@ -189,7 +189,7 @@ func stepsGrid(p perDevice) *layout.Grid {
 	g := &layout.Grid{
 		Headers: headers(c.text,
 			[]string{"Device", "Step", "Start", "End", "Growth", "Peak", "Reserved", "Allocs", "Frees"},
-			[]string{"device", "step", "start_allocated_bytes", "end_allocated_bytes", "growth_bytes", "peak_allocated_bytes", "end_reserved_bytes", "allocations", "frees"}),
+			[]string{"device_name", "step", "start_allocated_bytes", "end_allocated_bytes", "growth_bytes", "peak_allocated_bytes", "end_reserved_bytes", "allocations", "frees"}),
 		RightAlign: []bool{false, true, true, true, true, true, true, true, true},
 	}
 	for _, d := range p.devs {
@@ -212,7 +212,7 @@ func lifetimesGrid(p perDevice, top int) *layout.Grid {
 	g := &layout.Grid{
 		Headers: headers(c.text,
 			[]string{"Device", "Allocating op", "Allocs", "Bytes", "Largest", "Median life", "Longest", "Unfreed"},
-			[]string{"device", "op", "allocations", "bytes", "max_bytes", "freed", "median_lifetime_ns", "max_lifetime_ns", "never_freed"}),
+			[]string{"device_name", "op", "allocations", "bytes", "max_bytes", "freed", "median_lifetime_ns", "max_lifetime_ns", "never_freed"}),
 		RightAlign: []bool{false, false, true, true, true, true, true, true, true},
 		Names:      []bool{false, true},
 	}
@@ -241,7 +241,7 @@ func leakGrid(p perDevice, top int) *layout.Grid {
 	g := &layout.Grid{
 		Headers: headers(c.text,
 			[]string{"Device", "Allocating op", "Outlived step", "Allocs", "Steps", "Never freed"},
-			[]string{"device", "op", "bytes", "allocations", "steps", "never_freed_bytes"}),
+			[]string{"device_name", "op", "bytes", "allocations", "steps", "never_freed_bytes"}),
 		RightAlign: []bool{false, false, true, true, true, true},
 		Names:      []bool{false, true},
 	}
