@@ -211,7 +211,7 @@ func lifetimesGrid(p perDevice, top int) *layout.Grid {
 	c := p.c
 	g := &layout.Grid{
 		Headers: headers(c.text,
-			[]string{"Device", "Allocating op", "Allocs", "Bytes", "Largest", "Median life", "Longest", "Unfreed"},
+			[]string{"Device", "Allocating op", "Allocs", "Bytes", "Largest", "Median", "Longest", "Unfreed"},
 			[]string{"device_name", "op", "allocations", "bytes", "max_bytes", "freed", "median_lifetime_ns", "max_lifetime_ns", "never_freed"}),
 		RightAlign: []bool{false, false, true, true, true, true, true, true, true},
 		Names:      []bool{false, true},

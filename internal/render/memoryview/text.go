@@ -28,7 +28,11 @@ func Write(w io.Writer, m *memory.Model, o Options) error {
 	p := &page{w: w, md: o.Format == "md", width: o.Width}
 	c := cells{text: true}
 	want := func(s string) bool { return o.Section == "" || o.Section == s }
-	p.para(summary(m, o.File, p.md))
+	file := o.File
+	if !p.md && o.Width > 0 {
+		file = layout.Cut(file, max(o.Width-14, 20)) // "memory of " + ": " and the indent
+	}
+	p.para(summary(m, file, p.md))
 	if want("devices") {
 		p.heading("Devices")
 		if p.md {
@@ -158,7 +162,7 @@ func deviceText(d *memory.Device, md bool) string {
 	} else {
 		s += fmt.Sprintf("%s after its last record, from the level before its first", (cells{text: true}).signed(d.End.Allocated))
 	}
-	if d.Reserved {
+	if d.Reserved && d.PeakReserved.Bytes > 0 { // the CPU's records say 0 reserved
 		s += fmt.Sprintf("; reserved peak %s at %s", units.Bytes(d.PeakReserved.Bytes), at(d.PeakReserved.Ns))
 	}
 	s += fmt.Sprintf("; %s (%s), %s (%s)", units.Plural(d.Allocations, "allocation", "allocations"), units.Bytes(d.AllocBytes),

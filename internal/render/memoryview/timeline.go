@@ -20,8 +20,9 @@ const labelWidth = 10 // "allocated " and "reserved  "
 
 // Timeline draws each device's curve over the model's window in width
 // columns: a row for the allocated (the largest level held in each
-// column) and one for the reserved, on one scale from the device's lowest
-// allocated to its highest level, a row marking where each ProfilerStep#N
+// column) and one for the reserved (none when it is 0 throughout, as the
+// CPU's records say), on one scale from the device's lowest allocated to
+// its highest level, a row marking where each ProfilerStep#N
 // starts (and the last one ends), and the window's two ends.
 func Timeline(w io.Writer, m *memory.Model, width int, unicode bool) error {
 	ramp := asciiRamp
@@ -39,10 +40,11 @@ func Timeline(w io.Writer, m *memory.Model, width int, unicode bool) error {
 			b.WriteString("\n")
 		}
 		cols := d.Curve(from, to, n)
+		resv := d.Reserved && d.PeakReserved.Bytes > 0 // the CPU's records say 0 reserved: no row
 		lo, hi := cols[0].MinAllocated, cols[0].MaxAllocated
 		for _, c := range cols {
 			lo, hi = min(lo, c.MinAllocated), max(hi, c.MaxAllocated)
-			if d.Reserved {
+			if resv {
 				hi = max(hi, c.MaxReserved)
 			}
 		}
@@ -51,7 +53,7 @@ func Timeline(w io.Writer, m *memory.Model, width int, unicode bool) error {
 			what = "allocated above the level before its first record"
 		}
 		fmt.Fprintf(&b, "%s: %s, scale %s %s to %s %s", d.Name, what, string(ramp[0]), units.Bytes(lo), string(ramp[len(ramp)-1]), units.Bytes(hi))
-		if d.Reserved {
+		if resv {
 			fmt.Fprintf(&b, "; peak reserved %s", units.Bytes(d.PeakReserved.Bytes))
 		}
 		b.WriteString("\n")
@@ -63,7 +65,7 @@ func Timeline(w io.Writer, m *memory.Model, width int, unicode bool) error {
 			b.WriteString("\n")
 		}
 		row("allocated", func(c memory.Column) int64 { return c.MaxAllocated })
-		if d.Reserved {
+		if resv {
 			row("reserved", func(c memory.Column) int64 { return c.MaxReserved })
 		}
 		if len(m.Steps) > 0 {
