@@ -3,6 +3,7 @@ package memory
 import (
 	"cmp"
 	"slices"
+	"strconv"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -25,21 +26,45 @@ func Build(t *trace.Trace, o Options) *Model {
 	}
 	m.WindowStartNs, m.WindowEndNs = window(t)
 
-	byDev := map[[2]int8][]int32{}
+	// the records of each device, in file order: counted, then filled
+	// (a trace has a handful of devices and millions of records)
 	var keys [][2]int8
+	var counts []int
+	dev := make([]uint8, len(t.Mem)) // index into keys
+	last := -1
 	for i := range t.Mem {
 		r := &t.Mem[i]
 		k := [2]int8{r.DevType, r.DevID}
-		if _, ok := byDev[k]; !ok {
-			keys = append(keys, k)
+		if last < 0 || keys[last] != k {
+			last = slices.Index(keys, k)
+			if last < 0 {
+				if len(keys) == 255 {
+					dev[i] = 255 // more devices than any machine has: the rest are left out
+					continue
+				}
+				keys, counts, last = append(keys, k), append(counts, 0), len(keys)
+			}
 		}
-		byDev[k] = append(byDev[k], int32(i))
+		dev[i] = uint8(last)
+		counts[last]++
 		if r.OOM {
 			m.OutOfMemory++
 		} else {
 			m.Records++
 		}
 	}
+	byDev := map[[2]int8][]int32{}
+	for k, key := range keys {
+		byDev[key] = make([]int32, 0, counts[k])
+	}
+	for i := range t.Mem {
+		if dev[i] == 255 {
+			continue
+		}
+		k := keys[dev[i]]
+		byDev[k] = append(byDev[k], int32(i))
+	}
+	dev = nil
 	if len(t.Mem) == 0 {
 		m.Notes = append(m.Notes, "the trace has no [memory] events: profile with profile_memory=True to record every allocation and free")
 		return m
@@ -269,18 +294,13 @@ func (b *builder) leak(d *Device) {
 func TypeName(dt int8) string {
 	names := [...]string{"cpu", "cuda", "mkldnn", "opengl", "opencl", "ideep", "hip", "fpga", "maia", "xla",
 		"vulkan", "metal", "xpu", "mps", "meta", "hpu", "ve", "lazy", "ipu", "mtia", "privateuseone"}
-	if dt >= 0 && int(dt) < len(names) {
+	switch {
+	case dt >= 0 && int(dt) < len(names):
 		return names[dt]
+	case dt < 0:
+		return "unknown" // the record had no Device Type
 	}
 	return "type" + itoa(int(dt))
 }
 
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
-}
+func itoa(n int) string { return strconv.Itoa(n) }

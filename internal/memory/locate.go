@@ -21,10 +21,26 @@ type locator struct {
 	step  []int8          // per name: 0 unknown, 1 a ProfilerStep#N, 2 not
 	alias map[int32]int32 // a record's track -> the track holding its thread's events
 	byKey map[string]int32
+	// cursor and cursorTs remember, per track, where the last search
+	// ended: records come in time order, so the next search is a few
+	// steps on from there instead of a binary search.
+	cursor   []int32
+	cursorTs []int64
+	// found is the answer for the last search of each track (-2: none
+	// yet): a later search from the same candidate starts its walk up the
+	// parents there, so a deep chain of ended events is walked once, not
+	// once per record.
+	found []int32
+	// opInner and opName cache opOf per track: the last innermost event
+	// and the cpu_op above it (-1: none), so records deep inside one
+	// stack of frames walk it once.
+	opInner, opFound []int32
 }
 
 func newLocator(t *trace.Trace) *locator {
-	return &locator{t: t, l: t.Links(), step: make([]int8, len(t.Strings)), alias: map[int32]int32{}}
+	return &locator{t: t, l: t.Links(), step: make([]int8, len(t.Strings)), alias: map[int32]int32{},
+		cursor: make([]int32, len(t.Tracks)), cursorTs: make([]int64, len(t.Tracks)), found: fill32(len(t.Tracks), -2),
+		opInner: fill32(len(t.Tracks), -2), opFound: fill32(len(t.Tracks), -1)}
 }
 
 // idText is a pid or tid as text, the same for 25738 and "25738".
@@ -78,33 +94,74 @@ func (x *locator) innermost(k int32, ts int64) int32 {
 		return -1
 	}
 	s := x.l.Order[x.l.TrackStart[k]:x.l.TrackStart[k+1]]
-	j, _ := slices.BinarySearchFunc(s, ts, func(i int32, ts int64) int {
-		if x.t.Ev(int(i)).Start <= ts {
-			return -1
+	// j: the number of events starting at or before ts
+	j := int(x.cursor[k])
+	from := int32(-2) // where the walk up starts: the candidate, unless known
+	if j > 0 && ts >= x.cursorTs[k] {
+		j0 := j
+		for n := 0; j < len(s) && x.t.Ev(int(s[j])).Start <= ts; n++ {
+			j++
+			if n == 16 { // far on: search the rest
+				j += searchStarts(x.t, s[j:], ts)
+				break
+			}
 		}
-		return 1
-	})
+		if j == j0 {
+			from = x.found[k] // same candidate, later time: the holder is this one or above it
+		}
+	} else {
+		j = searchStarts(x.t, s, ts)
+	}
+	x.cursor[k], x.cursorTs[k] = int32(j), ts
 	if j == 0 {
+		x.found[k] = -1
 		return -1
 	}
-	for e := s[j-1]; e >= 0; e = x.l.Parent[e] {
+	e := s[j-1]
+	if from != -2 {
+		e = from
+	}
+	for ; e >= 0; e = x.l.Parent[e] {
 		ev := x.t.Ev(int(e))
 		if ev.Start <= ts && ts < ev.End() {
-			return e
+			break
 		}
 	}
-	return -1
+	x.found[k] = e
+	return e
+}
+
+func fill32(n int, v int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }
 
 // opOf is the innermost cpu_op's name id holding ts on track k; ok false
 // when none does.
 func (x *locator) opOf(k int32, ts int64) (trace.StrID, bool) {
-	for e := x.innermost(k, ts); e >= 0; e = x.l.Parent[e] {
-		if ev := x.t.Ev(int(e)); ev.Kind == trace.KindCPUOp {
-			return ev.Name, true
-		}
+	in := x.innermost(k, ts)
+	if k = x.thread(k); k < 0 || in < 0 {
+		return 0, false
 	}
-	return 0, false
+	op := int32(-1)
+	if in == x.opInner[k] {
+		op = x.opFound[k]
+	} else {
+		for e := in; e >= 0; e = x.l.Parent[e] {
+			if x.t.Ev(int(e)).Kind == trace.KindCPUOp {
+				op = e
+				break
+			}
+		}
+		x.opInner[k], x.opFound[k] = in, op
+	}
+	if op < 0 {
+		return 0, false
+	}
+	return x.t.Ev(int(op)).Name, true
 }
 
 type frameNames struct{ op, annotation, python string }
@@ -168,4 +225,16 @@ func byBytesThenName(ab, bb int64, an, bn string) int {
 		return c
 	}
 	return cmp.Compare(an, bn)
+}
+
+// searchStarts is the number of events of s (sorted by start) that start
+// at or before ts.
+func searchStarts(t *trace.Trace, s []int32, ts int64) int {
+	j, _ := slices.BinarySearchFunc(s, ts, func(i int32, ts int64) int {
+		if t.Ev(int(i)).Start <= ts {
+			return -1
+		}
+		return 1
+	})
+	return j
 }
