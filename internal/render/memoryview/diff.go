@@ -70,8 +70,6 @@ func relText(r float64) string {
 }
 
 type memChangeJSON struct {
-	Metric     string   `json:"metric,omitempty"`
-	Op         *string  `json:"op,omitempty"`
 	BaseBytes  *int64   `json:"base_bytes"`
 	NewBytes   *int64   `json:"new_bytes"`
 	DeltaBytes *int64   `json:"delta_bytes"`
@@ -81,11 +79,21 @@ type memChangeJSON struct {
 	Missing    *string  `json:"reason"`
 }
 
+type memMetricJSON struct {
+	Metric string `json:"metric"`
+	memChangeJSON
+}
+
+type memOpJSON struct {
+	Op *string `json:"op"` // null: outside every op
+	memChangeJSON
+}
+
 type memDeviceJSON struct {
 	Device  string          `json:"device_name"`
 	Status  *string         `json:"status"`
-	Metrics []memChangeJSON `json:"metrics"`
-	Ops     []memChangeJSON `json:"alive_at_peak_by_op"`
+	Metrics []memMetricJSON `json:"metrics"`
+	Ops     []memOpJSON     `json:"alive_at_peak_by_op"`
 }
 
 // DiffJSONValue is the "memory" member of tracetab.diff: nil (null) when
@@ -98,33 +106,24 @@ func DiffJSONValue(md *diff.MemoryDiff) any {
 		Devices []memDeviceJSON `json:"devices"`
 	}{Devices: []memDeviceJSON{}}
 	for _, d := range md.Devices {
-		dj := memDeviceJSON{Device: d.Device, Status: orNull(d.Status, d.Status != ""), Metrics: []memChangeJSON{}, Ops: []memChangeJSON{}}
+		dj := memDeviceJSON{Device: d.Device, Status: orNull(d.Status, d.Status != ""), Metrics: []memMetricJSON{}, Ops: []memOpJSON{}}
 		for _, c := range d.Metrics {
-			dj.Metrics = append(dj.Metrics, memChange(c, false))
+			dj.Metrics = append(dj.Metrics, memMetricJSON{c.Metric, memChange(c)})
 		}
 		for _, c := range d.Ops {
-			dj.Ops = append(dj.Ops, memChange(c, true))
+			dj.Ops = append(dj.Ops, memOpJSON{opJSON(c.Op), memChange(c)})
 		}
 		out.Devices = append(out.Devices, dj)
 	}
 	return out
 }
 
-func memChange(c diff.MemoryChange, op bool) memChangeJSON {
+func memChange(c diff.MemoryChange) memChangeJSON {
 	ok := c.Missing == ""
 	j := memChangeJSON{BaseBytes: orNull(c.Base, c.BaseN > 0), NewBytes: orNull(c.New, c.NewN > 0), DeltaBytes: orNull(c.Abs, ok),
 		BaseTraces: c.BaseN, NewTraces: c.NewN, Missing: orNull(c.Missing, !ok)}
 	if ok && !math.IsInf(c.Rel, 0) && !math.IsNaN(c.Rel) {
 		j.DeltaPct = ptrF(math.Round(c.Rel*10000) / 100)
-	}
-	if op {
-		j.Op = opJSON(c.Op)
-		if j.Op == nil {
-			s := "(no op)"
-			j.Op = &s
-		}
-	} else {
-		j.Metric = c.Metric
 	}
 	return j
 }
