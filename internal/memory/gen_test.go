@@ -169,3 +169,15 @@ func unNoOp(op string) string {
 	}
 	return op
 }
+
+// TestStepCursor: the cursor answers as trace.StepAt does, for times in
+// order, out of order and outside the steps.
+func TestStepCursor(t *testing.T) {
+	steps := []trace.Step{{N: 1, Start: 10, End: 20}, {N: 2, Start: 20, End: 30}, {N: 3, Start: 35, End: 50}, {N: 4, Start: 40, End: 45}}
+	c := stepCursor{steps: steps}
+	for _, ts := range []int64{0, 5, 10, 15, 20, 20, 29, 30, 33, 35, 41, 44, 45, 49, 50, 60, 12, 36, 100, 1, 42} {
+		if got, want := c.at(ts), trace.StepAt(steps, ts); got != want {
+			t.Errorf("at %d: %d, StepAt %d", ts, got, want)
+		}
+	}
+}

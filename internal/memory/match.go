@@ -49,6 +49,7 @@ func (b *builder) match(d *Device, ord []int32) {
 		}
 	}
 	peakJ := slices.Index(ord, int32(d.Peak.Record))
+	steps := stepCursor{steps: b.steps}
 	live := map[int64]liveAlloc{}
 	var orphans []liveAlloc // allocations whose address was allocated again before a free: never matched
 	for j, i := range ord {
@@ -56,7 +57,7 @@ func (b *builder) match(d *Device, ord []int32) {
 		switch {
 		case r.Bytes > 0:
 			name, ok := b.loc.opOf(r.Track, r.Ts)
-			a := liveAlloc{j: int32(j), op: ops.of(name, ok), step: int32(trace.StepAt(b.steps, r.Ts))}
+			a := liveAlloc{j: int32(j), op: ops.of(name, ok), step: int32(steps.at(r.Ts))}
 			if old, dup := live[r.Addr]; dup {
 				orphans = append(orphans, old)
 			}
@@ -163,4 +164,50 @@ func (b *builder) alive(d *Device, ord []int32, ops *opTable, live map[int64]liv
 	if d.Totals {
 		al.BeforeTraceBytes = max(d.Peak.Bytes-al.InTraceBytes, 0)
 	}
+}
+
+// stepCursor is trace.StepAt for times that mostly come in order: it
+// walks on from the last answer instead of searching every time.
+type stepCursor struct {
+	steps []trace.Step
+	k     int // the steps starting at or before the last time asked
+	last  int64
+}
+
+func (c *stepCursor) at(ts int64) int {
+	if ts < c.last || c.k == 0 {
+		c.k, c.last = 0, ts
+		return c.search(ts)
+	}
+	for n := 0; c.k < len(c.steps) && c.steps[c.k].Start <= ts; n++ {
+		if n == 8 {
+			return c.search(ts)
+		}
+		c.k++
+	}
+	c.last = ts
+	return c.check(ts)
+}
+
+// search finds k by bisection, then answers as StepAt does.
+func (c *stepCursor) search(ts int64) int {
+	c.k, _ = slices.BinarySearchFunc(c.steps, ts, func(s trace.Step, x int64) int {
+		if s.Start <= x {
+			return -1
+		}
+		return 1
+	})
+	c.last = ts
+	return c.check(ts)
+}
+
+// check is StepAt's answer from k: the step holding ts among the two
+// that start last at or before it.
+func (c *stepCursor) check(ts int64) int {
+	for j := c.k - 1; j >= 0 && j >= c.k-2; j-- {
+		if s := &c.steps[j]; s.Start <= ts && ts < s.End {
+			return j
+		}
+	}
+	return -1
 }
