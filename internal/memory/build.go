@@ -121,7 +121,7 @@ type builder struct {
 }
 
 // device builds one device from its records (indices into t.Mem, in file
-// order); nil when it has only [OutOfMemory] records.
+// order; the list is reused); nil when it has only [OutOfMemory] records.
 func (b *builder) device(dt, id int8, recs []int32) *Device {
 	t := b.t
 	d := &Device{Type: dt, ID: int(id), TypeName: TypeName(dt), Steps: []StepMemory{}, Lifetimes: []Lifetime{}}
@@ -129,8 +129,9 @@ func (b *builder) device(dt, id int8, recs []int32) *Device {
 	if id >= 0 {
 		d.Name += ":" + itoa(int(id))
 	}
-	// the [memory] records in time order (file order among equal times)
-	ord := make([]int32, 0, len(recs))
+	// the [memory] records in time order (file order among equal times),
+	// filtered in place: recs is the device's own list
+	ord := recs[:0]
 	for _, i := range recs {
 		if t.Mem[i].OOM {
 			d.OutOfMemory++

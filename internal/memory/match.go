@@ -18,7 +18,6 @@ type liveAlloc struct {
 type opAgg struct {
 	count, freed, never int
 	bytes, maxBytes     int64
-	lifes               []int64
 	surv                Survivor
 }
 
@@ -50,6 +49,10 @@ func (b *builder) match(d *Device, ord []int32) {
 	}
 	peakJ := slices.Index(ord, int32(d.Peak.Record))
 	steps := stepCursor{steps: b.steps}
+	// the lifetimes of the freed allocations and their ops, in one
+	// buffer each (grouped by op at the end: no slice per op to grow)
+	lifes := make([]int64, 0, d.Frees)
+	lifeOps := make([]int32, 0, d.Frees)
 	live := map[int64]liveAlloc{}
 	var orphans []liveAlloc // allocations whose address was allocated again before a free: never matched
 	for j, i := range ord {
@@ -84,7 +87,8 @@ func (b *builder) match(d *Device, ord []int32) {
 			}
 			g := agg(a.op)
 			g.freed++
-			g.lifes = append(g.lifes, r.Ts-ar.Ts)
+			lifes = append(lifes, r.Ts-ar.Ts)
+			lifeOps = append(lifeOps, a.op)
 			if a.step >= 0 && r.Ts >= b.steps[a.step].End {
 				survive(a, ar.Bytes, false)
 			}
@@ -105,14 +109,27 @@ func (b *builder) match(d *Device, ord []int32) {
 	for _, a := range orphans {
 		unfreed(a)
 	}
+	// counting sort of the lifetimes by op: op k's are byOp[off[k]:off[k+1]]
+	off := make([]int, len(aggs)+1)
+	for k, g := range aggs {
+		off[k+1] = off[k] + g.freed
+	}
+	byOp := make([]int64, len(lifes))
+	next := slices.Clone(off[:len(aggs)])
+	for i, v := range lifes {
+		byOp[next[lifeOps[i]]] = v
+		next[lifeOps[i]]++
+	}
+	lifes, lifeOps = nil, nil
 	for op, g := range aggs {
 		if g.count == 0 {
 			continue
 		}
 		lt := Lifetime{Op: ops.names[op], Count: g.count, Bytes: g.bytes, MaxBytes: g.maxBytes, Freed: g.freed, NeverFreed: g.never}
-		if len(g.lifes) > 0 {
-			lt.MedianNs = stats.MedianNs(g.lifes)
-			lt.MaxNs = slices.Max(g.lifes)
+		if l := byOp[off[op]:off[op+1]]; len(l) > 0 {
+			slices.Sort(l)
+			lt.MedianNs = stats.MedianSortedNs(l)
+			lt.MaxNs = l[len(l)-1]
 		}
 		d.Lifetimes = append(d.Lifetimes, lt)
 		if g.surv.Count > 0 {
