@@ -50,3 +50,32 @@ func TestDeepStacks(t *testing.T) {
 		t.Errorf("gpu lifetimes %+v, annotation %q", gpu.Lifetimes, gpu.Peak.Annotation)
 	}
 }
+
+// TestInconsistentRecords: a Total Allocated that is not the previous one
+// plus Bytes (a lost record) is counted and noted, the levels taken as
+// written; a free of another size than its allocation is counted and the
+// allocation's size is kept.
+func TestInconsistentRecords(t *testing.T) {
+	rec := func(ts, addr, bytes, total int) string {
+		return fmt.Sprintf(`{"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": %d, "args": {"Addr": %d, "Bytes": %d, "Total Allocated": %d, "Total Reserved": 0, "Device Type": 1, "Device Id": 0}}`, ts, addr, bytes, total)
+	}
+	doc := `{"traceEvents": [` + strings.Join([]string{
+		`{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 100}`,
+		rec(1, 1, 100, 100), rec(2, 2, 50, 400), rec(3, 1, -60, 340), // 400: a record of 250 bytes was lost; the free says 60
+	}, ",") + `]}`
+	tr, err := parse.Read(strings.NewReader(doc), "x.json", parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Build(tr, Options{})
+	d := m.Devices[0]
+	if d.Inconsistent != 1 || d.SizeMismatches != 1 || d.Peak.Bytes != 400 || d.End.Allocated != 340 {
+		t.Errorf("inconsistent %d, size mismatches %d, peak %d, end %d", d.Inconsistent, d.SizeMismatches, d.Peak.Bytes, d.End.Allocated)
+	}
+	if d.Lifetimes[0].Bytes != 150 || d.Alive.InTraceBytes != 150 || d.Alive.BeforeTraceBytes != 250 {
+		t.Errorf("lifetimes %+v, alive %+v", d.Lifetimes, d.Alive)
+	}
+	if !strings.Contains(strings.Join(m.Notes, " "), "not the previous record's plus Bytes") {
+		t.Errorf("notes %q", m.Notes)
+	}
+}
