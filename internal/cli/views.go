@@ -43,12 +43,16 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 			return err
 		}
 	}
+	raw := make([]string, len(filtered)) // the names as written, before demangling
+	for i := range filtered {
+		raw[i] = filtered[i].Name
+	}
 	if e.demangle && (o.format == "text" || o.format == "md") {
 		for i := range filtered {
 			filtered[i].Name = names.Demangle(filtered[i].Name)
 		}
 	}
-	return render.Kernels(e.stdout, o.format, o.path, filtered, total, o.limit, o.nameWidth*2, o.stepRange())
+	return render.Kernels(e.stdout, o.format, o.path, filtered, total, o.limit, o.nameWidth*2, o.stepRange(), kernelHists(e, o, t, keep, filtered, raw)...)
 }
 
 func runStepView(e *env, o *tableOptions, t *trace.Trace) error {

@@ -33,7 +33,9 @@ type kernelJSON struct {
 const KernelSort = "total_ns"
 
 // Kernels writes the kernel view.
-func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, limit, nameWidth int, steps *table.StepRange) error {
+// hist, when given, adds each row's duration histogram to the text and
+// Markdown table (table --by kernel --hist).
+func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, limit, nameWidth int, steps *table.StepRange, hist ...KernelHists) error {
 	if limit >= 0 && len(rows) > limit {
 		rows = rows[:limit]
 	}
@@ -73,6 +75,9 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 		name := shown[i]
 		g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.Pct, 'f', 2, 64), t(float64(r.TotalNs)), strconv.FormatInt(r.Count, 10),
 			t(r.MeanNs), t(r.MedianNs), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, name})
+	}
+	if format == "text" || format == "md" {
+		addKernelHists(g, hist)
 	}
 	return g.Write(w, format)
 }
