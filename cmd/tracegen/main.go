@@ -38,6 +38,12 @@ func main() {
 	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
+	var mem gen.Memory
+	flag.IntVar(&mem.AllocsPerOp, "mem-allocs", 0, "[memory] events: allocations on cuda:0 per cpu_op, freed before the op ends")
+	memLeak := flag.String("mem-leak", "", "[memory] events: each step leaks this many bytes on cuda:0 in aten::empty (e.g. 1MiB, 4096)")
+	flag.IntVar(&mem.PreTrace, "mem-pretrace", 0, "[memory] events: frees of 1 MiB blocks allocated before the trace began")
+	flag.BoolVar(&mem.CPU, "mem-cpu", false, "[memory] events: CPU allocations too (one per main-thread op, one per step on a thread without ops)")
+	flag.BoolVar(&mem.Reuse, "mem-reuse", false, "[memory] events: freed addresses are handed out again (else every allocation has a new address)")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -57,6 +63,19 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Scenario = *scenario
+	if *memLeak != "" {
+		n, err := parseBytes(*memLeak)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tracegen: -mem-leak:", err)
+			os.Exit(2)
+		}
+		mem.LeakBytes = n
+	}
+	if err := mem.Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(2)
+	}
+	cfg.Memory = mem
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	if *delay != "" {
 		ns, err := units.ParseDur(*delay)
@@ -118,4 +137,24 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("bad -size %q: use e.g. 200MB or 1GB", s)
 	}
 	return int64(f * float64(mult)), nil
+}
+
+// parseBytes reads a size in bytes: 4096, 512KiB, 1MiB, 1MB, 2GiB.
+func parseBytes(s string) (int64, error) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, suf := range []struct {
+		s string
+		m int64
+	}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}} {
+		if x, ok := strings.CutSuffix(u, suf.s); ok {
+			mult, u = suf.m, strings.TrimSpace(x)
+			break
+		}
+	}
+	n, err := strconv.ParseInt(u, 10, 64)
+	if err != nil || n < 0 || n > (1<<50)/mult {
+		return 0, fmt.Errorf("bad size %q: use e.g. 4096, 512KiB or 1MiB", s)
+	}
+	return n * mult, nil
 }

@@ -35,6 +35,8 @@ var contractRuns = [][]string{
 	{"check", "--max-gpu-idle", "100", "TRACE"},
 	{"ranks", "TRACE"},
 	{"ranks", "TRACE", "OTHER"},
+	{"memory", "TRACE"},
+	{"memory", "--timeline", "--width", "60", "TRACE"},
 }
 
 var (

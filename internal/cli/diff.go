@@ -12,6 +12,7 @@ import (
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/memoryview"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -263,6 +264,7 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 	d := diff.Compare(base, nw, diff.CompareOptions{Metrics: o.metrics, Alpha: o.alpha, IgnoreAddedRemoved: o.ignoreAddRem})
 	g := &diff.Gate{AllowMissing: o.allowMissing, RequireSameEnv: o.requireSameEnv, Mismatches: d.Mismatches}
 	g.Violations, g.NA, g.Checked = diff.Evaluate(d, o.rules)
+	diffMemory(d, g, sides, o.rules)
 	for _, r := range o.rules {
 		g.Rules = append(g.Rules, r.Text)
 	}
@@ -279,6 +281,9 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 		err = render.DiffCSV(e.stdout, d)
 	default:
 		err = render.DiffText(e.stdout, o.format, d, g, render.DiffView{Top: o.top, Limit: o.limit})
+		if err == nil {
+			err = memoryview.DiffText(e.stdout, d.Memory, o.format, o.top, terminalWidth(e))
+		}
 	}
 	if err != nil {
 		return err

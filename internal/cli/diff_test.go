@@ -77,7 +77,7 @@ func TestDiffSelf(t *testing.T) {
 	p := genFile(t, "a.json", gen.Config{Steps: 6, Layers: 2, Noise: gen.Noise{Seed: 7, Jitter: 0.05}})
 	d, stderr, code := diffJSON(t, p, p, "--fail-on", "self_cuda>0%", "--fail-on", "count>0",
 		"--fail-on", "total.gpu_idle>0%", "--fail-on", "self_cpu>0us")
-	if code != 0 || d.Schema != "tracetab.diff/2" || len(d.Mismatches) != 0 {
+	if code != 0 || d.Schema != "tracetab.diff/3" || len(d.Mismatches) != 0 {
 		t.Fatalf("exit %d %s %+v", code, stderr, d.Mismatches)
 	}
 	if len(d.Rows) == 0 || d.Outside == nil {

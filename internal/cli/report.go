@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/info"
+	"github.com/tracetab/tracetab/internal/memory"
 	"github.com/tracetab/tracetab/internal/report"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -187,7 +188,11 @@ func reportInputs(e *env, t *trace.Trace, o *reportOptions) *report.Inputs {
 	}
 	in.KernelDurs = table.KernelDurations(t, nil)
 	in.StepDurs = table.StepKernelDurations(t)
-	in.Memory = memorySeries(t)
+	var memNotes []string
+	in.Memory, memNotes = memorySeries(t)
+	for _, n := range memNotes {
+		addNote("memory: " + n)
+	}
 	return in
 }
 
@@ -254,7 +259,35 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// memorySeries is the hook for the memory model (tracetab memory, its own
-// issue): the allocated and reserved curves per device. Until that model
-// is merged the page has no memory section.
-func memorySeries(t *trace.Trace) []report.MemorySeries { return nil }
+// memorySeries is each device's allocated and reserved curve from the
+// memory model (tracetab memory): every point of its series, or for a long
+// one its resampled curve (the model's columns: the lowest and highest
+// level in each), and the peak with its op.
+func memorySeries(t *trace.Trace) ([]report.MemorySeries, []string) {
+	if len(t.Mem) == 0 {
+		return nil, nil
+	}
+	m := memory.Build(t, memory.Options{})
+	var out []report.MemorySeries
+	for _, d := range m.Devices {
+		if len(d.Series) == 0 {
+			continue
+		}
+		s := report.MemorySeries{Device: d.Name, HasReserved: d.Reserved, Relative: !d.Totals, StartBytes: d.Start.Allocated,
+			PeakNs: d.Peak.Ns, PeakBytes: d.Peak.Bytes, PeakOp: d.Peak.Op}
+		if len(d.Series) <= report.MaxMemoryPoints {
+			for _, p := range d.Series {
+				s.TimesNs = append(s.TimesNs, p.Ns)
+				s.AllocatedBytes = append(s.AllocatedBytes, p.Allocated)
+				s.ReservedBytes = append(s.ReservedBytes, p.Reserved)
+			}
+		} else {
+			for _, c := range d.Curve(m.WindowStartNs, m.WindowEndNs, report.MemoryColumns) {
+				s.Columns = append(s.Columns, report.MemoryColumn{StartNs: c.StartNs, EndNs: c.EndNs, MinAllocated: c.MinAllocated,
+					MaxAllocated: c.MaxAllocated, MaxReserved: c.MaxReserved})
+			}
+		}
+		out = append(out, s)
+	}
+	return out, m.Notes
+}

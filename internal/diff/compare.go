@@ -106,7 +106,8 @@ type Diff struct {
 	Alpha      float64
 	GeoMeans   []GeoMean
 	Mismatches []Mismatch
-	Ignored    int // added or removed device rows left out (--ignore-added-removed)
+	Ignored    int         // added or removed device rows left out (--ignore-added-removed)
+	Memory     *MemoryDiff // per device memory (memory.go); nil when neither side has [memory] events
 }
 
 // CompareOptions tune Compare.

@@ -48,6 +48,8 @@ type Config struct {
 	StragglerDelay int64
 	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
 	PGSeq bool
+	// Memory writes [memory] events (memory.go).
+	Memory Memory
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -73,6 +75,8 @@ type Facts struct {
 	Launches int
 	// PerStep holds what each ProfilerStep#N window contains.
 	PerStep []StepFacts
+	// Memory is the truth about the [memory] events (nil without them).
+	Memory *MemoryFacts
 }
 
 // StepFacts is what the generator wrote inside one ProfilerStep#N.
@@ -120,6 +124,7 @@ type writer struct {
 	fixColl  func(start int64) (int64, int64)
 	collArgs string
 	seq      int64
+	mem      *memState // [memory] events (memory.go), nil without
 }
 
 type countWriter struct {
@@ -141,10 +146,14 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 		cfg.Steps = 1
 	}
 	g.header(cfg)
+	g.memInit(cfg.Memory)
 	t := int64(1_000_000) // 1 ms after the trace start
 	for s := 0; ; s++ {
 		before := g.f
+		g.memStepStart()
+		t0 := t
 		t = g.step(s, t, cfg)
+		g.memStepEnd(t0, t-2_000)
 		g.f.Steps++
 		g.f.PerStep = append(g.f.PerStep, StepFacts{N: int64(s + 2), Kernels: g.f.Kernels - before.Kernels,
 			Memcpys: g.f.Memcpys - before.Memcpys, RuntimeCalls: g.f.LaunchCalls - before.LaunchCalls,
@@ -159,6 +168,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	}
 	t = g.finalSync(t)
 	g.footer(t)
+	g.f.Memory = g.memFacts()
 	if err := g.w.Flush(); err != nil {
 		return g.f, err
 	}
@@ -318,6 +328,7 @@ func (g *writer) op(cat, name string, tid int, ts, dur int64, dims, types string
 	g.ext++
 	g.x(cat, name, [2]int{pid, tid}, ts, dur, g.opArgs(ext, dims, types))
 	if cat == "cpu_op" {
+		g.memOp(name, tid, ts, dur)
 		g.f.CPUOps++
 	} else {
 		g.f.Annotations++
@@ -445,6 +456,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
 	g.scenario(cfg, stepStart+21_000)
 	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
+	g.memStepBody(maEnd, stepStart)
 	var gemmEnd int64
 	switch variant {
 	case "compiled":

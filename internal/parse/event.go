@@ -33,6 +33,8 @@ type evState struct {
 	hasAux           bool
 	argName          string // M events: args.name
 	memBytes, memTot int64
+	memResv, memAddr int64
+	memHas           uint8 // trace.MemHas* flags
 	memDevType       int64
 	memDevID         int64
 	hasMemBytes      bool
@@ -170,7 +172,20 @@ func (p *parser) args() {
 		case "Bytes":
 			e.memBytes, e.hasMemBytes = p.intValue()
 		case "Total Allocated":
-			e.memTot, _ = p.intValue()
+			if v, ok := p.intValue(); ok {
+				e.memTot = v
+				e.memHas |= trace.MemHasTotal
+			}
+		case "Total Reserved":
+			if v, ok := p.intValue(); ok {
+				e.memResv = v
+				e.memHas |= trace.MemHasReserved
+			}
+		case "Addr":
+			if v, ok := p.intValue(); ok {
+				e.memAddr = v
+				e.memHas |= trace.MemHasAddr
+			}
 		case "Device Type":
 			if v, ok := p.intValue(); ok {
 				e.memDevType = v

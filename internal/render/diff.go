@@ -10,12 +10,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/render/memoryview"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
 // DiffSchema and CheckSchema version the JSON forms.
 const (
-	DiffSchema  = "tracetab.diff/2"
+	DiffSchema  = "tracetab.diff/3"
 	CheckSchema = "tracetab.check/2"
 )
 
@@ -666,8 +667,10 @@ func DiffJSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 		Violations []violationJSON           `json:"violations"`
 		NA         []naJSON                  `json:"not_measured"`
 		Failed     bool                      `json:"failed"`
+		Memory     any                       `json:"memory"`
 	}{Schema: DiffSchema, By: d.Base.By, PerStep: d.Base.PerStep, Alpha: d.Alpha, Base: sideOf(d.Base), New: sideOf(d.New),
-		Totals: map[string]map[string]any{}, Rows: []rowJSON{}, GeoMeans: []map[string]any{}, Ignored: d.Ignored, Failed: g.Failed()}
+		Totals: map[string]map[string]any{}, Rows: []rowJSON{}, GeoMeans: []map[string]any{}, Ignored: d.Ignored, Failed: g.Failed(),
+		Memory: memoryview.DiffJSONValue(d.Memory)}
 	out.Violations, out.NA, out.Mismatches = gateJSON(g)
 	for m, c := range d.Totals {
 		out.Totals[m] = changeOf(c)

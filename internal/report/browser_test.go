@@ -172,6 +172,7 @@ func TestBrowser(t *testing.T) {
 			checkLanes(t, ctx, b, c.path)
 			checkWheel(t, ctx)
 			checkKernelClick(t, ctx, b, c.path)
+			checkMemory(t, ctx, c.path)
 			checkFmtDur(t, ctx)
 
 			// the viewport (1400x1000) from the step chart down, and from the
@@ -413,9 +414,17 @@ func checkKernelClick(t *testing.T, ctx context.Context, b *builtReport, path st
 		return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`, lane))
 	x := c.X + (float64(s)+float64(dur)/2-view[0])/(view[1]-view[0])*c.W
 	click(t, ctx, x, label.Y+2+6)
-	type sel struct{ Name, Kind, Start, LaunchName, LaunchStart string }
+	type sel struct{ Name, Kind, Start, LaunchName, LaunchStart, LaunchPage string }
 	got := eval[sel](t, ctx, `(() => { const d = document.getElementById("selection").dataset;
-		return {Name: d.name || "", Kind: d.kind || "", Start: d.startNs || "", LaunchName: d.launchName || "", LaunchStart: d.launchStartNs || ""}; })()`)
+		return {Name: d.name || "", Kind: d.kind || "", Start: d.startNs || "", LaunchName: d.launchName || "", LaunchStart: d.launchStartNs || "",
+			LaunchPage: d.launchPage || ""}; })()`)
+	// the panel's button brings the launch call into view: it is outlined
+	btn := boxOf(t, ctx, "#selection button")
+	click(t, ctx, btn.X+btn.W/2, btn.Y+btn.H/2)
+	lit := strings.Split(eval[string](t, ctx, `document.getElementById("tl-canvas").dataset.highlighted`), ",")
+	if got.LaunchPage == "" || !slices.Contains(lit, got.LaunchPage) {
+		t.Errorf("after showing the chain, the outlined events are %v; the launch call is %s", lit, got.LaunchPage)
+	}
 	if got.Name != d.Strings[ln.N[idx]] || got.Start != strconv.FormatInt(s, 10) || !slices.Contains([]string{"kernel", "gpu_memcpy", "gpu_memset"}, got.Kind) {
 		t.Fatalf("clicked the kernel %s at %d: the selection is %+v", d.Strings[ln.N[idx]], s, got)
 	}
@@ -452,6 +461,33 @@ func checkFmtDur(t *testing.T, ctx context.Context) {
 	for i, v := range vals {
 		if got[i] != units.Dur(v) {
 			t.Errorf("the page formats %d ns as %q, tracetab as %q", v, got[i], units.Dur(v))
+		}
+	}
+}
+
+// checkMemory: one memory lane per device of the raw [memory] records,
+// its peak the largest "Total Allocated" of the device's records.
+func checkMemory(t *testing.T, ctx context.Context, path string) {
+	peaks := map[string]int64{}
+	for _, e := range readRaw(t, path).Memory {
+		key := idText(e.Args["Device Type"]) + ":" + idText(e.Args["Device Id"])
+		v, _ := e.Args["Total Allocated"].(json.Number)
+		n, _ := v.Int64()
+		if p, ok := peaks[key]; !ok || n > p {
+			peaks[key] = n
+		}
+	}
+	titles := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#tl-labels .lane-label[data-kind="memory"]')).map(e => e.title)`)
+	if len(titles) != len(peaks) {
+		t.Fatalf("%d memory lanes; the raw JSON has [memory] records of %d devices", len(titles), len(peaks))
+	}
+	for _, p := range peaks {
+		found := false
+		for _, title := range titles {
+			found = found || strings.Contains(title, "peak "+units.Bytes(p)+" allocated")
+		}
+		if !found {
+			t.Errorf("no memory lane says peak %s (the raw JSON's largest Total Allocated of a device): %q", units.Bytes(p), titles)
 		}
 	}
 }

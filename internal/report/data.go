@@ -59,14 +59,17 @@ type stepMarkJSON struct {
 }
 
 type memJSON struct {
-	Device    string  `json:"device"`
-	T         []int64 `json:"t"` // delta-coded
-	Alloc     []int64 `json:"allocated"`
-	Reserved  []int64 `json:"reserved"`
-	PeakNs    int64   `json:"peak_ns"`
-	PeakBytes int64   `json:"peak_bytes"`
-	PeakText  string  `json:"peak_text"`
-	MaxBytes  int64   `json:"max_bytes"`
+	Device   string  `json:"device"`
+	T        []int64 `json:"t"` // delta-coded: the points, or the columns' starts
+	Alloc    []int64 `json:"allocated"`
+	Reserved []int64 `json:"reserved"`      // [] without Total Reserved
+	MinAlloc []int64 `json:"min_allocated"` // columns only: [] for points
+	Columns  bool    `json:"columns"`
+	// the peak and its text; the scale of the drawing
+	PeakNs    int64  `json:"peak_ns"`
+	PeakBytes int64  `json:"peak_bytes"`
+	PeakText  string `json:"peak_text"`
+	MaxBytes  int64  `json:"max_bytes"`
 }
 
 type dataJSON struct {
@@ -94,11 +97,6 @@ func delta(x []int64) []int64 {
 	}
 	return out
 }
-
-// maxMemPoints bounds the points of each memory curve the page holds: a
-// curve with more keeps, in each of this many equal stretches of time, its
-// first, lowest, highest and last point (the peak among them).
-const maxMemPoints = 8000
 
 // data is the page's JSON.
 func (p *Page) data(t *trace.Trace) ([]byte, error) {
@@ -154,56 +152,38 @@ func (p *Page) data(t *trace.Trace) ([]byte, error) {
 	return json.Marshal(d)
 }
 
-// memCurve thins a curve to maxMemPoints stretches (keeping each
-// stretch's first, lowest, highest and last point) and writes it.
+// memCurve writes a device's curve: its points, or its columns (the
+// highest allocated and reserved, and the lowest allocated, of each).
 func memCurve(m MemorySeries) memJSON {
-	j := memJSON{Device: m.Device, PeakNs: m.PeakNs, PeakBytes: m.PeakBytes,
-		PeakText: "peak " + units.Bytes(m.PeakBytes) + " at " + units.Dur(m.PeakNs), Reserved: []int64{}}
+	j := memJSON{Device: m.Device, PeakNs: m.PeakNs, PeakBytes: m.PeakBytes, Alloc: []int64{}, Reserved: []int64{}, MinAlloc: []int64{},
+		PeakText: m.Device + " peak " + units.Bytes(m.PeakBytes) + " allocated at " + units.Dur(m.PeakNs)}
 	if m.PeakOp != "" {
 		j.PeakText += " in " + m.PeakOp
 	}
-	keep := make([]bool, len(m.TimesNs))
-	n := len(m.TimesNs)
-	if n <= maxMemPoints*4 {
-		for i := range keep {
-			keep[i] = true
-		}
-	} else {
-		lo, hi := m.TimesNs[0], m.TimesNs[n-1]
-		span := max(hi-lo, 1)
-		i := 0
-		for s := int64(0); s < maxMemPoints && i < n; s++ {
-			end := lo + span*(s+1)/maxMemPoints
-			first, mn, mx, last := i, i, i, i
-			for i < n && (m.TimesNs[i] < end || s == maxMemPoints-1) {
-				if m.AllocatedBytes[i] < m.AllocatedBytes[mn] {
-					mn = i
-				}
-				if m.AllocatedBytes[i] > m.AllocatedBytes[mx] {
-					mx = i
-				}
-				last = i
-				i++
-			}
-			keep[first], keep[mn], keep[mx], keep[last] = true, true, true, true
-		}
+	if m.Relative {
+		j.PeakText += " (relative to the level before the first record: the trace has no Total Allocated)"
 	}
 	var t []int64
-	for i := range m.TimesNs {
-		if !keep[i] {
-			continue
+	if len(m.Columns) > 0 {
+		j.Columns = true
+		for _, c := range m.Columns {
+			t = append(t, c.StartNs)
+			j.Alloc = append(j.Alloc, c.MaxAllocated)
+			j.MinAlloc = append(j.MinAlloc, c.MinAllocated)
+			if m.HasReserved {
+				j.Reserved = append(j.Reserved, c.MaxReserved)
+			}
 		}
-		t = append(t, m.TimesNs[i])
-		j.Alloc = append(j.Alloc, m.AllocatedBytes[i])
-		j.MaxBytes = max(j.MaxBytes, m.AllocatedBytes[i])
-		if m.ReservedBytes != nil {
-			j.Reserved = append(j.Reserved, m.ReservedBytes[i])
-			j.MaxBytes = max(j.MaxBytes, m.ReservedBytes[i])
+	} else {
+		t = m.TimesNs
+		j.Alloc = append(j.Alloc, m.AllocatedBytes...)
+		if m.HasReserved {
+			j.Reserved = append(j.Reserved, m.ReservedBytes...)
 		}
 	}
 	j.T = delta(t)
-	if j.Alloc == nil {
-		j.Alloc = []int64{}
+	for _, v := range append(append([]int64{m.PeakBytes}, j.Alloc...), j.Reserved...) {
+		j.MaxBytes = max(j.MaxBytes, v)
 	}
 	return j
 }

@@ -24,7 +24,8 @@ import (
 // variantCases are generated and hand-made traces at the edges: no steps,
 // zero durations, one event, a 2021 bare array; and with ../shared a
 // CPU-only real trace, the 132k-event owlv2 trace (more events than the
-// page holds) and the 2021 resnet50 run (K1, six steps, input-bound).
+// page holds), DLRM's rank 0 (NCCL on four streams) and the 2021 resnet50
+// run (K1, six steps, input-bound, memory records).
 func variantCases(t *testing.T) []traceCase {
 	dir := t.TempDir()
 	write := func(name string, b []byte) string {
@@ -54,6 +55,7 @@ func variantCases(t *testing.T) []traceCase {
 		tr := filepath.Join(d, "traces")
 		cs = append(cs, traceCase{name: "cpu-only", path: filepath.Join(tr, "HTA__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz")},
 			traceCase{name: "owlv2-h100", path: filepath.Join(tr, "TraceLens__h100__google_owlv2-large-patch14-ensemble__1016001.json.gz")},
+			traceCase{name: "dlrm-v100", path: filepath.Join(tr, "param__et_replay__tests__inputs__dlrm_kineto.tar.gz__worker0_step_12.1694128201545.pt.trace.json.gz")},
 			traceCase{name: "resnet50-2021", path: filepath.Join(tr, "kineto__2021-06-11__tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz")})
 	}
 	return cs

@@ -34,18 +34,38 @@ type Inputs struct {
 	Warnings      []string
 }
 
-// MemorySeries is one device's memory curve as the memory model gives it:
-// the allocated (and, where known, reserved) bytes after each change,
-// times from the trace's origin, and the peak with the op it happened in.
+// MemorySeries is one device's memory curve as the memory model
+// (internal/memory) gives it: the allocated and reserved bytes after each
+// record (times from the trace's origin), or for a long series its
+// resampled columns; and the peak with the op it happened in.
 type MemorySeries struct {
 	Device         string
+	HasReserved    bool  // the records carry "Total Reserved"
+	Relative       bool  // no "Total Allocated": levels are relative to the level before the first record
+	StartBytes     int64 // the allocated before the first record
 	TimesNs        []int64
 	AllocatedBytes []int64
-	ReservedBytes  []int64 // nil when the trace does not give it
+	ReservedBytes  []int64
+	Columns        []MemoryColumn // instead of the points, for a long series
 	PeakNs         int64
 	PeakBytes      int64
 	PeakOp         string
 }
+
+// MemoryColumn is a stretch of a resampled curve: the lowest and highest
+// allocated held in it, and the highest reserved.
+type MemoryColumn struct {
+	StartNs, EndNs             int64
+	MinAllocated, MaxAllocated int64
+	MaxReserved                int64
+}
+
+// MaxMemoryPoints is how many points of a device's series the page holds;
+// a longer one is drawn from MemoryColumns columns of its resampled curve.
+const (
+	MaxMemoryPoints = 40000
+	MemoryColumns   = 8000
+)
 
 // Options shape the page.
 type Options struct {

@@ -21,7 +21,8 @@ import (
 // of the checks.
 type raw struct {
 	Events   []rawEvent
-	OriginNs int64 // the Trace event's start, else the earliest start (docs/output.md)
+	Memory   []rawEvent // the "[memory]" instants
+	OriginNs int64      // the Trace event's start, else the earliest start (docs/output.md)
 }
 
 type rawEvent struct {
@@ -103,6 +104,12 @@ func readRaw(t testing.TB, path string) *raw {
 		e := rawEvent{Ph: idText(m["ph"]), Pid: idText(m["pid"]), Tid: idText(m["tid"])}
 		e.Cat, _ = m["cat"].(string)
 		e.Name, _ = m["name"].(string)
+		if e.Name == "[memory]" {
+			e.Ts = decNs(t, m["ts"])
+			e.Args, _ = m["args"].(map[string]any)
+			r.Memory = append(r.Memory, e)
+			continue
+		}
 		if e.Ph != "X" {
 			continue
 		}
@@ -158,16 +165,16 @@ type traceCase struct {
 	args       []string
 }
 
-// pageCases are the sample and two real traces: DLRM's rank 0 (a V100,
-// NCCL kernels on four streams, one step) and HTA's ns-resolution trace
-// (five steps, 45k events, epoch timestamps) under smaller limits, so that
-// its page holds one step in full detail, the longest events of the rest
-// and bands for everything else.
+// pageCases are the sample and two real traces: a BERT step on an H100
+// (torch 2.6: shapes, stacks, [memory] records on the CPU and the GPU) and
+// HTA's ns-resolution trace (five steps, 45k events, epoch timestamps)
+// under smaller limits, so that its page holds one step in full detail,
+// the longest events of the rest and bands for everything else.
 func pageCases(t *testing.T) []traceCase {
 	cs := []traceCase{{name: "sample", path: filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")}}
 	if d, ok := testenv.SharedDir(); ok {
 		tr := filepath.Join(d, "traces")
-		cs = append(cs, traceCase{name: "dlrm-v100", path: filepath.Join(tr, "param__et_replay__tests__inputs__dlrm_kineto.tar.gz__worker0_step_12.1694128201545.pt.trace.json.gz")},
+		cs = append(cs, traceCase{name: "bert-h100", path: filepath.Join(tr, "TraceLens__h100__gaunernst_bert-small-uncased__1016001.json.gz")},
 			traceCase{name: "ns-resolution-limited", path: filepath.Join(tr, "HTA__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz"),
 				args: []string{"--max-events", "20000", "--max-cells", "30000"}})
 	} else {

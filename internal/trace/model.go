@@ -206,14 +206,25 @@ type Flow struct {
 
 // MemEvent is a "[memory]" or "[OutOfMemory]" instant (profile_memory=True).
 type MemEvent struct {
-	Ts         int64
-	Bytes      int64 // negative for frees
-	TotalAlloc int64
-	Track      int32
-	DevType    int8 // c10::DeviceType: 0 CPU, 1 CUDA, 2 MKLDNN, 5 IDEEP, 6 HIP, 12 XPU, 20 PrivateUse1
-	DevID      int8
-	OOM        bool
+	Ts            int64
+	Bytes         int64 // negative for frees
+	TotalAlloc    int64 // "Total Allocated" after this record (MemHasTotal)
+	TotalReserved int64 // "Total Reserved" after this record (MemHasReserved)
+	Addr          int64 // "Addr" (MemHasAddr; torch writes it from 1.10 on)
+	Track         int32
+	DevType       int8 // c10::DeviceType: 0 CPU, 1 CUDA, 2 MKLDNN, 5 IDEEP, 6 HIP, 12 XPU, 20 PrivateUse1
+	DevID         int8
+	OOM           bool
+	Has           uint8 // which of the optional args were present: MemHasTotal, MemHasReserved, MemHasAddr
 }
+
+// MemEvent.Has flags: the args a record carried (2021 traces have only
+// Device Type, Device Id and Bytes).
+const (
+	MemHasTotal    uint8 = 1 << iota // "Total Allocated"
+	MemHasReserved                   // "Total Reserved"
+	MemHasAddr                       // "Addr"
+)
 
 // DeviceProp is one entry of the top-level deviceProperties list.
 type DeviceProp struct {

@@ -189,7 +189,7 @@
         }
       }
     });
-    if (sel >= 0) drawSelection(sel, chain);
+    if (sel >= 0) drawSelection(sel, chain); else canvas.dataset.highlighted = '';
     canvas.dataset.viewStartNs = Math.round(view.a); canvas.dataset.viewEndNs = Math.round(view.b);
     canvas.dataset.level = pick.k; canvas.dataset.binNs = lv.bin_ns;
     canvas.dataset.drawnEvents = nEv; canvas.dataset.drawnBands = nBand;
@@ -208,39 +208,59 @@
     return { x: xOf(e.s), w: Math.max(xOf(e.s + e.d) - xOf(e.s), 2), y: L.y + 2 + e.row * ROW, h: ROW - 3 };
   }
 
+  // The selected event in black, its chain (launch call, enclosing
+  // events) in red; the canvas lists the outlined ones that are in view.
   function drawSelection(page, chain) {
-    var e = ev(page), r = rectOf(e);
+    var e = ev(page), r = rectOf(e), W = px(), shown = [];
+    function inView(q) { return q && q.x + q.w >= 0 && q.x <= W; }
     ctx.lineWidth = 2.5; ctx.strokeStyle = '#000';
     if (r) ctx.strokeRect(r.x - 1, r.y - 1, r.w + 2, r.h + 2);
+    if (inView(r)) shown.push(page);
     ctx.strokeStyle = '#d0342c';
     chain.forEach(function (p, n) {
       var c = rectOf(ev(p));
       if (!c) return;
       ctx.strokeRect(c.x - 1, c.y - 1, c.w + 2, c.h + 2);
+      if (inView(c)) shown.push(p);
       if (n === 0 && r) { ctx.beginPath(); ctx.moveTo(c.x, c.y + c.h); ctx.lineTo(r.x, r.y); ctx.stroke(); }
     });
     ctx.lineWidth = 1;
+    canvas.dataset.highlighted = shown.join(',');
   }
 
+  // A device's memory: the allocated (solid) and reserved (dashed) level
+  // after each record, held until the next; for a long series the model's
+  // columns, each drawn from its lowest to its highest allocated.
   function drawMemory(L) {
     var m = L.memory, W = px(), y0 = L.y + 4, h = L.h - 8, top = Math.max(m.max_bytes, 1);
+    function yOf(v) { return y0 + h * (1 - v / top); }
     ctx.strokeStyle = '#dadce0'; ctx.beginPath(); ctx.moveTo(0, L.y); ctx.lineTo(W, L.y); ctx.stroke();
-    function curve(vals, color, dash) {
+    var lo = Math.max(lowerBound(m.t, view.a) - 1, 0);
+    function steps(vals, color, dash) {
       if (!vals.length) return;
       ctx.strokeStyle = color; ctx.setLineDash(dash); ctx.beginPath();
-      var lo = Math.max(lowerBound(m.t, view.a) - 1, 0);
       for (var i = lo; i < m.t.length; i++) {
-        var x = xOf(m.t[i]), y = y0 + h * (1 - vals[i] / top);
-        if (i === lo) ctx.moveTo(x, y); else { ctx.lineTo(x, y0 + h * (1 - vals[i - 1] / top)); ctx.lineTo(x, y); }
+        var x = xOf(m.t[i]);
+        if (i === lo) ctx.moveTo(x, yOf(vals[i])); else { ctx.lineTo(x, yOf(vals[i - 1])); ctx.lineTo(x, yOf(vals[i])); }
         if (m.t[i] > view.b) break;
       }
+      if (i === m.t.length) ctx.lineTo(W, yOf(vals[m.t.length - 1]));
       ctx.stroke(); ctx.setLineDash([]);
     }
-    curve(m.reserved, '#999', [4, 3]);
-    curve(m.allocated, '#c8609c', []);
+    steps(m.reserved, '#999', [4, 3]);
+    if (m.columns) {
+      ctx.fillStyle = '#c8609c';
+      for (var i = lo; i < m.t.length && m.t[i] <= view.b; i++) {
+        var x0 = xOf(m.t[i]), x1 = i + 1 < m.t.length ? xOf(m.t[i + 1]) : W;
+        ctx.fillRect(x0, yOf(m.allocated[i]), Math.max(x1 - x0, 1), Math.max(yOf(m.min_allocated[i]) - yOf(m.allocated[i]), 1));
+      }
+    } else {
+      steps(m.allocated, '#c8609c', []);
+    }
     var px0 = xOf(m.peak_ns);
-    ctx.fillStyle = '#c8609c'; ctx.beginPath(); ctx.arc(px0, y0 + h * (1 - m.peak_bytes / top), 3.5, 0, 7); ctx.fill();
-    ctx.fillStyle = '#222'; ctx.fillText(m.peak_text, Math.min(Math.max(px0 + 6, 2), W - 300), y0 + 10);
+    ctx.fillStyle = '#c8609c'; ctx.beginPath(); ctx.arc(px0, yOf(m.peak_bytes), 3.5, 0, 7); ctx.fill();
+    ctx.fillStyle = '#222'; ctx.fillText(m.peak_text, Math.min(Math.max(px0 + 6, 2), Math.max(W - 6.2 * m.peak_text.length, 2)), y0 + 10);
+    ctx.fillStyle = '#5f6368'; ctx.fillText(fmtBytes(top), 2, y0 + h);
   }
 
   // What lies under the pointer: an event drawn one by one, a band, a gap.
@@ -301,6 +321,16 @@
         lines.push((device && n === 0 ? '  launched by ' : '  inside ') + c.kind + ' ' + c.name + '  ' + fmtDur(c.d) + ' at ' + fmtDur(c.s) + ' (' + c.lane.label + ')');
       });
       box.textContent = lines.join('\n');
+      if (device && chain.length) {
+        // the launch call runs on the CPU, often well before the kernel:
+        // open its thread's nesting, and offer to show both
+        var c0 = ev(chain[0]);
+        if (!c0.lane.expanded && c0.row > 0) { c0.lane.expanded = true; doLayout(); }
+        var btn = document.createElement('button');
+        btn.type = 'button'; btn.textContent = 'show the kernel and its launch call';
+        btn.addEventListener('click', function () { zoomTo(Math.min(e.s, c0.s), Math.max(e.s + e.d, c0.s + c0.d)); });
+        box.insertBefore(btn, box.firstChild);
+      }
       box.hidden = false;
     }(selBox));
     draw();
