@@ -157,6 +157,7 @@ type gapsDoc struct {
 
 func TestBrowser(t *testing.T) {
 	bctx := browser(t)
+	defer smokeEdges(t, bctx)
 	artifacts := filepath.Join(testenv.Root(), ".cache", "artifacts")
 	os.MkdirAll(artifacts, 0o755)
 	for _, c := range pageCases(t) {
@@ -200,6 +201,34 @@ func TestBrowser(t *testing.T) {
 			for _, u := range lg.requests {
 				if u != "file://"+b.html {
 					t.Errorf("the page asked for %s; it may load nothing but itself", u)
+				}
+			}
+		})
+	}
+}
+
+// smokeEdges: the pages of the edge traces (no steps, zero durations, one
+// event, no events, a 2021 bare array, a CPU-only trace, more events than
+// the page holds, ...) draw, zoom and take clicks without a console error
+// or a request.
+func smokeEdges(t *testing.T, bctx context.Context) {
+	for _, c := range variantCases(t) {
+		t.Run("edge-"+c.name, func(t *testing.T) {
+			b := buildReport(t, c)
+			ctx, lg := openPage(t, bctx, b.html)
+			// zoom, pan and click about: nothing may throw
+			r := boxOf(t, ctx, "#tl-canvas")
+			click(t, ctx, r.X+r.W/3, r.Y+r.H/2)
+			eval[any](t, ctx, `window.tracetab.zoomTo(window.tracetab.view.a, window.tracetab.view.a + 1000)`)
+			click(t, ctx, r.X+r.W/2, r.Y+30)
+			lg.mu.Lock()
+			defer lg.mu.Unlock()
+			if len(lg.errors) > 0 || len(lg.failed) > 0 {
+				t.Errorf("console errors %q, failed requests %q", lg.errors, lg.failed)
+			}
+			for _, u := range lg.requests {
+				if u != "file://"+b.html {
+					t.Errorf("the page asked for %s", u)
 				}
 			}
 		})
@@ -489,5 +518,42 @@ func checkMemory(t *testing.T, ctx context.Context, path string) {
 		if !found {
 			t.Errorf("no memory lane says peak %s (the raw JSON's largest Total Allocated of a device): %q", units.Bytes(p), titles)
 		}
+	}
+}
+
+// TestBrowserBench reports (does not assert) the page of the trace
+// TRACETAB_BENCH_FILE names (make bench's 1 GB trace): its size, the time
+// tracetab took to write it, and the time from the navigation to the
+// timeline's first drawing in Chromium.
+func TestBrowserBench(t *testing.T) {
+	path := os.Getenv("TRACETAB_BENCH_FILE")
+	if path == "" {
+		t.Skip("TRACETAB_BENCH_FILE not set")
+	}
+	bctx := browser(t)
+	out := filepath.Join(t.TempDir(), "bench.html")
+	t0 := time.Now()
+	run(t, 0, "report", path, "-o", out)
+	took := time.Since(t0)
+	st, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range 3 {
+		ctx, lg := openPage(t, bctx, out)
+		ms := eval[string](t, ctx, `document.body.dataset.firstRenderMs + " ms (script from " + document.body.dataset.scriptStartMs + " ms, data read in " + document.body.dataset.parseMs + " ms, drawn in " + document.body.dataset.drawMs + " ms)"`)
+		// the fastest of 5 redraws of the whole trace, and of a zoom into 1/100 of it
+		redraw := eval[[]float64](t, ctx, `(() => { const v = window.tracetab.view, a = v.a, b = v.b, best = [1e9, 1e9];
+			for (let i = 0; i < 5; i++) { let t0 = performance.now(); window.tracetab.zoomTo(a, b); best[0] = Math.min(best[0], performance.now() - t0);
+				t0 = performance.now(); window.tracetab.zoomTo(a + (b - a) * 0.42, a + (b - a) * 0.43); best[1] = Math.min(best[1], performance.now() - t0); }
+			return best; })()`)
+		drawn := eval[string](t, ctx, `document.getElementById("tl-canvas").dataset.drawnEvents + " events, " + document.getElementById("tl-canvas").dataset.drawnBands + " cells"`)
+		t.Logf("%s: page %s written in %v; load %d: first render after %s; a redraw of the whole trace %.0f ms, of 1/100 of it %.0f ms (%s)",
+			filepath.Base(path), units.Bytes(st.Size()), took.Round(time.Millisecond), k+1, ms, redraw[0], redraw[1], drawn)
+		lg.mu.Lock()
+		if len(lg.errors) > 0 || len(lg.failed) > 0 {
+			t.Errorf("console errors %q, failed requests %q", lg.errors, lg.failed)
+		}
+		lg.mu.Unlock()
 	}
 }

@@ -13,18 +13,21 @@ import (
 // the one before (the script adds them up once when it loads).
 
 type laneJSON struct {
-	Kind   string   `json:"kind"`
-	Label  string   `json:"label"`
-	Device int      `json:"device"`
-	Stream int64    `json:"stream"`
-	Rows   int      `json:"rows"`
-	Start  []int64  `json:"s"` // delta-coded
-	Dur    []int64  `json:"d"`
-	Name   []int32  `json:"n"`
-	Shape  []int32  `json:"x"`
-	Row    []int16  `json:"r"`
-	Kind_  []uint16 `json:"k"`
-	Link   []int32  `json:"l"`
+	Kind   string `json:"kind"`
+	Label  string `json:"label"`
+	Device int    `json:"device"`
+	Stream int64  `json:"stream"`
+	Rows   int    `json:"rows"`
+	// the lane's events shorter than this (outside the detail step) are
+	// bands only; 0 when all are written
+	ShortestNs int64    `json:"shortest_ns"`
+	Start      []int64  `json:"s"` // delta-coded
+	Dur        []int64  `json:"d"`
+	Name       []int32  `json:"n"`
+	Shape      []int32  `json:"x"`
+	Row        []int16  `json:"r"`
+	Kind_      []uint16 `json:"k"`
+	Link       []int32  `json:"l"`
 }
 
 type bandJSON struct {
@@ -115,7 +118,7 @@ func (p *Page) data(t *trace.Trace) ([]byte, error) {
 		d.Colors = append(d.Colors, c)
 	}
 	for _, ln := range tl.Lanes {
-		j := laneJSON{Kind: ln.Kind, Label: ln.Label, Device: ln.Device, Stream: ln.Stream, Rows: ln.Rows}
+		j := laneJSON{Kind: ln.Kind, Label: ln.Label, Device: ln.Device, Stream: ln.Stream, Rows: ln.Rows, ShortestNs: ln.ShortestNs}
 		starts := make([]int64, len(ln.Ev))
 		for i, e := range ln.Ev {
 			starts[i] = e.StartNs

@@ -231,11 +231,12 @@ func (p *Page) limitNotes() []string {
 	out = append(out, units.Plural(tl.Written, "event is", "events are")+" drawn one by one, of "+strconv.Itoa(tl.Events)+
 		"; at each zoom, events narrower than a pixel are drawn as density bands (the share of the time they cover)")
 	if tl.ShortestWrittenNs > 0 {
-		s := "events shorter than " + units.Dur(tl.ShortestWrittenNs)
+		s := "the page holds at most " + strconv.Itoa(p.Opts.Limits.MaxEvents) + " events one by one: "
 		if tl.Detail != nil {
-			s += " outside ProfilerStep#" + itoa(tl.Detail.Step) + " (drawn in full detail)"
+			s += "every event of ProfilerStep#" + itoa(tl.Detail.Step) + " (drawn in full detail), then "
 		}
-		out = append(out, s+" are in the bands only, at every zoom (the page holds at most "+strconv.Itoa(p.Opts.Limits.MaxEvents)+" events)")
+		s += "each lane's longest events, shared among the lanes; the shorter ones (the lane's name says from which length) are in the bands only, at every zoom"
+		out = append(out, s)
 	}
 	if n := len(tl.Levels); n > 0 {
 		s := "the bands have " + units.Plural(n, "level", "levels") + " of detail, bins from " + units.Dur(tl.Levels[0].BinNs) + " to " +

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,6 +50,7 @@ func variantCases(t *testing.T) []traceCase {
 		{name: "no-steps", path: write("nosteps.json", noStepsJSON)},
 		{name: "zero-durations", path: write("zero.json", zero)},
 		{name: "one-event", path: write("one.json", []byte(`{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":5,"dur":2}]}`))},
+		{name: "no-events", path: write("none.json", []byte(`{"traceEvents":[]}`))},
 		{name: "k1-bare-array", path: filepath.Join(testenv.Root(), "testdata", "quirks", "k1_bare_array.json")},
 	}
 	if d, ok := testenv.SharedDir(); ok {
@@ -280,6 +282,127 @@ func svgElems(t *testing.T, doc, name, class string) []map[string]string {
 		if se.Name.Local == name && attrs["class"] == class {
 			out = append(out, attrs)
 		}
+	}
+	return out
+}
+
+// TestKernelTableRaw: the page's kernel table on the real traces: each
+// row's calls and total time are the count and sum of the raw JSON's
+// device ops of that name, and its histogram's bars hold the counts of
+// its durations in 24 log bins from its min to its max (edges
+// min*(max/min)^(k/24) rounded to the ns, each value in the bin whose
+// edges hold it).
+func TestKernelTableRaw(t *testing.T) {
+	for _, c := range pageCases(t)[1:] {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			b := buildReport(t, c)
+			f, err := os.Open(b.html)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			doc, err := html.Parse(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			durs := map[string][]int64{}
+			for _, e := range readRaw(t, c.path).Events {
+				if isDeviceWork(e.Cat) {
+					durs[e.Name] = append(durs[e.Name], e.Dur)
+				}
+			}
+			rows := 0
+			for _, tr := range findAll(findID(doc, "kernels"), "tr") {
+				tds := findAll(tr, "td")
+				if len(tds) != 11 {
+					continue
+				}
+				name := attr(tds[0], "data-sort")
+				d := durs[name]
+				var sum int64
+				for _, x := range d {
+					sum += x
+				}
+				if attr(tds[3], "data-sort") != strconv.Itoa(len(d)) || attr(tds[4], "data-sort") != strconv.FormatInt(sum, 10) {
+					t.Errorf("%s: calls %s, total %s ns; raw %d calls, %d ns", name, attr(tds[3], "data-sort"), attr(tds[4], "data-sort"), len(d), sum)
+				}
+				var got []string
+				for _, r := range findAll(tds[10], "rect") {
+					got = append(got, attr(r, "data-count"))
+				}
+				if want := rawCounts(d, 24); strings.Join(got, " ") != want {
+					t.Errorf("%s: histogram %v, raw %s", name, got, want)
+				}
+				rows++
+			}
+			if rows == 0 || rows != min(len(durs), 100) {
+				t.Errorf("%d kernel rows checked of %d names", rows, len(durs))
+			}
+		})
+	}
+}
+
+func rawCounts(d []int64, n int) string {
+	lo, hi := int64(1<<62), int64(0)
+	for _, x := range d {
+		lo, hi = min(lo, max(x, 1)), max(hi, max(x, 1))
+	}
+	if lo == hi {
+		n = 1
+	}
+	edges := make([]int64, n+1)
+	for k := range edges {
+		edges[k] = int64(math.Round(float64(lo) * math.Exp(math.Log(float64(hi)/float64(lo))*float64(k)/float64(n))))
+	}
+	edges[0], edges[n] = lo, hi
+	counts := make([]string, n)
+	c := make([]int, n)
+	for _, x := range d {
+		for k := n - 1; k >= 0; k-- {
+			if edges[k] <= max(x, 1) {
+				c[k]++
+				break
+			}
+		}
+	}
+	for k := range c {
+		counts[k] = strconv.Itoa(c[k])
+	}
+	return strings.Join(counts, " ")
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func findID(n *html.Node, id string) *html.Node {
+	if n.Type == html.ElementNode && attr(n, "id") == id {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := findID(c, id); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func findAll(n *html.Node, tag string) []*html.Node {
+	var out []*html.Node
+	if n == nil {
+		return nil
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == tag {
+			out = append(out, c)
+		}
+		out = append(out, findAll(c, tag)...)
 	}
 	return out
 }

@@ -38,15 +38,14 @@ const MaxBars = 150
 // Bar is one step's breakdown: the step extended to the end of its GPU
 // work, and its gaps step row when there is one.
 type Bar struct {
-	Step           int64
-	StartNs        int64 // from the origin
-	TotalNs        int64
-	Ns             []int64 // per role, in RoleKeys' order
-	ExtendedByNs   int64
-	Cold           bool
-	Row            *gaps.StepLane
-	HasBreakdown   bool
-	breakdownIndex int
+	Step         int64
+	StartNs      int64 // from the origin
+	TotalNs      int64
+	Ns           []int64 // per role, in RoleKeys' order
+	ExtendedByNs int64
+	Cold         bool
+	Row          *gaps.StepLane
+	HasBreakdown bool
 }
 
 // NewStepChart takes the breakdown and step rows of a gaps report; nil
@@ -60,9 +59,9 @@ func NewStepChart(r *gaps.Report) *StepChart {
 	for k := range r.Steps {
 		rows[r.Steps[k].Step] = &r.Steps[k]
 	}
-	for k, s := range r.Breakdown.Steps {
+	for _, s := range r.Breakdown.Steps {
 		b := Bar{Step: s.Step, StartNs: s.StartNs, TotalNs: s.TotalNs, Ns: s.Ns[:], ExtendedByNs: s.ExtendedByNs,
-			Row: rows[s.Step], HasBreakdown: true, breakdownIndex: k}
+			Row: rows[s.Step], HasBreakdown: true}
 		if b.Row != nil {
 			b.Cold = b.Row.Cold
 		}

@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/tracetab/tracetab/internal/chain"
@@ -63,6 +62,9 @@ type Lane struct {
 	Stream int64 // gpu lanes
 	Rows   int
 	Ev     []Ev
+	// ShortestNs: outside the detail step, the lane's events shorter than
+	// this are bands only (0: all written)
+	ShortestNs int64
 }
 
 // Ev is one event written one by one. Page is its position in the page's
@@ -259,108 +261,6 @@ func (tl *Timeline) rows(t *trace.Trace, l *trace.Links, lim Limits) {
 			lane.Rows = max(lane.Rows, r+1)
 		}
 	}
-}
-
-// choose picks the events written one by one: all of them when they fit;
-// else the events of the detail window (up to half the budget), then the
-// longest ones down to a power of two of ns that keeps the count under
-// the budget, each device op with the launch chain chain.Frames names.
-func (tl *Timeline) choose(t *trace.Trace, lim Limits, detail *Window) {
-	tl.written = make([]bool, t.NumEvents())
-	inLane := func(i int) bool {
-		e := t.Ev(i)
-		return tl.lanesOf[e.Track] >= 0 && drawn(t, e)
-	}
-	n := 0
-	mark := func(i int) {
-		if !tl.written[i] {
-			tl.written[i] = true
-			n++
-		}
-	}
-	// withFrames writes event i and, for a device op, its launch call and
-	// the events around that call (chain.Frames), all or none: it says
-	// whether they fitted in the budget.
-	var need []int
-	withFrames := func(i int, budget int) bool {
-		need = append(need[:0], i)
-		if t.Ev(i).Kind.IsDevice() {
-			launch, enclosing := chain.Frames(t, i)
-			if launch >= 0 && inLane(int(launch)) {
-				need = append(need, int(launch))
-				for _, p := range enclosing {
-					if inLane(int(p)) {
-						need = append(need, int(p))
-					}
-				}
-			}
-		}
-		fresh := 0
-		for _, k := range need {
-			if !tl.written[k] {
-				fresh++
-			}
-		}
-		if n+fresh > budget {
-			return false
-		}
-		for _, k := range need {
-			mark(k)
-		}
-		return true
-	}
-	total := 0
-	for i := 0; i < t.NumEvents(); i++ {
-		if inLane(i) {
-			total++
-		}
-	}
-	if total <= lim.MaxEvents {
-		for i := 0; i < t.NumEvents(); i++ {
-			if inLane(i) {
-				tl.written[i] = true
-			}
-		}
-		tl.Written = total
-		return
-	}
-	budget := lim.MaxEvents
-	if detail != nil {
-		var in []int
-		for i := 0; i < t.NumEvents(); i++ {
-			if e := t.Ev(i); inLane(i) && e.Start < detail.EndNs+t.TraceStart && e.End() > detail.StartNs+t.TraceStart {
-				in = append(in, i)
-			}
-		}
-		if len(in) <= budget/2 {
-			for _, i := range in {
-				withFrames(i, budget)
-			}
-			tl.Detail = detail
-		}
-	}
-	// How many events there are of each power of two of ns: the threshold
-	// is the smallest power whose events and longer ones fit in what is
-	// left, with room for their launch chains.
-	var byPow [65]int
-	for i := 0; i < t.NumEvents(); i++ {
-		if inLane(i) && !tl.written[i] {
-			byPow[bits.Len64(uint64(t.Ev(i).Dur))]++
-		}
-	}
-	left, p, sum := (budget-n)*2/3, 64, 0
-	for p > 0 && sum+byPow[p] <= left {
-		sum += byPow[p]
-		p--
-	}
-	// events of bit length > p are written: at least 2^p ns
-	tl.ShortestWrittenNs = int64(1) << min(p, 62)
-	for i := 0; i < t.NumEvents(); i++ {
-		if inLane(i) && !tl.written[i] && bits.Len64(uint64(t.Ev(i).Dur)) > p {
-			withFrames(i, budget)
-		}
-	}
-	tl.Written = n
 }
 
 // writeEvents fills the lanes with the written events, by start, and

@@ -61,6 +61,9 @@
     lv.bands.forEach(function (b) { b.b = undelta(b.b); lv.byKey[b.lane + ':' + b.row] = b; });
   });
   D.memory.forEach(function (m) { m.t = undelta(m.t); });
+  // the steps come by start; the running largest end finds the first in view
+  var stepEnds = [];
+  D.steps.forEach(function (s, k) { stepEnds.push(k ? Math.max(stepEnds[k - 1], s.end_ns) : s.end_ns); });
   var tDecoded = performance.now();
   function ev(page) { var e = events[page], ln = D.lanes[e.lane], i = e.i; return { page: page, lane: ln, laneIndex: e.lane, i: i, s: ln.s[i], d: ln.d[i], kind: D.kinds[ln.k[i]], name: D.strings[ln.n[i]], shape: ln.x[i] >= 0 ? D.strings[ln.x[i]] : '', link: ln.l[i], row: ln.r[i] }; }
 
@@ -80,7 +83,9 @@
       el.className = 'lane-label' + (ln.expanded ? ' expanded' : '');
       el.dataset.lane = li; el.dataset.kind = ln.kind; el.dataset.rows = ln.rows;
       el.style.top = y + 'px'; el.style.height = h + 'px'; el.style.lineHeight = ROW + 'px';
-      el.textContent = ln.label; el.title = ln.label + (ln.rows > 1 ? ' (click: nesting, ' + ln.rows + ' levels)' : '');
+      el.textContent = ln.label;
+      el.title = ln.label + (ln.rows > 1 ? ' (click: nesting, ' + ln.rows + ' levels)' : '') +
+        (ln.shortest_ns > 0 ? '\nevents shorter than ' + fmtDur(ln.shortest_ns) + (D.detail ? ' outside ProfilerStep#' + D.detail.step : '') + ' are in the bands only' : '');
       el.addEventListener('click', function () { if (ln.rows > 1) { ln.expanded = !ln.expanded; doLayout(); draw(); } });
       labels.appendChild(el);
       y += h;
@@ -129,7 +134,7 @@
     canvas.width = Math.round(W * dpr); canvas.height = Math.round(H * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, W, H);
-    var pick = pickLevel(), lv = pick.lv, nEv = 0, nBand = 0;
+    var pick = pickLevel(), lv = pick.lv, nEv = 0, nBand = 0, nsPerPx = (view.b - view.a) / W;
     // axis
     ctx.fillStyle = '#444'; ctx.strokeStyle = '#e4e4e4'; ctx.font = '11px sans-serif';
     var span = view.b - view.a, step = Math.pow(10, Math.floor(Math.log10(Math.max(span / 8, 1))));
@@ -139,14 +144,17 @@
       ctx.beginPath(); ctx.moveTo(x, AXIS_H - 4); ctx.lineTo(x, H); ctx.stroke();
       ctx.fillText(fmtDur(t), x + 2, 12);
     }
-    // step windows
-    ctx.strokeStyle = '#8a63c2';
-    D.steps.forEach(function (s) {
-      if (s.end_ns < view.a || s.start_ns > view.b) return;
-      var x = xOf(s.start_ns);
-      ctx.beginPath(); ctx.moveTo(x, AXIS_H - 6); ctx.lineTo(x, H); ctx.stroke();
-      ctx.fillStyle = '#8a63c2'; ctx.fillText('#' + s.step, x + 2, AXIS_H - 2);
-    });
+    // step windows: a line at each start (one path), a label where there
+    // is room for it
+    ctx.strokeStyle = '#8a63c2'; ctx.fillStyle = '#8a63c2'; ctx.beginPath();
+    var lastX = -1e9, lastLabel = -1e9;
+    for (var si = lowerBound(stepEnds, view.a); si < D.steps.length && D.steps[si].start_ns <= view.b; si++) {
+      var sx = xOf(D.steps[si].start_ns);
+      if (sx - lastX < 2) continue;
+      ctx.moveTo(sx, AXIS_H - 6); ctx.lineTo(sx, H); lastX = sx;
+      if (sx - lastLabel > 40) { ctx.fillText('#' + D.steps[si].step, sx + 2, AXIS_H - 2); lastLabel = sx; }
+    }
+    ctx.stroke();
     // gaps, behind their device's streams
     D.gaps.forEach(function (g) {
       if (g.start_ns + g.length_ns < view.a || g.start_ns > view.b) return;
@@ -180,7 +188,7 @@
         var k = lowerBound(row.maxEnd, view.a);
         for (; k < row.idx.length && row.start[k] <= view.b; k++) {
           var i = row.idx[k], d = L.lane.d[i];
-          if (d < lv.bin_ns) continue; // in the bands at this zoom
+          if (d < nsPerPx) continue; // narrower than a pixel: in the bands
           var s = L.lane.s[i], x0 = xOf(s), w = Math.max(xOf(s + d) - x0, 1);
           ctx.fillStyle = D.kind_colors[L.lane.k[i]];
           ctx.fillRect(x0, y, w, ROW - 3);
@@ -273,7 +281,7 @@
     var k = lowerBound(row.start, t + tol + 1) - 1;
     for (; k >= 0 && row.maxEnd[k] >= t - tol; k--) {
       var i = row.idx[k];
-      if (L.lane.d[i] >= lv.bin_ns && L.lane.s[i] <= t + tol && L.lane.s[i] + L.lane.d[i] >= t - tol) {
+      if (L.lane.d[i] >= tol / 2 && L.lane.s[i] <= t + tol && L.lane.s[i] + L.lane.d[i] >= t - tol) {
         var page = events.length ? pageOf(L.index, i) : -1;
         return { page: page };
       }
