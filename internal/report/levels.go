@@ -18,6 +18,22 @@ func (tl *Timeline) levels(t *trace.Trace, l *trace.Links, lim Limits) {
 	if tl.Detail != nil {
 		budget = lim.MaxCells * 3 / 5
 	}
+	// Each lane's candidates: its drawn events by start, less those a
+	// coarser level already drew one by one (a written event at least a
+	// bin wide is so at every finer level), and the longest of them.
+	cand := make([][]int32, len(tl.Lanes))
+	maxDur := make([]int64, len(tl.Lanes))
+	for k, ln := range tl.lanesOf {
+		if ln < 0 {
+			continue
+		}
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			if e := t.Ev(int(i)); drawn(t, e) {
+				cand[ln] = append(cand[ln], i)
+				maxDur[ln] = max(maxDur[ln], e.Dur)
+			}
+		}
+	}
 	used, k := 0, 0
 	build := func(from, to int64, budget int) (finished bool) {
 		for ; ; k++ {
@@ -29,7 +45,7 @@ func (tl *Timeline) levels(t *trace.Trace, l *trace.Links, lim Limits) {
 			if len(tl.Levels) == 0 {
 				limit = -1 // level 0: no limit (at most Width cells per row)
 			}
-			lv, cells, more, ok := tl.level(t, l, w, from, to, limit)
+			lv, cells, more, ok := tl.level(t, cand, maxDur, w, from, to, limit)
 			if !ok {
 				return false
 			}
@@ -61,28 +77,34 @@ type cell struct {
 }
 
 // level is one level of bins of w ns over [from, to): for each lane's row,
-// the cells of the events narrower than w or not written one by one.
-// limit (when >= 0) bounds the cells: ok is false when they would exceed
-// it. more says whether any event with a duration was banded (a finer
-// level can show more).
-func (tl *Timeline) level(t *trace.Trace, l *trace.Links, w, from, to int64, limit int) (lv Level, cells int, more, ok bool) {
+// the cells of its candidates narrower than w or not written one by one
+// (the others leave the candidates: they are drawn one by one at this
+// level and every finer one). limit (when >= 0) bounds the cells: ok is
+// false when they would exceed it. more says whether any event with a
+// duration was banded (a finer level can show more).
+func (tl *Timeline) level(t *trace.Trace, cand [][]int32, maxDur []int64, w, from, to int64, limit int) (lv Level, cells int, more, ok bool) {
 	lv = Level{BinNs: w, FromNs: from, ToNs: to}
-	trackOf := make([]int, len(tl.Lanes))
-	for k, ln := range tl.lanesOf {
-		if ln >= 0 {
-			trackOf[ln] = k
-		}
-	}
 	for ln, lane := range tl.Lanes {
-		k := trackOf[ln]
 		rows := make([][]cell, lane.Rows)
-		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+		c := cand[ln]
+		// the first candidate that can reach from, by start
+		first, _ := slices.BinarySearchFunc(c, from-maxDur[ln]+t.TraceStart, func(i int32, s int64) int {
+			return cmp.Compare(t.Ev(int(i)).Start, s)
+		})
+		keep := c[:first]
+		for j := first; j < len(c); j++ {
+			i := c[j]
 			e := t.Ev(int(i))
-			if !drawn(t, e) || (tl.written[i] && e.Dur >= w) {
+			if tl.written[i] && e.Dur >= w {
 				continue
 			}
+			keep = append(keep, i)
 			s, end := e.Start-t.TraceStart, e.End()-t.TraceStart
-			if end < from || s >= to || (end == from && e.Dur > 0) {
+			if s >= to {
+				keep = append(keep, c[j+1:]...)
+				break
+			}
+			if end < from || (end == from && e.Dur > 0) {
 				continue
 			}
 			more = more || e.Dur > 0
@@ -104,10 +126,12 @@ func (tl *Timeline) level(t *trace.Trace, l *trace.Links, w, from, to int64, lim
 				rows[r] = append(row, cell{bin: b, covered: cov, count: 1})
 				cells++
 				if limit >= 0 && cells > limit {
+					cand[ln] = append(keep, c[j+1:]...) // the lane's candidates stay whole
 					return lv, cells, more, false
 				}
 			}
 		}
+		cand[ln] = keep
 		for r, row := range rows {
 			if len(row) == 0 {
 				continue
