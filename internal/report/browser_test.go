@@ -174,6 +174,7 @@ func TestBrowser(t *testing.T) {
 			checkWheel(t, ctx)
 			checkKernelClick(t, ctx, b, c.path)
 			checkMemory(t, ctx, c.path)
+			checkGapHover(t, ctx, b)
 			checkFmtDur(t, ctx)
 
 			// the viewport (1400x1000) from the step chart down, and from the
@@ -555,5 +556,46 @@ func TestBrowserBench(t *testing.T) {
 			t.Errorf("console errors %q, failed requests %q", lg.errors, lg.failed)
 		}
 		lg.mu.Unlock()
+	}
+}
+
+// checkGapHover: over the largest GPU gap the pointer shows its length and
+// cause as gaps --format json gives them.
+func checkGapHover(t *testing.T, ctx context.Context, b *builtReport) {
+	var g struct {
+		Gaps []struct {
+			Device   int     `json:"device"`
+			StartNs  int64   `json:"start_ns"`
+			LenNs    int64   `json:"length_ns"`
+			Cause    string  `json:"cause"`
+			CausePct float64 `json:"cause_pct"`
+			Where    string  `json:"where"`
+		} `json:"gaps"`
+	}
+	if err := json.Unmarshal(b.gapsJSON(t), &g); err != nil {
+		t.Fatal(err)
+	}
+	k := -1
+	for i, gp := range g.Gaps {
+		if gp.Where == "between ops" && (k < 0 || gp.LenNs > g.Gaps[k].LenNs) {
+			k = i
+		}
+	}
+	if k < 0 {
+		return
+	}
+	gp := g.Gaps[k]
+	eval[any](t, ctx, `window.tracetab.select(-1)`)
+	eval[any](t, ctx, fmt.Sprintf(`window.tracetab.zoomTo(%d, %d)`, gp.StartNs, gp.StartNs+gp.LenNs))
+	c := boxOf(t, ctx, "#tl-canvas")
+	lane := eval[rect](t, ctx, fmt.Sprintf(`(() => { const l = Array.from(document.querySelectorAll('#tl-labels .lane-label[data-kind="gpu"]'))
+		.find(e => window.tracetab.laneDevice(+e.dataset.lane) === %d); const r = l.getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`, gp.Device))
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, c.X+c.W/2, lane.Y+lane.H/2)); err != nil {
+		t.Fatal(err)
+	}
+	tip := eval[string](t, ctx, `document.getElementById("tl-tip").hidden ? "" : document.getElementById("tl-tip").textContent`)
+	want := fmt.Sprintf("GPU %d idle %s", gp.Device, units.Dur(gp.LenNs))
+	if !strings.HasPrefix(tip, want) || !strings.Contains(tip, gp.Cause+" "+units.Pct(gp.CausePct)+"%") {
+		t.Errorf("over the largest gap (%s, %s %.2f%%) the pointer shows %q", want, gp.Cause, gp.CausePct, tip)
 	}
 }

@@ -291,6 +291,10 @@
       var b = Math.floor((t - lv.from_ns) / lv.bin_ns), j = lowerBound(band.b, b);
       if (band.b[j] === b) return { band: band, j: j, lv: lv };
     }
+    if (L.lane.kind === 'gpu') {
+      var g = D.gaps.filter(function (g) { return g.device === L.lane.device && g.start_ns <= t && t < g.start_ns + g.length_ns; })[0];
+      if (g) return { gap: g };
+    }
     return null;
   }
   var laneBase = [];
@@ -298,6 +302,7 @@
   function pageOf(lane, i) { return laneBase[lane] + i; }
 
   function describe(h) {
+    if (h.gap) return h.gap.label;
     if (h.memory) return 'memory ' + h.memory.device + ': ' + h.memory.peak_text;
     if (h.band) {
       var bs = h.lv.from_ns + h.band.b[h.j] * h.lv.bin_ns;
@@ -431,7 +436,8 @@
     });
   });
 
-  window.tracetab = { zoomTo: zoomTo, select: select, showStep: showStep, fmtDur: fmtDur, view: view };
+  window.tracetab = { zoomTo: zoomTo, select: select, showStep: showStep, fmtDur: fmtDur, view: view,
+    laneDevice: function (k) { return D.lanes[k].device; } };
   doLayout();
   draw();
   var first = document.querySelector('.step-chart .bar');
