@@ -139,6 +139,9 @@ func runReport(e *env, o *reportOptions) error {
 	}
 	in := reportInputs(e, t, o)
 	page := report.Build(t, in, ropts)
+	if tl := page.Timeline; ropts.HasDetail && tl.Detail == nil && tl.Written < tl.Events {
+		note(e.stderr, fmt.Sprintf("--step %d: the step holds more than half of --max-events (%d) events: it is not held in full detail; raise --max-events", ropts.DetailStep, ropts.Limits.MaxEvents))
+	}
 	if o.format == "svg" {
 		return writeReportSVG(e, o, t, in, page, ropts)
 	}

@@ -258,6 +258,9 @@ func (p *Page) limitNotes() []string {
 		out = append(out, units.Plural(tl.OverlapRowsFolded, "device op overlaps", "device ops overlap")+" more than "+
 			strconv.Itoa(p.Opts.Limits.MaxGPURows-1)+" others on its stream and is drawn in the last row")
 	}
+	if len(p.In.Memory) == 0 {
+		out = append(out, "no memory curves: the trace has no [memory] events (torch.profiler records them with profile_memory=True)")
+	}
 	if r := p.In.Gaps; r != nil && len(r.Gaps) > 0 {
 		out = append(out, "shaded: the "+units.Plural(len(r.Gaps), "largest GPU gap", "largest GPU gaps")+" of tracetab gaps, by cause")
 	}

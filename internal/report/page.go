@@ -115,6 +115,12 @@ func (p *Page) detailWindow(o Options) *Window {
 				return &Window{StartNs: b.StartNs, EndNs: b.StartNs + b.TotalNs, Step: b.Step}
 			}
 		}
+		// a step the breakdown left out: its CPU window
+		for _, r := range c.Rows {
+			if r.Step == o.DetailStep {
+				return &Window{StartNs: r.StartNs, EndNs: r.StartNs + r.CPUNs, Step: r.Step}
+			}
+		}
 		return nil
 	}
 	b := c.MedianBar()
