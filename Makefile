@@ -34,8 +34,10 @@ test:
 	$(GO) test -race -count=1 -timeout 20m -run $(RACE_PARSE) ./internal/parse && \
 	$(GO) test -race -count=1 -timeout 20m ./internal/trace ./internal/diff ./internal/safe && \
 	$(GO) test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli; rc=$$?; \
-	if [ -s $(SKIPLOG) ]; then \
-		echo "make test: $$(wc -l < $(SKIPLOG) | tr -d ' ') checks SKIPPED: the shared reference data (../shared) was not found;" \
+	if grep -qs '(no chromium)' $(SKIPLOG); then \
+		echo "make test: $$(grep -c '(no chromium)' $(SKIPLOG)) browser checks SKIPPED: Chromium was not found (apt-get install chromium)"; fi; \
+	if grep -qsv '(no chromium)' $(SKIPLOG); then \
+		echo "make test: $$(grep -vc '(no chromium)' $(SKIPLOG)) checks SKIPPED: the shared reference data (../shared) was not found;" \
 		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \
 	else echo "make test: no check skipped for want of ../shared"; fi; exit $$rc
 
