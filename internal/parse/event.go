@@ -33,6 +33,7 @@ type evState struct {
 	hasAux           bool
 	argName          string // M events: args.name
 	memBytes, memTot int64
+	memRes, memAddr  int64
 	memDevType       int64
 	memDevID         int64
 	hasMemBytes      bool
@@ -41,7 +42,7 @@ type evState struct {
 
 func (e *evState) reset() {
 	aux := e.aux
-	*e = evState{memDevType: -1, memDevID: -1}
+	*e = evState{memDevType: -1, memDevID: -1, memRes: -1, memAddr: -1}
 	if aux != trace.NewAux() {
 		aux = trace.NewAux()
 	}
@@ -171,6 +172,14 @@ func (p *parser) args() {
 			e.memBytes, e.hasMemBytes = p.intValue()
 		case "Total Allocated":
 			e.memTot, _ = p.intValue()
+		case "Total Reserved":
+			if v, ok := p.intValue(); ok {
+				e.memRes = v
+			}
+		case "Addr":
+			if v, ok := p.intValue(); ok {
+				e.memAddr = v
+			}
 		case "Device Type":
 			if v, ok := p.intValue(); ok {
 				e.memDevType = v

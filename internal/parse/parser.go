@@ -762,7 +762,7 @@ func (p *parser) instant() {
 			return
 		}
 		t.Mem = append(t.Mem, trace.MemEvent{
-			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, Track: p.track(e.pid, e.tid),
+			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, TotalReserved: e.memRes, Addr: e.memAddr, Track: p.track(e.pid, e.tid),
 			DevType: int8(e.memDevType), DevID: int8(e.memDevID), OOM: name == "[OutOfMemory]",
 		})
 	case "Record Window End":

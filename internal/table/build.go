@@ -51,7 +51,7 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 			f.gpuAnn[it.idx] = [2]int64{it.s, it.e}
 		}
 	}
-	mem := f.unusedMemory(t, v, isFE)
+	mem := f.unusedMemory(t, v, isFE, func(k int) bool { return keep == nil || keep[n+k] })
 	for k, m := range mem {
 		ts := t.Mem[m].Ts
 		extra = append(extra, item{ts, ts, int32(n + k)})

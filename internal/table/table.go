@@ -21,7 +21,8 @@ type Options struct {
 	Exclude      *regexp.Regexp
 	// Steps, when HasSteps, keeps only events of profiler steps
 	// StepLo..StepHi: CPU events that start inside those steps' windows
-	// (on any thread) and device ops launched from them.
+	// (on any thread), device ops launched from them, and the [memory]
+	// records made in them.
 	StepLo, StepHi int64
 	HasSteps       bool
 }
@@ -197,11 +198,20 @@ func HasStacks(t *trace.Trace) bool {
 	return false
 }
 
-// stepMask marks the events of profiler steps lo..hi.
+// stepMask marks the events of profiler steps lo..hi, then (from index
+// NumEvents on) the [memory] records whose time lies in them.
 func stepMask(t *trace.Trace, lo, hi int64) []bool {
 	steps := t.StepWindows()
-	keep := make([]bool, t.NumEvents())
-	for i := range keep {
+	n := t.NumEvents()
+	keep := make([]bool, n+len(t.Mem))
+	for k := range t.Mem {
+		// a [memory] record belongs to the step its time lies in: one
+		// outside the selection is no "[memory]" row of it
+		if j := trace.StepAt(steps, t.Mem[k].Ts); j >= 0 && steps[j].N >= lo && steps[j].N <= hi {
+			keep[n+k] = true
+		}
+	}
+	for i := range keep[:n] {
 		e := t.Ev(i)
 		at := e.Start
 		if e.Kind.IsDevice() {

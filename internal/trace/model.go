@@ -206,13 +206,15 @@ type Flow struct {
 
 // MemEvent is a "[memory]" or "[OutOfMemory]" instant (profile_memory=True).
 type MemEvent struct {
-	Ts         int64
-	Bytes      int64 // negative for frees
-	TotalAlloc int64
-	Track      int32
-	DevType    int8 // c10::DeviceType: 0 CPU, 1 CUDA, 2 MKLDNN, 5 IDEEP, 6 HIP, 12 XPU, 20 PrivateUse1
-	DevID      int8
-	OOM        bool
+	Ts            int64
+	Bytes         int64 // negative for frees
+	TotalAlloc    int64
+	TotalReserved int64 // "Total Reserved", -1 when absent
+	Addr          int64 // "Addr": the block's address, -1 when absent (or beyond int64)
+	Track         int32
+	DevType       int8 // c10::DeviceType: 0 CPU, 1 CUDA, 2 MKLDNN, 5 IDEEP, 6 HIP, 12 XPU, 20 PrivateUse1
+	DevID         int8
+	OOM           bool
 }
 
 // DeviceProp is one entry of the top-level deviceProperties list.
