@@ -20,7 +20,9 @@ SKIPLOG  := $(CACHE)/skipped-for-shared.txt
 RACE_PKGS := ./internal/parse ./internal/trace ./internal/gaps ./internal/table
 
 # Vet, a short fuzz run of the parser, all tests, the race detector on the
-# concurrent packages; then one line saying
+# concurrent packages, the DuckDB queries over exported traces (tests/duckdb:
+# a module of its own, built with cgo; the tracetab binary stays pure Go);
+# then one line saying
 # how many checks skipped because ../shared (real traces, torch's tables)
 # is absent, and how to run them.
 test:
@@ -29,7 +31,8 @@ test:
 	@mkdir -p $(CACHE) && rm -f $(SKIPLOG)
 	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -count=1 -timeout 20m ./... && \
 	$(GO) test -race -count=1 -timeout 20m $(RACE_PKGS) && \
-	$(GO) test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli; rc=$$?; \
+	$(GO) test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli && \
+	(cd tests/duckdb && CGO_ENABLED=1 $(GO) test -count=1 -timeout 20m ./...); rc=$$?; \
 	if [ -s $(SKIPLOG) ]; then \
 		echo "make test: $$(wc -l < $(SKIPLOG) | tr -d ' ') checks SKIPPED: the shared reference data (../shared) was not found;" \
 		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \

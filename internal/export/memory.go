@@ -69,22 +69,35 @@ func memoryRows(c *common, t *trace.Trace) []MemoryRow {
 
 // allocatingOps finds each record's op (see memoryRows), -1 when none: per
 // thread, a sweep over its cpu_ops in start order and its records in time
-// order, keeping the ops still open.
+// order, keeping the ops still open. A thread is its pid and tid by value:
+// 2021 traces write an op's tid as text ("25738") and a record's as a
+// number (25738).
 func allocatingOps(t *trace.Trace) []int32 {
 	l := t.Links()
 	op := make([]int32, len(t.Mem))
-	byTrack := map[int32][]int{}
+	lanes := map[string][]int32{} // thread -> its tracks with events
+	for k := range t.Tracks {
+		if l.TrackStart[k+1] > l.TrackStart[k] {
+			key := threadKey(t, &t.Tracks[k])
+			lanes[key] = append(lanes[key], int32(k))
+		}
+	}
+	byThread := map[string][]int{}
 	for k := range t.Mem {
 		op[k] = -1
-		byTrack[t.Mem[k].Track] = append(byTrack[t.Mem[k].Track], k)
+		key := threadKey(t, &t.Tracks[t.Mem[k].Track])
+		byThread[key] = append(byThread[key], k)
 	}
 	var open []int32
-	for tr, recs := range byTrack {
-		slices.SortStableFunc(recs, func(a, b int) int { return cmp.Compare(t.Mem[a].Ts, t.Mem[b].Ts) })
-		if int(tr)+1 >= len(l.TrackStart) {
-			continue
+	for key, recs := range byThread {
+		var ord []int32
+		for _, tr := range lanes[key] {
+			ord = append(ord, l.Order[l.TrackStart[tr]:l.TrackStart[tr+1]]...)
 		}
-		ord := l.Order[l.TrackStart[tr]:l.TrackStart[tr+1]]
+		if len(lanes[key]) > 1 {
+			slices.SortFunc(ord, t.CompareInTrack)
+		}
+		slices.SortStableFunc(recs, func(a, b int) int { return cmp.Compare(t.Mem[a].Ts, t.Mem[b].Ts) })
 		open = open[:0]
 		j := 0
 		for _, k := range recs {
@@ -108,4 +121,16 @@ func allocatingOps(t *trace.Trace) []int32 {
 		}
 	}
 	return op
+}
+
+// threadKey names a track's thread by the values of its pid and tid.
+func threadKey(t *trace.Trace, tr *trace.Track) string {
+	id := func(v trace.ID) string {
+		n, s := idCols(t, v)
+		if n != nil {
+			return strconv.FormatInt(*n, 10)
+		}
+		return "\x00" + *s
+	}
+	return id(tr.Pid) + "/" + id(tr.Tid)
 }

@@ -73,7 +73,7 @@ type OpRow struct {
 	TraceID          string   `parquet:"trace_id,dict"`
 	Rank             *int64   `parquet:"rank,optional"`
 	Step             *int64   `parquet:"step,optional"`
-	Row              int32    `parquet:"row"`
+	Row              int32    `parquet:"table_row"`
 	Torch            string   `parquet:"torch,dict"`
 	Name             string   `parquet:"name,dict"`
 	DeviceOp         bool     `parquet:"device_op"`
@@ -148,7 +148,7 @@ type GapRow struct {
 	Device      int32    `parquet:"device"`
 	StartNs     int64    `parquet:"start_ns"`
 	LengthNs    int64    `parquet:"length_ns"`
-	Where       string   `parquet:"where,dict"`
+	Edge        string   `parquet:"edge,dict"`
 	IdleKind    *string  `parquet:"idle_kind,optional,dict"`
 	StepBefore  *int64   `parquet:"step_before,optional"`
 	StepAfter   *int64   `parquet:"step_after,optional"`

@@ -67,7 +67,7 @@ func gapRows(c *common, rep *gaps.Report, emit func([]GapRow) error) error {
 	rows := make([]GapRow, 0, min(len(rep.Gaps), batchRows))
 	for _, g := range rep.Gaps {
 		r := GapRow{TraceID: c.id, Rank: c.rank, Device: int32(g.Device), StartNs: g.StartNs, LengthNs: g.LenNs,
-			Where: edgeNames[g.Edge], Cause: g.Cause.String(), CausePct: g.CausePct, LaunchLagNs: g.LaunchLagNs}
+			Edge: edgeNames[g.Edge], Cause: g.Cause.String(), CausePct: g.CausePct, LaunchLagNs: g.LaunchLagNs}
 		if g.Edge == gaps.Between {
 			r.IdleKind = ptr(g.Kind.String())
 		}
