@@ -35,6 +35,8 @@ var contractRuns = [][]string{
 	{"check", "--max-gpu-idle", "100", "TRACE"},
 	{"ranks", "TRACE"},
 	{"ranks", "TRACE", "OTHER"},
+	{"crop", "TRACE", "--window", "0ns..1ms", "-o", "OUTJSON"},
+	{"export", "TRACE", "--to", "OUTDIR"},
 }
 
 var (
@@ -209,6 +211,10 @@ func TestOutputContract(t *testing.T) {
 					a = tr
 				case "OTHER":
 					a = other
+				case "OUTJSON": // a file the command writes
+					a = filepath.Join(t.TempDir(), "out.json")
+				case "OUTDIR":
+					a = t.TempDir()
 				}
 				line = append(line, a)
 			}
