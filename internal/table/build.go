@@ -155,6 +155,11 @@ func build(t *trace.Trace, v Version, keep []bool) *fevents {
 	f.attachMemory(v)
 	// The tree's two link columns take the place of the positions and the
 	// threads, which are done with as the tree is built (buildTree).
+	if len(f.ev) > len(pos) {
+		// more rows than trace events: the [memory] records no event
+		// claimed outnumber the events that are not rows
+		pos = make([]int32, len(f.ev))
+	}
 	f.buildTree(pos[:len(f.ev)])
 	return f
 }
