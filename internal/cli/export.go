@@ -242,13 +242,18 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 	return nil
 }
 
+// rowWords say what a dataset's rows are, for people.
+var rowWords = map[string][2]string{
+	export.DatasetEvents: {"event", "events"}, export.DatasetOps: {"op row", "op rows"}, export.DatasetKernels: {"kernel row", "kernel rows"},
+	export.DatasetSteps: {"step", "steps"}, export.DatasetGaps: {"gap", "gaps"}, export.DatasetMemory: {"memory record", "memory records"},
+}
+
 func rowsText(rows map[string]int64) string {
 	var parts []string
 	for _, d := range export.Datasets {
-		if d == export.DatasetTraces {
-			continue
+		if w, ok := rowWords[d]; ok {
+			parts = append(parts, units.Plural(int(rows[d]), w[0], w[1]))
 		}
-		parts = append(parts, fmt.Sprintf("%d %s", rows[d], d))
 	}
 	return strings.Join(parts, ", ")
 }
