@@ -143,6 +143,9 @@ func partitionKeys(s string) ([]string, error) {
 func exportFiles(args []string) ([]string, error) {
 	var files []string
 	for _, a := range args {
+		if a == "-" {
+			return nil, usageErrorf("export reads each trace twice (its SHA-256, then its events): give files, not - (standard input)")
+		}
 		st, err := os.Stat(a)
 		if err != nil || !st.IsDir() {
 			files = append(files, a) // the reader names what is wrong with it
