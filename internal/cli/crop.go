@@ -229,12 +229,12 @@ func cropText(w io.Writer, o *cropOptions, p *crop.Plan, r *crop.Result) error {
 	if r.BytesIn > 0 {
 		share = units.Pct(float64(r.BytesOut) * 100 / float64(r.BytesIn))
 	}
-	size := units.Bytes(r.FileBytes)
+	size := units.Bytes(r.FileBytes) + " of JSON"
 	if r.Gzip {
-		size += " gzipped (" + units.Bytes(r.BytesOut) + " of JSON)"
+		size = units.Bytes(r.FileBytes) + " gzipped (" + units.Bytes(r.BytesOut) + " of JSON)"
 	}
 	lines := []string{
-		fmt.Sprintf("wrote %s: %s of JSON", o.out, size),
+		fmt.Sprintf("wrote %s: %s", o.out, size),
 		fmt.Sprintf("selection   %s", p.Window),
 		fmt.Sprintf("kept        %d of %d complete events (whole, never clipped), %s among them; %d of %d flow ends; %d of %d other events (instants, counters); %d metadata events",
 			r.Events, r.EventsIn, units.Plural(r.DeviceOps, "device op", "device ops"), r.Flows, r.FlowsIn, r.Others, r.OthersIn, r.Metadata),
