@@ -37,6 +37,8 @@ var contractRuns = [][]string{
 	{"ranks", "TRACE", "OTHER"},
 	{"memory", "TRACE"},
 	{"memory", "--timeline", "--width", "60", "TRACE"},
+	{"crop", "TRACE", "--window", "0ns..1ms", "-o", "OUTJSON"},
+	{"export", "TRACE", "--to", "OUTDIR"},
 }
 
 var (
@@ -212,6 +214,10 @@ func TestOutputContract(t *testing.T) {
 					a = tr
 				case "OTHER":
 					a = other
+				case "OUTJSON": // a file the command writes
+					a = filepath.Join(t.TempDir(), "out.json")
+				case "OUTDIR":
+					a = t.TempDir()
 				}
 				line = append(line, a)
 			}

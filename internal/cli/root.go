@@ -119,6 +119,7 @@ large for --max-memory, or an internal error (please report it).`,
 	root.AddCommand(newCompileCmd(e), newRanksCmd(e))
 	root.AddCommand(newMemoryCmd(e))
 	root.AddCommand(newReportCmd(e))
+	root.AddCommand(newCropCmd(e), newExportCmd(e))
 	root.AddCommand(newVersionCmd(e))
 	groupCommands(root)
 	return root
