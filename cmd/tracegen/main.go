@@ -38,6 +38,7 @@ func main() {
 	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
+	beforeStep := flag.Bool("straggler-before-step", false, "with -straggler-delay: the straggler spends its delay before each ProfilerStep#N begins (it enters the step late)")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -58,6 +59,7 @@ func main() {
 	}
 	cfg.Scenario = *scenario
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
+	cfg.StragglerBeforeStep = *beforeStep
 	if *delay != "" {
 		ns, err := units.ParseDur(*delay)
 		if err != nil {

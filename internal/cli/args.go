@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -79,7 +80,7 @@ func checkFlagValues(cmd *cobra.Command) error {
 			}
 		case percentFlags[f.Name]:
 			num := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "%"))
-			if p, e := strconv.ParseFloat(num, 64); e != nil || p < 0 || p > 100 {
+			if p, e := strconv.ParseFloat(num, 64); e != nil || math.IsNaN(p) || p < 0 || p > 100 {
 				err = usageErrorf("--%s %q: give a percentage from 0 to 100, e.g. 40 or 40%%", f.Name, v)
 				return
 			}

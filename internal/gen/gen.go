@@ -46,6 +46,9 @@ type Config struct {
 	// many ns later than the others, which wait for it in the kernel.
 	Straggler      int
 	StragglerDelay int64
+	// StragglerBeforeStep: the straggler's delay is before each
+	// ProfilerStep#N begins (late.go), not inside the step.
+	StragglerBeforeStep bool
 	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
 	PGSeq bool
 }
@@ -116,7 +119,9 @@ type writer struct {
 	// noise scales durations (noise.go)
 	noise *noiser
 	// rank mode (rank.go): the next launch's device op gets this start
-	// and duration instead of its own, and these extra kernel args
+	// and duration instead of its own, and these extra kernel args;
+	// lateIn is how late this rank entered the step (late.go)
+	lateIn   int64
 	fixColl  func(start int64) (int64, int64)
 	collArgs string
 	seq      int64
@@ -397,6 +402,8 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		gemmDur = int64(float64(gemmDurBase) * cfg.GEMMScale)
 	}
 	cold := s == 0
+	lateIn := g.enterLate(cfg, t)
+	t += lateIn
 	stepStart := t
 	// matmul_add body
 	ma := t + 21_000 + scenarioLen(cfg)
@@ -431,7 +438,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	bodyEnd := cur + int64(layers)*layerW
 	comm := layers > 0 || cfg.World > 0
 	if comm {
-		bodyEnd += 90_000 + g.stragglerDelay(cfg) // copy + all-reduce
+		bodyEnd += 90_000 + g.stragglerDelay(cfg) - lateIn // copy + all-reduce
 	}
 	stepEnd := bodyEnd + 15_000
 	if cold {

@@ -103,3 +103,21 @@ func TestWrap(t *testing.T) {
 		t.Errorf("width 0 wrapped: %q", got)
 	}
 }
+
+func TestDistinctPaths(t *testing.T) {
+	cases := []struct {
+		in, want []string
+	}{
+		{[]string{"/a/b/trace.json"}, []string{"trace.json"}},
+		{[]string{"d/dlrm_kineto.tar.gz__worker0_step_12.1694128201545.pt.trace.json.gz", "d/dlrm_kineto.tar.gz__worker1_step_12.1694128201556.pt.trace.json.gz"},
+			[]string{"...worker0_step_12.1694128201545...", "...worker1_step_12.1694128201556..."}},
+		{[]string{"x/rank0.json", "x/rank1.json", "x/rank12.json"}, []string{"rank0.json", "rank1.json", "rank12.json"}},
+		{[]string{"a/t.json", "b/t.json"}, []string{"a/t.json", "b/t.json"}},
+	}
+	for _, c := range cases {
+		got := DistinctPaths(c.in)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("DistinctPaths(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
