@@ -37,11 +37,11 @@ var links = []struct {
 	name *regexp.Regexp
 	gbps float64
 }{
-	{regexp.MustCompile(`V100-SXM`), 150},      // NVLink 2: 6 links x 25 GB/s
-	{regexp.MustCompile(`A100-SXM`), 300},      // NVLink 3: 12 x 25 GB/s
+	{regexp.MustCompile(`V100-SXM`), 150},             // NVLink 2: 6 links x 25 GB/s
+	{regexp.MustCompile(`A100-SXM`), 300},             // NVLink 3: 12 x 25 GB/s
 	{regexp.MustCompile(`H100 (80GB HBM3|SXM)`), 450}, // NVLink 4: 18 x 25 GB/s
-	{regexp.MustCompile(`H200`), 450},          // NVLink 4
-	{regexp.MustCompile(`B200|GB200`), 900},    // NVLink 5: 18 x 50 GB/s
+	{regexp.MustCompile(`H200`), 450},                 // NVLink 4
+	{regexp.MustCompile(`B200|GB200`), 900},           // NVLink 5: 18 x 50 GB/s
 }
 
 // NominalLink is the nominal per-direction NVLink bandwidth (GB/s) of a

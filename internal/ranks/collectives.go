@@ -12,9 +12,9 @@ type Arrival struct {
 	LaunchNs  int64 // its launch call's start, when HasLaunch
 	HasLaunch bool  // the launch call is in the trace
 	StartNs   int64
-	EndNs    int64
-	DurNs    int64
-	WaitNs   int64 // its duration minus the shortest one's
+	EndNs     int64
+	DurNs     int64
+	WaitNs    int64 // its duration minus the shortest one's
 	// InStepNs is the kernel's start minus its own step's start (how far
 	// into the step the rank reached the collective); -1 outside steps.
 	InStepNs int64

@@ -19,12 +19,12 @@ const (
 
 // Collective is one collective matched across the ranks that took part.
 type Collective struct {
-	Name   string
-	PG     string // "" when matched without process groups
-	Seq    int64  // -1 when matched without seq
-	Step   int64  // -1 when matched over the whole trace
-	Nth    int    // occurrence of Name (in PG and Step), from 1; 0 with seq
-	Ranks    []int // indices into the summaries, ascending
+	Name     string
+	PG       string // "" when matched without process groups
+	Seq      int64  // -1 when matched without seq
+	Step     int64  // -1 when matched over the whole trace
+	Nth      int    // occurrence of Name (in PG and Step), from 1; 0 with seq
+	Ranks    []int  // indices into the summaries, ascending
 	Starts   []int64
 	Durs     []int64
 	Launches []int64 // -1 where the launch call is not in the trace

@@ -55,7 +55,7 @@ type Report struct {
 	// ClockComparable: every rank's times are wall-clock times, so the
 	// ends of a matched collective can be compared (EndSkewNs).
 	ClockComparable bool
-	ClockSkewNs     int64    // the largest EndSkewNs; -1 when not measured
+	ClockSkewNs     int64 // the largest EndSkewNs; -1 when not measured
 	// OriginNs is the origin of the job's clock (absolute ns): the earliest
 	// rank's origin when the clocks are comparable, else -1 (each rank's
 	// times are then from its own origin).
