@@ -38,6 +38,8 @@ func main() {
 	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
+	capture := flag.Int("capture", 0, "capture a CUDA graph of this many kernel launches before the first step (cudaStreamBeginCapture ... EndCapture) and replay it in every step")
+	recompileAt := flag.Int("recompile-at", 0, "with -variant compiled or triton: the compiled region recompiles (Torch-Compiled Region: 0/1) from ProfilerStep#N on")
 	beforeStep := flag.Bool("straggler-before-step", false, "with -straggler-delay: the straggler spends its delay before each ProfilerStep#N begins (it enters the step late)")
 	flag.Parse()
 	v := *variant
@@ -60,6 +62,11 @@ func main() {
 	cfg.Scenario = *scenario
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	cfg.StragglerBeforeStep = *beforeStep
+	cfg.Capture, cfg.RecompileAt = *capture, *recompileAt
+	if cfg.Capture < 0 || cfg.RecompileAt < 0 {
+		fmt.Fprintln(os.Stderr, "tracegen: -capture and -recompile-at must not be negative")
+		os.Exit(2)
+	}
 	if *delay != "" {
 		ns, err := units.ParseDur(*delay)
 		if err != nil {

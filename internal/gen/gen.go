@@ -51,6 +51,12 @@ type Config struct {
 	StragglerBeforeStep bool
 	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
 	PGSeq bool
+	// Capture > 0 captures a CUDA graph of this many kernel launches
+	// before the first step and replays it in every step (capture.go).
+	Capture int
+	// RecompileAt > 0: the compiled region recompiles (0/1) from
+	// ProfilerStep#RecompileAt on (recompile.go).
+	RecompileAt int
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -76,6 +82,11 @@ type Facts struct {
 	Launches int
 	// PerStep holds what each ProfilerStep#N window contains.
 	PerStep []StepFacts
+	// CapturedLaunches are the launch calls recorded into the graph;
+	// Replayed the kernels its replays ran (capture.go).
+	CapturedLaunches, Replayed int
+	// RecompileNs is the compile work before the first recompiled call.
+	RecompileNs int64
 }
 
 // StepFacts is what the generator wrote inside one ProfilerStep#N.
@@ -147,6 +158,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	}
 	g.header(cfg)
 	t := int64(1_000_000) // 1 ms after the trace start
+	t = g.capture(cfg, t)
 	for s := 0; ; s++ {
 		before := g.f
 		t = g.step(s, t, cfg)
@@ -458,7 +470,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		// torch.compile: a cache lookup, then the compiled region runs one
 		// addmm that first copies the bias device to device.
 		g.op("user_annotation", "TorchDynamo Cache Lookup", mainTid, mm, 5_000, "", "")
-		g.op("user_annotation", "Torch-Compiled Region: 0/0", mainTid, mm+6_000, matmulEnd-mm-6_000+addEnd-matmulEnd, "", "")
+		g.op("user_annotation", g.region(cfg, stepNo, stepStart+2_000), mainTid, mm+6_000, matmulEnd-mm-6_000+addEnd-matmulEnd, "", "")
 		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, mmIn+4_000, mmEnd-mmIn, "[[64], [64, 64], [64, 64], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
 		g.launch(mainTid, eAddmm, "cudaMemcpyAsync", occ, 4_000, devMemcpy, 7, "Memcpy DtoD (Device -> Device)", 1_200)
 		gemmEnd = g.launch(mainTid, eAddmm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
@@ -466,7 +478,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		// torch.compile with Inductor: the GEMM stays a cuBLAS call inside
 		// the compiled graph, the add becomes one Triton kernel.
 		g.op("cpu_op", "TorchDynamo Cache Lookup", mainTid, mm, 5_000, "", "")
-		g.op("cpu_op", "Torch-Compiled Region: 0/0", mainTid, mm+6_000, addEnd-mm-6_000, "", "")
+		g.op("cpu_op", g.region(cfg, stepNo, stepStart+2_000), mainTid, mm+6_000, addEnd-mm-6_000, "", "")
 		g.op("cpu_op", "AOTDispatcher Runtime Wrapper Prologue", mainTid, mm+6_500, 1_500, "", "")
 		g.op("user_annotation", "## Call CompiledFxGraph fgen3xq7v2tracetab ##", mainTid, mm+9_000, addEnd-1_000-mm-9_000, "", "")
 		eMm := g.op("cpu_op", "aten::mm", mainTid, mmIn+4_000, mmEnd-mmIn-4_000, dims64, types2)
@@ -506,6 +518,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		g.launch(mainTid, eAdd, "cudaLaunchKernel", launch2, 16_000, devKernel, 7, addKernel, addDur)
 		g.f.AddDurNs = addDur
 	}
+	g.graphReplay(cfg, maEnd+1_000)
 
 	for l := 0; l < layers; l++ {
 		lt := cur + int64(l)*layerW

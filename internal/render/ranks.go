@@ -298,12 +298,31 @@ func rkLine(b *strings.Builder, label, text string, width int) {
 	}
 }
 
-// kernelShort drops the parameter list of a kernel's signature
-// ("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, ...)"): the
-// distinguishing part of a collective kernel's name is before it.
+// kernelShort is a kernel's name for a text column: its signature without
+// the return type "void " and the parameter list ("ncclKernel_AllReduce_
+// RING_LL_Sum_float(ncclDevComm*, ...)"), which repeat what the template
+// arguments say; the name up to its parameters is what tells kernels
+// apart (names that still look alike get #2 in the column).
 func kernelShort(name string) string {
-	if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
-		return name[:i]
+	s := strings.TrimPrefix(name, "void ")
+	if !strings.HasSuffix(s, ")") {
+		return name
+	}
+	// the parameter list is the last (...) at template depth 0
+	depth := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ')', '>':
+			depth++
+		case '(', '<':
+			depth--
+			if depth == 0 && s[i] == '(' {
+				if i == 0 {
+					return name
+				}
+				return s[:i]
+			}
+		}
 	}
 	return name
 }
