@@ -121,3 +121,19 @@ func TestDistinctPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestMarkdownCompact(t *testing.T) {
+	long := "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float>, at::detail::Array<char*, 3> >(int, at::native::MulFunctor<float>, at::detail::Array<char*, 3>)"
+	g := &Grid{Headers: []string{"Name", "Δ"}, Rows: [][]string{{long, "+1.0%"}, {long + "2", "~"}, {"", "-"}}, RightAlign: []bool{false, true}, Names: []bool{true}}
+	var b bytes.Buffer
+	if err := g.WriteMarkdownCompact(&b, 60); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 5 || lines[1] != "| --- | ---: |" || strings.Contains(b.String(), "  ") {
+		t.Fatalf("%q", lines)
+	}
+	if !strings.HasPrefix(lines[2], "| `void") || lines[2] == lines[3] || len(lines[2]) > 80 || lines[4] != "| | - |" {
+		t.Errorf("%q", lines)
+	}
+}
