@@ -26,10 +26,10 @@ type Change struct {
 	P         float64 // two-sided Mann-Whitney p-value; NaN when not tested
 	// PAdj is P adjusted for the many rows (--correct holm: Holm-Bonferroni
 	// over the family of the metric); NaN when not tested or not corrected.
-	PAdj      float64
-	MinP      float64 // the smallest p the sample sizes allow
-	Verdict   string
-	Missing   string // why the metric is not measured (Verdict n/a)
+	PAdj    float64
+	MinP    float64 // the smallest p the sample sizes allow
+	Verdict string
+	Missing string // why the metric is not measured (Verdict n/a)
 }
 
 // Counts reports whether a rule may fail on this change: it is measured
