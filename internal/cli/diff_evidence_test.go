@@ -317,14 +317,14 @@ func TestDiffSortedAndWide(t *testing.T) {
 	}
 }
 
-// TestDiffChangedFormReal: the 2021-01 resnet50 trace (num_workers=0)
-// against the 2021-06 one with its DataLoader iterator renamed to the
-// multi-process one (a gzip-less copy, names replaced): the two iterator
-// rows are paired, with the raw per-step medians of each side's annotation.
+// TestDiffChangedFormReal: DLRM's rank 0 against its rank 1 with the
+// DataLoader iterator renamed to the multi-process one (a gzip-less copy,
+// names replaced): the two iterator rows are paired, with the raw per-step
+// medians of each side's annotation.
 func TestDiffChangedFormReal(t *testing.T) {
 	dir := filepath.Join(testenv.Shared(t), "traces")
-	base := filepath.Join(dir, "kineto__2021-01-13__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz")
-	src := filepath.Join(dir, "kineto__2021-06-11__tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz")
+	base := filepath.Join(dir, "param__et_replay__tests__inputs__dlrm_kineto.tar.gz__worker0_step_12.1694128201545.pt.trace.json.gz")
+	src := filepath.Join(dir, "param__et_replay__tests__inputs__dlrm_kineto.tar.gz__worker1_step_12.1694128201556.pt.trace.json.gz")
 	const single, multi = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"
 	f, err := os.Open(src)
 	if err != nil {

@@ -282,7 +282,7 @@ func verdictText(v *Verdict, others, steps int64) string {
 	fig := fmt.Sprintf("rank %d arrived last in %d of %d collectives%s; %s %s for it%s, %s%% of its median step time (%s)",
 		v.Rank, v.Last, v.Collectives, tied, other, units.Dur(v.CausedWaitNs), each, units.Pct(v.SkewPct), units.Dur(v.MedianStepNs))
 	if v.Class == ClassBalanced && v.CausedWaitNs == 0 {
-		return fmt.Sprintf("balanced: %sin %d matched collectives no rank waited for another (each collective's kernels are equally long on every rank)", prefix, v.Collectives)
+		return fmt.Sprintf("balanced: %sin %s no rank waited for another (each collective's kernels are equally long on every rank)", prefix, units.Plural(v.Collectives, "matched collective", "matched collectives"))
 	}
 	if v.Class == ClassBalanced {
 		return fmt.Sprintf("balanced: %sno rank holds the others back by %s%% of a step or more (--min-skew); the most: %s", prefix, units.Pct(v.MinSkewPct), fig)
