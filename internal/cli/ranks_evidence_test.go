@@ -442,6 +442,10 @@ func TestRanksEvidenceDLRM(t *testing.T) {
 			t.Errorf("line of %d columns: %q", len([]rune(l)), l)
 		}
 	}
+	// the steps column counts the steps; their numbers are in "step #"
+	if !strings.Contains(text, " steps  step # ") || !strings.Contains(text, "      1  #10 ") {
+		t.Errorf("steps columns:\n%s", text)
+	}
 	if !strings.Contains(text, "Matched collectives in start order (8 of 8") || !strings.Contains(text, "why         "+kindWord(kind)) {
 		t.Errorf("text:\n%s", text)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -392,8 +393,8 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 			for _, st := range steps {
 				d = append(d, st.End-st.Start)
 			}
-			slices.Sort(d)
-			add("step_time", float64(d[len(d)/2]))
+			add("step_time", float64(stats.MedianNs(d))) // the one median
+
 		}
 	}
 	if window > 0 {
