@@ -21,7 +21,7 @@ type diffEvDoc struct {
 	Correction *string `json:"correction"`
 	Tested     []struct {
 		Metric string `json:"metric"`
-		Tests  int    `json:"tests"`
+		Tests  int    `json:"tests_count"`
 	} `json:"tests_per_metric"`
 	Forms []struct {
 		Base   string `json:"base_row"`

@@ -675,6 +675,7 @@ func TestDiffJSONContract(t *testing.T) {
 	nw := filepath.Join(shared, "traces", "HTA__trace_diff__test__test.json.gz")
 	docs := map[string][]string{
 		"diff":  {"diff", base, nw, "--format", "json", "--limit", "-1", "--fail-on", "self_cuda>10%"},
+		"holm":  {"diff", base, nw, "--format", "json", "--limit", "-1", "--correct", "holm"},
 		"check": {"check", base, "--max-gpu-idle", "10", "--max-step-time", "25ms", "--max", "count@^aten::mm$=3", "--format", "json"},
 	}
 	for name, args := range docs {
@@ -706,7 +707,7 @@ func TestDiffJSONContract(t *testing.T) {
 					if i := strings.Index(string(x), "."); i >= 0 && len(x)-i-1 > 2 {
 						t.Errorf("%s: %s = %s has more than 2 decimals", name, key, x)
 					}
-				case key == "p_value", key == "alpha":
+				case key == "p_value", key == "p_value_adjusted", key == "alpha":
 				default:
 					t.Errorf("%s: number field %q has no unit", name, key)
 				}

@@ -297,10 +297,14 @@ func writeSections(b *strings.Builder, format, heading string, lines []string, t
 				b.WriteString(l + "\n")
 			}
 		}
-		if !md {
+		var err error
+		if md {
+			err = t.g.WriteMarkdownCompact(b, 0) // long kernel names: cells unpadded
+		} else {
 			t.g.Width = width
+			err = t.g.Write(b, format)
 		}
-		if err := t.g.Write(b, format); err != nil {
+		if err != nil {
 			return err
 		}
 		if t.foot != "" {

@@ -453,7 +453,7 @@ func rowOf(r diff.DiffRow) rowJSON {
 
 type testsJSON struct {
 	Metric string `json:"metric"`
-	Tests  int    `json:"tests"`
+	Tests  int    `json:"tests_count"`
 }
 
 type formJSON struct {
