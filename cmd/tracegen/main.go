@@ -47,6 +47,9 @@ func main() {
 	flag.IntVar(&mem.PreTrace, "mem-pretrace", 0, "[memory] events: frees of 1 MiB blocks allocated before the trace began")
 	flag.BoolVar(&mem.CPU, "mem-cpu", false, "[memory] events: CPU allocations too (one per main-thread op, one per step on a thread without ops)")
 	flag.BoolVar(&mem.Reuse, "mem-reuse", false, "[memory] events: freed addresses are handed out again (else every allocation has a new address)")
+	capture := flag.Int("capture", 0, "capture a CUDA graph of this many kernel launches before the first step (cudaStreamBeginCapture ... EndCapture) and replay it in every step")
+	recompileAt := flag.Int("recompile-at", 0, "with -variant compiled or triton: the compiled region recompiles (Torch-Compiled Region: 0/1) from ProfilerStep#N on")
+	beforeStep := flag.Bool("straggler-before-step", false, "with -straggler-delay: the straggler spends its delay before each ProfilerStep#N begins (it enters the step late)")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -81,6 +84,12 @@ func main() {
 	}
 	cfg.Memory = mem
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
+	cfg.StragglerBeforeStep = *beforeStep
+	cfg.Capture, cfg.RecompileAt = *capture, *recompileAt
+	if cfg.Capture < 0 || cfg.RecompileAt < 0 {
+		fmt.Fprintln(os.Stderr, "tracegen: -capture and -recompile-at must not be negative")
+		os.Exit(2)
+	}
 	if *delay != "" {
 		ns, err := units.ParseDur(*delay)
 		if err != nil {

@@ -31,6 +31,7 @@ var contractRuns = [][]string{
 	{"gaps", "TRACE"},
 	{"chain", "TRACE"},
 	{"compile", "TRACE"},
+	{"compile", "TRACE", "OTHER"},
 	{"diff", "TRACE", "OTHER"},
 	{"check", "--max-gpu-idle", "100", "TRACE"},
 	{"ranks", "TRACE"},

@@ -158,8 +158,8 @@ func (p *parser) args() {
 				break
 			}
 			p.extraArg(key)
-		case "Process Group Name", "pg_name", "Seq", "seq":
-			// rare (collective kernels only): kept even with NoExtras
+		case "Process Group Name", "pg_name", "Seq", "seq", "Collective name", "dtype", "In msg nelems", "Out msg nelems", "Group size":
+			// rare (collectives only): kept even with NoExtras
 			p.extraArg(key)
 		case "Ev Idx", "Profiler Event Index":
 			e.evIdx = true
@@ -478,6 +478,27 @@ func (p *parser) extraArg(key []byte) {
 	case "Seq", "seq":
 		if v, ok := p.intValue(); ok {
 			e.aux.Seq = v
+			e.hasAux = true
+		}
+	case "Collective name":
+		e.aux.Coll = p.internValue()
+		e.hasAux = true
+	case "dtype":
+		e.aux.Dtype = p.internValue()
+		e.hasAux = true
+	case "In msg nelems":
+		if v, ok := p.intValue(); ok {
+			e.aux.InNelems = v
+			e.hasAux = true
+		}
+	case "Out msg nelems":
+		if v, ok := p.intValue(); ok {
+			e.aux.OutNelems = v
+			e.hasAux = true
+		}
+	case "Group size":
+		if v, ok := p.intValue(); ok {
+			e.aux.GroupSize = v
 			e.hasAux = true
 		}
 	}

@@ -152,11 +152,19 @@ type Aux struct {
 	PyParent  int64 // "Python parent id", -1 when absent
 	Seq       int64 // "Seq" (or "seq") of a collective in its process group, -1 when absent
 	HasLaunch bool  // grid/block were present
+	// The size of a collective (record_param_comms and, from torch 2.2,
+	// its kernel): "Collective name", "dtype", "In msg nelems", "Out msg
+	// nelems", "Group size"; 0 or -1 when absent.
+	Coll      StrID
+	Dtype     StrID
+	InNelems  int64
+	OutNelems int64
+	GroupSize int64
 }
 
 // NewAux returns an Aux with every "absent" marker set.
 func NewAux() Aux {
-	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1}
+	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1, InNelems: -1, OutNelems: -1, GroupSize: -1}
 }
 
 // ID is a pid or tid as the trace wrote it: an integer or a string.
