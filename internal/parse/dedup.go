@@ -44,6 +44,7 @@ func hashAux(a *trace.Aux) uint64 {
 	h = mix(h, uint64(a.PyID))
 	h = mix(h, uint64(a.PyParent))
 	h = mix(h, uint64(a.PG)|uint64(a.Seq)<<32)
+	h = mix(h, uint64(a.WaitStream)^uint64(a.WaitRecord)<<20)
 	if a.HasLaunch {
 		h = mix(h, 1)
 	}

@@ -156,8 +156,8 @@ func (p *parser) args() {
 				break
 			}
 			p.extraArg(key)
-		case "Process Group Name", "pg_name", "Seq", "seq":
-			// rare (collective kernels only): kept even with NoExtras
+		case "Process Group Name", "pg_name", "Seq", "seq", "wait_on_stream", "wait_on_cuda_event_record_corr_id":
+			// rare (collective kernels, cuda_sync events): kept even with NoExtras
 			p.extraArg(key)
 		case "Ev Idx", "Profiler Event Index":
 			e.evIdx = true
@@ -451,6 +451,16 @@ func (p *parser) extraArg(key []byte) {
 	case "Seq", "seq":
 		if v, ok := p.intValue(); ok {
 			e.aux.Seq = v
+			e.hasAux = true
+		}
+	case "wait_on_stream":
+		if v, ok := p.intValue(); ok {
+			e.aux.WaitStream = v
+			e.hasAux = true
+		}
+	case "wait_on_cuda_event_record_corr_id":
+		if v, ok := p.intValue(); ok {
+			e.aux.WaitRecord = v
 			e.hasAux = true
 		}
 	}
