@@ -38,7 +38,12 @@ func main() {
 	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
+	critCase := flag.String("critpath", "", "write instead a small trace with a known critical path: "+strings.Join(gen.CritCases, ", "))
 	flag.Parse()
+	if *critCase != "" {
+		writeCritCase(*critCase, *out)
+		return
+	}
 	v := *variant
 	if v == "eager" {
 		v = ""
@@ -118,4 +123,28 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("bad -size %q: use e.g. 200MB or 1GB", s)
 	}
 	return int64(f * float64(mult)), nil
+}
+
+// writeCritCase writes one of gen.CritCases and prints its known path.
+func writeCritCase(name, out string) {
+	if !gen.ValidCritCase(name) {
+		fmt.Fprintln(os.Stderr, "tracegen: -critpath is one of "+strings.Join(gen.CritCases, ", "))
+		os.Exit(2)
+	}
+	w := os.Stdout
+	if out != "-" {
+		f, err := os.Create(out)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tracegen:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		w = f
+	}
+	facts, err := gen.WriteCritCase(w, name)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "tracegen: critical path %s over %d events: %s\n", units.Dur(facts.PathNs), len(facts.PathEvents), strings.Join(facts.PathEvents, " > "))
 }
