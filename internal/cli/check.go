@@ -63,6 +63,11 @@ without [memory] events) or whose match selects no row is n/a and fails
 
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
 Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.
+Critical-path metrics (tracetab critical-path --help has the rules):
+critical_path.path_time (the median over the steps of the path's length),
+critical_path.<category>_pct (the median over the steps of the category's
+share of the path; categories cpu, gpu_compute, gpu_comm, launch,
+kernel_kernel, data_loading).
 torch's sort keys (table --sort) name the same metrics in --max and budget
 files: ` + metricnames.Help(diff.RowMetrics...) + `
 (also as total.self_cpu_time_total, total.self_cuda_time_total).`,
@@ -165,6 +170,9 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	s, err := diff.Reduce([]*trace.Trace{t}, []string{path}, opts)
 	if err != nil {
 		return err
+	}
+	if diff.NeedsCriticalPath(o.budgets) {
+		addCriticalPath(t, s, opts.Normalize)
 	}
 	out := diff.Check(s, o.budgets)
 	g := &diff.Gate{AllowMissing: o.allowMissing, Checked: map[string]int{}}

@@ -35,6 +35,8 @@ var contractRuns = [][]string{
 	{"check", "--max-gpu-idle", "100", "TRACE"},
 	{"ranks", "TRACE"},
 	{"ranks", "TRACE", "OTHER"},
+	{"critical-path", "TRACE"},
+	{"critical-path", "--steps", "1-1000000", "--what-if", "1", "TRACE"},
 }
 
 var (
