@@ -107,7 +107,7 @@ func TestCritPathAlexnet(t *testing.T) {
 			EventsOnPath int    `json:"events_on_path"`
 			Annotation   string
 			Instance     int
-			BreakdownNs  map[string]int64 `json:"breakdown_ns"`
+			BreakdownNs  map[string]int64        `json:"breakdown_ns"`
 			SyncEdges    []struct{ Kind string } `json:"sync_edges"`
 			WhatIf       []struct {
 				Name      string
