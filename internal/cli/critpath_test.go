@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/gen"
+	"github.com/tracetab/tracetab/internal/hostile"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
@@ -295,5 +296,44 @@ func TestCritPathEveryTrace(t *testing.T) {
 		if _, err := parse.Open(filepath.Join(dir, "overlay.json"), parse.Options{}); err != nil && !strings.Contains(f, "no-events") && !strings.Contains(f, "memory") {
 			t.Errorf("%s: the overlay does not read back: %v", filepath.Base(f), err)
 		}
+	}
+}
+
+// The hostile corpus (internal/hostile, at the sizes of the test run:
+// 1e4 streams and syncs, 2e4 names and threads, nesting 5,000 deep,
+// reused correlation ids, 1 MB names, unusable times, invalid text): exit
+// 0, strict JSON, and text that fits 80 columns.
+func TestCritPathHostile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		gen  func(w *bytes.Buffer) error
+	}{
+		{"streams", func(w *bytes.Buffer) error { return hostile.Streams(w, 10_000) }},
+		{"syncs", func(w *bytes.Buffer) error { return hostile.Syncs(w, 10_000) }},
+		{"names", func(w *bytes.Buffer) error { return hostile.Names(w, 20_000) }},
+		{"threads", func(w *bytes.Buffer) error { return hostile.Threads(w, 20_000) }},
+		{"nested", func(w *bytes.Buffer) error { return hostile.Nested(w, 5_000, false) }},
+		{"reused-correlation", func(w *bytes.Buffer) error { return hostile.ReusedCorr(w, 10_000) }},
+		{"long-names", func(w *bytes.Buffer) error { return hostile.LongNames(w, 4, 1<<20) }},
+		{"bad-times", func(w *bytes.Buffer) error { return hostile.BadTimes(w, 1_000) }},
+		{"bad-text", func(w *bytes.Buffer) error { return hostile.BadText(w, 50) }},
+	} {
+		var buf bytes.Buffer
+		if err := c.gen(&buf); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, c.name+".json")
+		os.WriteFile(p, buf.Bytes(), 0o644)
+		out, stderr, code := run(t, "critical-path", p, "--format", "json")
+		if code != 0 || !json.Valid([]byte(out)) {
+			t.Errorf("%s: exit %d, valid JSON %v: %s", c.name, code, json.Valid([]byte(out)), stderr)
+		}
+		text, _, code := run(t, "critical-path", p, "--width", "80")
+		if code != 0 {
+			t.Errorf("%s: text exit %d", c.name, code)
+		}
+		fits(t, c.name, text, 80)
 	}
 }
