@@ -161,10 +161,26 @@ func newPrep(t *trace.Trace) *prep {
 		}
 	}
 
-	// Launch units per device stream, and the queue rule.
+	// Launch units per device stream (counted first: a 1 GB trace has a
+	// million), and the queue rule.
 	p.flags = make([]uint8, n)
-	units := make([][]launchUnit, len(t.Tracks))
 	seen := make([]int32, len(t.Tracks)) // call+1 that last touched the track
+	count := make([]int, len(t.Tracks))
+	for r := 0; r < n; r++ {
+		for _, o := range p.ops[p.opsAt[r]:p.opsAt[r+1]] {
+			if e := t.Ev(int(o)); e.Kind.IsDeviceWork() && seen[e.Track] != int32(r)+1 {
+				seen[e.Track] = int32(r) + 1
+				count[e.Track]++
+			}
+		}
+	}
+	units := make([][]launchUnit, len(t.Tracks))
+	for tr, c := range count {
+		if c > 0 {
+			units[tr] = make([]launchUnit, 0, c)
+		}
+	}
+	clear(seen)
 	for r := 0; r < n; r++ {
 		ops := p.ops[p.opsAt[r]:p.opsAt[r+1]]
 		if len(ops) == 0 {
@@ -202,39 +218,47 @@ func newPrep(t *trace.Trace) *prep {
 // per stream (+1 when a launch call starts, -1 when its op starts; over
 // the whole trace) is 1 just after the op's launch call started and 0
 // just after the op started. At one instant an op's start counts before a
-// call's start; then by event order.
+// call's start; then by event order. It sorts us by call start (stable)
+// and merges the calls' starts with the ops' starts: linear when they come
+// in order, as they do.
 func queueRule(flags []uint8, us []launchUnit) {
-	if len(us) == 0 {
+	n := len(us)
+	if n == 0 {
 		return
 	}
-	type step struct {
-		ts    int64
-		delta int8
-		unit  int32
-		ord   int32
-	}
-	steps := make([]step, 0, 2*len(us))
-	for k, u := range us {
-		steps = append(steps, step{u.callStart, +1, int32(k), u.call}, step{u.opStart, -1, int32(k), u.first})
-	}
-	slices.SortFunc(steps, func(a, b step) int {
-		if c := cmp.Compare(a.ts, b.ts); c != 0 {
+	byCall := func(a, b launchUnit) int {
+		if c := cmp.Compare(a.callStart, b.callStart); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.delta, b.delta); c != 0 {
+		return cmp.Compare(a.call, b.call)
+	}
+	if !slices.IsSortedFunc(us, byCall) {
+		slices.SortFunc(us, byCall)
+	}
+	byOp := make([]int32, n)
+	for k := range byOp {
+		byOp[k] = int32(k)
+	}
+	opOrder := func(a, b int32) int {
+		if c := cmp.Compare(us[a].opStart, us[b].opStart); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ord, b.ord)
-	})
-	atLaunch := make([]int32, len(us))
-	atStart := make([]int32, len(us))
+		return cmp.Compare(us[a].first, us[b].first)
+	}
+	if !slices.IsSortedFunc(byOp, opOrder) {
+		slices.SortFunc(byOp, opOrder)
+	}
+	atLaunch, atStart := make([]int32, n), make([]int32, n)
 	q := int32(0)
-	for _, s := range steps {
-		q += int32(s.delta)
-		if s.delta > 0 {
-			atLaunch[s.unit] = q
+	for i, j := 0, 0; i < n || j < n; {
+		if j < n && (i == n || us[byOp[j]].opStart <= us[i].callStart) {
+			q--
+			atStart[byOp[j]] = q
+			j++
 		} else {
-			atStart[s.unit] = q
+			q++
+			atLaunch[i] = q
+			i++
 		}
 	}
 	for k, u := range us {
@@ -281,19 +305,13 @@ func (p *prep) syncs(rows []int32, units [][]launchUnit) {
 		if rec < 0 || p.names[t.Ev(int(rec)).Name]&nmRecord == 0 {
 			return -1
 		}
-		us := units[tr] // by call start (launch calls come in time order per thread; sorted below otherwise)
+		us := units[tr] // by call start (queueRule sorted them)
 		rs := t.Ev(int(rec)).Start
 		k, _ := slices.BinarySearchFunc(us, rs, func(u launchUnit, x int64) int { return cmp.Compare(u.callStart, x) })
 		if k == 0 {
 			return -1
 		}
 		return us[k-1].last
-	}
-	for tr := range units {
-		us := units[tr]
-		if !slices.IsSortedFunc(us, func(a, b launchUnit) int { return cmp.Compare(a.callStart, b.callStart) }) {
-			slices.SortStableFunc(us, func(a, b launchUnit) int { return cmp.Compare(a.callStart, b.callStart) })
-		}
 	}
 	// dest: the next launch call after the cudaStreamWaitEvent on its
 	// thread that launched work on the waiting stream

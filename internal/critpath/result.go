@@ -158,7 +158,7 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	tried := make([]map[string]int64, len(windows)) // per window: name -> new path
 	for k, w := range windows {
 		g := p.build(w)
-		wr, tp, byName := g.analyze(w)
+		wr, tp, byName := g.analyze(w, o.Detail)
 		if wr.HasPath && o.WhatIf > 0 {
 			tried[k] = map[string]int64{}
 			for _, nt := range topNames(byName, o.WhatIf) {
@@ -219,8 +219,10 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	return r
 }
 
-// analyze finds the window's path and reads it.
-func (g *graph) analyze(w Window) (WindowResult, *topo, map[string]*NameTime) {
+// analyze finds the window's path and reads it; without detail it keeps
+// of the path's edges and of the graph's sync edges only what the totals
+// need.
+func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, map[string]*NameTime) {
 	t := g.p.t
 	wr := WindowResult{Window: w, StartNs: w.Start - t.TraceStart, EndNs: w.End - t.TraceStart,
 		Nodes: 2 * len(g.ev), GraphEdges: len(g.edges), Clamped: g.clamps, Events: []Event{}, Edges: []PathEdge{}, Syncs: []SyncEdge{}}
@@ -264,7 +266,9 @@ func (g *graph) analyze(w Window) (WindowResult, *topo, map[string]*NameTime) {
 			StartNs: e.Start - t.TraceStart, DurNs: e.Dur, OnPath: onPath})
 		return len(wr.Events) - 1
 	}
-	wr.Edges = make([]PathEdge, 0, len(path))
+	if detail {
+		wr.Edges = make([]PathEdge, 0, len(path))
+	}
 	onPathEdge := make([]bool, len(g.edges))
 	if len(path) > 0 {
 		first := g.edges[path[0]].from
@@ -274,7 +278,9 @@ func (g *graph) analyze(w Window) (WindowResult, *topo, map[string]*NameTime) {
 		e := &g.edges[k]
 		onPathEdge[k] = true
 		from, to := addEvent(g.event(e.from), true), addEvent(g.event(e.to), true)
-		wr.Edges = append(wr.Edges, PathEdge{Type: e.typ, From: from, To: to, FromEnd: !isStart(e.from), ToEnd: !isStart(e.to), WeightNs: e.w})
+		if detail {
+			wr.Edges = append(wr.Edges, PathEdge{Type: e.typ, From: from, To: to, FromEnd: !isStart(e.from), ToEnd: !isStart(e.to), WeightNs: e.w})
+		}
 	}
 	for _, k := range path {
 		e := &g.edges[k]
@@ -308,7 +314,9 @@ func (g *graph) analyze(w Window) (WindowResult, *topo, map[string]*NameTime) {
 	}
 	for _, s := range g.syncs {
 		e := &g.edges[s.edge]
-		wr.Syncs = append(wr.Syncs, SyncEdge{Kind: s.kind, OnPath: onPathEdge[s.edge], From: g.ref(g.event(e.from)), To: g.ref(g.event(e.to))})
+		if detail || onPathEdge[s.edge] {
+			wr.Syncs = append(wr.Syncs, SyncEdge{Kind: s.kind, OnPath: onPathEdge[s.edge], From: g.ref(g.event(e.from)), To: g.ref(g.event(e.to))})
+		}
 	}
 	return wr, tp, byName
 }

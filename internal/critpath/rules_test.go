@@ -145,3 +145,25 @@ func TestWindows(t *testing.T) {
 		t.Error("instance 4 of 4 steps")
 	}
 }
+
+// Without Detail (the text view) the sums, names, syncs and what-ifs are
+// those of the detailed analysis.
+func TestDetailSameTotals(t *testing.T) {
+	t.Parallel()
+	for _, f := range []string{"../../testdata/sample.pt.trace.json", sharedTrace(t, alexnet),
+		sharedTrace(t, "param__et_replay__tests__inputs__dlrm_kineto.tar.gz__worker0_step_12.1694128201545.pt.trace.json.gz")} {
+		tr := load(t, f)
+		a := Analyze(tr, StepWindows(tr), Options{WhatIf: 3, Speedup: 2, Detail: true})
+		b := Analyze(tr, StepWindows(tr), Options{WhatIf: 3, Speedup: 2})
+		if !slices.Equal(a.Names, b.Names) || !slices.Equal(a.PathSyncs, b.PathSyncs) || a.TotalBreakdown != b.TotalBreakdown ||
+			!slices.Equal(a.WhatIfMedians, b.WhatIfMedians) || a.MedianPathNs != b.MedianPathNs {
+			t.Errorf("%s: totals differ with and without detail", f)
+		}
+		for k := range a.Windows {
+			x, y := a.Windows[k], b.Windows[k]
+			if x.PathNs != y.PathNs || x.OnPathEvents != y.OnPathEvents || !slices.Equal(x.WhatIf, y.WhatIf) || len(y.Edges) != 0 {
+				t.Errorf("%s %s: windows differ with and without detail", f, x.Label)
+			}
+		}
+	}
+}
