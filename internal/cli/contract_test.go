@@ -36,7 +36,6 @@ var contractRuns = [][]string{
 	{"ranks", "TRACE"},
 	{"ranks", "TRACE", "OTHER"},
 	{"critical-path", "TRACE"},
-	{"critical-path", "--steps", "1-1000000", "--what-if", "1", "TRACE"},
 }
 
 var (

@@ -287,14 +287,38 @@ func TestCritPathEveryTrace(t *testing.T) {
 		files = append(files, critCase(t, c))
 	}
 	for _, f := range files {
-		out, stderr, code := run(t, "critical-path", f, "--width", "80", "--overlay", filepath.Join(dir, "overlay.json"))
+		args := []string{"critical-path", f, "--width", "80"}
+		generated := !strings.HasPrefix(f, testenv.Root()) && !strings.Contains(f, "shared")
+		if generated { // the shared traces' overlays are checked in internal/critpath
+			args = append(args, "--overlay", filepath.Join(dir, "overlay.json"))
+		}
+		out, stderr, code := run(t, args...)
 		if code != 0 {
 			t.Errorf("%s: exit %d %s", filepath.Base(f), code, stderr)
 			continue
 		}
 		fits(t, filepath.Base(f), out, 80)
+		if !generated {
+			continue
+		}
 		if _, err := parse.Open(filepath.Join(dir, "overlay.json"), parse.Options{}); err != nil && !strings.Contains(f, "no-events") && !strings.Contains(f, "memory") {
 			t.Errorf("%s: the overlay does not read back: %v", filepath.Base(f), err)
+		}
+	}
+}
+
+// The JSON of the other window kinds (--steps, --annotation) keeps the
+// output contract too (the contract test runs the default windows).
+func TestCritPathContractWindows(t *testing.T) {
+	t.Parallel()
+	sample := testdata("sample.pt.trace.json")
+	for _, args := range [][]string{{"--steps", "3-4"}, {"--step", "2"}, {"--annotation", "matmul", "--instance", "0-1"}, {"--what-if", "0"}} {
+		out, stderr, code := run(t, append([]string{"critical-path", sample, "--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, stderr)
+		}
+		if v := contractViolations([]byte(out)); len(v) > 0 {
+			t.Errorf("%v breaks the output contract: %v", args, v)
 		}
 	}
 }

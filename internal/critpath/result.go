@@ -170,6 +170,9 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 		if !o.Detail {
 			wr.Events, wr.Edges, wr.Syncs = []Event{}, []PathEdge{}, []SyncEdge{}
 		}
+		if o.WhatIf == 0 {
+			wr.names = nil
+		}
 		r.Windows = append(r.Windows, wr)
 	}
 	a.finish(r)
