@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,12 +37,19 @@ func gpuTraces(t *testing.T) []string {
 // between 0 and half the name's path time.
 func TestSharedInvariants(t *testing.T) {
 	t.Parallel()
+	var dataLoading, comm int64 // the categories' checks are not vacuous
+	defer func() {
+		if !t.Failed() && (dataLoading == 0 || comm == 0) {
+			t.Errorf("data_loading %d, gpu_comm %d on the shared traces' paths: the category checks saw none", dataLoading, comm)
+		}
+	}()
 	for _, f := range gpuTraces(t) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			tr := load(t, f)
 			raw := readRaw(t, f)
 			idx := rawIndex(raw)
 			r := Analyze(tr, StepWindows(tr), Options{WhatIf: 3, Speedup: 2, Detail: true})
+			dl := dataLoaderFrames(raw)
 			paths := 0
 			for k := range r.Windows {
 				w := &r.Windows[k]
@@ -63,6 +71,9 @@ func TestSharedInvariants(t *testing.T) {
 					t.Errorf("%s: path %d, breakdown adds up to %d, edges to %d, wall %d", w.Label, w.PathNs, sum, edges, w.WallNs)
 				}
 				checkAgainstRaw(t, raw, idx, w)
+				checkCategories(t, raw, idx, dl, w)
+				dataLoading += w.Breakdown[CatDataLoading]
+				comm += w.Breakdown[CatGPUComm]
 				for _, x := range w.WhatIf {
 					if x.SavedNs < 0 || 2*x.SavedNs > x.OnPathNs || x.SavedNs != w.PathNs-x.NewPathNs {
 						t.Errorf("%s: what-if %+v", w.Label, x)
@@ -189,5 +200,55 @@ func checkOverlay(t *testing.T, path string, tr *trace.Trace, r *Result) {
 	}
 	if os.Getenv("CRITPATH_KEEP_OVERLAY") != "" {
 		os.WriteFile(filepath.Join(os.TempDir(), filepath.Base(path)+".overlay.json"), buf.Bytes(), 0o644)
+	}
+}
+
+// dataLoaderFrames are the raw events named as DataLoader frames, per
+// thread as written.
+func dataLoaderFrames(raw []rawEvent) map[[2]string][]rawEvent {
+	m := map[[2]string][]rawEvent{}
+	for _, e := range raw {
+		if strings.Contains(e.Name, "DataLoader") || strings.Contains(e.Name, "dataloader.py") && strings.Contains(e.Name, "__next__") {
+			m[[2]string{e.Pid, e.Tid}] = append(m[[2]string{e.Pid, e.Tid}], e)
+		}
+	}
+	return m
+}
+
+var rawDeviceCats = []string{"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
+
+// checkCategories holds the breakdown to the raw events the path time is
+// attributed to: the time of device events (kernels, memcpys, memsets by
+// their category as written) is gpu_compute + gpu_comm + kernel_kernel
+// (a gap goes to the op before it); the time of the others is cpu +
+// data_loading, and data_loading is the time of those inside (or named
+// as) a DataLoader frame of their thread.
+func checkCategories(t *testing.T, raw []rawEvent, idx map[rawKey][]int, dl map[[2]string][]rawEvent, w *WindowResult) {
+	t.Helper()
+	var dev, cpu, inDL int64
+	for _, e := range w.Events {
+		if e.OnPathNs == 0 {
+			continue
+		}
+		m := idx[rawKey{e.Name, e.StartNs + w.Start - w.StartNs, e.DurNs}]
+		if len(m) == 0 {
+			t.Fatalf("%s: %q is not in the JSON", w.Label, e.Name)
+		}
+		x := raw[m[0]]
+		if slices.Contains(rawDeviceCats, x.Cat) {
+			dev += e.OnPathNs
+			continue
+		}
+		cpu += e.OnPathNs
+		for _, f := range dl[[2]string{x.Pid, x.Tid}] {
+			if f.Ts <= x.Ts && x.Ts+x.Dur <= f.Ts+f.Dur {
+				inDL += e.OnPathNs
+				break
+			}
+		}
+	}
+	b := w.Breakdown
+	if dev != b[CatGPUCompute]+b[CatGPUComm]+b[CatKernelKernel] || cpu != b[CatCPU]+b[CatDataLoading] || inDL != b[CatDataLoading] {
+		t.Errorf("%s: raw attribution: device %d, CPU %d, in DataLoader frames %d; breakdown %v", w.Label, dev, cpu, inDL, b)
 	}
 }
