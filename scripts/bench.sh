@@ -58,6 +58,7 @@ run "scan baseline" "$scan" "$trace"
 for cmd in "info @" "table @" "table @ --by kernel" "table @ --by step" "gaps @" "compile @" \
   "chain @ aten::mm --summary" "ranks @" \
   "report @ -o /dev/null"; do
+  "chain @ aten::mm --summary" "ranks @" "critical-path @"; do
   sub=${cmd%% *}
   $bin "$sub" --help >/dev/null 2>&1 || continue
   # shellcheck disable=SC2086

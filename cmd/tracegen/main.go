@@ -50,7 +50,12 @@ func main() {
 	capture := flag.Int("capture", 0, "capture a CUDA graph of this many kernel launches before the first step (cudaStreamBeginCapture ... EndCapture) and replay it in every step")
 	recompileAt := flag.Int("recompile-at", 0, "with -variant compiled or triton: the compiled region recompiles (Torch-Compiled Region: 0/1) from ProfilerStep#N on")
 	beforeStep := flag.Bool("straggler-before-step", false, "with -straggler-delay: the straggler spends its delay before each ProfilerStep#N begins (it enters the step late)")
+	critCase := flag.String("critpath", "", "write instead a small trace with a known critical path: "+strings.Join(gen.CritCases, ", "))
 	flag.Parse()
+	if *critCase != "" {
+		writeCritCase(*critCase, *out)
+		return
+	}
 	v := *variant
 	if v == "eager" {
 		v = ""
@@ -179,4 +184,28 @@ func parseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("bad size %q: use e.g. 4096, 512KiB or 1MiB", s)
 	}
 	return n * mult, nil
+}
+
+// writeCritCase writes one of gen.CritCases and prints its known path.
+func writeCritCase(name, out string) {
+	if !gen.ValidCritCase(name) {
+		fmt.Fprintln(os.Stderr, "tracegen: -critpath is one of "+strings.Join(gen.CritCases, ", "))
+		os.Exit(2)
+	}
+	w := os.Stdout
+	if out != "-" {
+		f, err := os.Create(out)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tracegen:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		w = f
+	}
+	facts, err := gen.WriteCritCase(w, name)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "tracegen: critical path %s over %d events: %s\n", units.Dur(facts.PathNs), len(facts.PathEvents), strings.Join(facts.PathEvents, " > "))
 }

@@ -67,6 +67,11 @@ Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.
 Memory metrics, per device (match selects devices by name: cuda:0, cpu;
 see tracetab memory --help): ` + strings.Join(diff.MemoryMetrics, ", ") + `
 (peak Total Allocated, peak Total Reserved, median growth per step).
+Critical-path metrics (tracetab critical-path --help has the rules):
+critical_path.path_time (the median over the steps of the path's length),
+critical_path.<category>_pct (the median over the steps of the category's
+share of the path; categories cpu, gpu_compute, gpu_comm, launch,
+kernel_kernel, data_loading).
 torch's sort keys (table --sort) name the same metrics in --max and budget
 files: ` + metricnames.Help(diff.RowMetrics...) + `
 (also as total.self_cpu_time_total, total.self_cuda_time_total).`,
@@ -173,6 +178,9 @@ func runCheck(e *env, o *checkOptions, path string) error {
 		s, err := diff.Reduce([]*trace.Trace{t}, []string{path}, opts)
 		if err != nil {
 			return err
+		}
+		if diff.NeedsCriticalPath(rowBudgets) {
+			addCriticalPath(t, s, opts.Normalize)
 		}
 		rowOut = diff.Check(s, rowBudgets)
 	}

@@ -40,6 +40,7 @@ var contractRuns = [][]string{
 	{"memory", "--timeline", "--width", "60", "TRACE"},
 	{"crop", "TRACE", "--window", "0ns..1ms", "-o", "OUTJSON"},
 	{"export", "TRACE", "--to", "OUTDIR"},
+	{"critical-path", "TRACE"},
 }
 
 var (

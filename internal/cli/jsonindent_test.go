@@ -22,6 +22,7 @@ func TestJSONIndented(t *testing.T) {
 			{"info", tr}, {"table", tr}, {"table", tr, "--by", "kernel"}, {"table", tr, "--by", "step"},
 			{"gaps", tr}, {"compile", tr}, {"diff", tr, tr}, {"diff", tr, tr, "--fail-on", "self_cuda>1%"},
 			{"check", tr, "--max-gpu-idle", "1", "--max", "self_cpu@^nothing$=1ms"},
+			{"critical-path", tr},
 		} {
 			out, stderr, code := run(t, append(args, "--format", "json")...)
 			if code == ExitUsage && strings.Contains(stderr, "nothing to show") {

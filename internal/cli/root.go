@@ -120,6 +120,7 @@ large for --max-memory, or an internal error (please report it).`,
 	root.AddCommand(newMemoryCmd(e))
 	root.AddCommand(newReportCmd(e))
 	root.AddCommand(newCropCmd(e), newExportCmd(e))
+	root.AddCommand(newCritPathCmd(e))
 	root.AddCommand(newVersionCmd(e))
 	groupCommands(root)
 	return root

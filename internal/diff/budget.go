@@ -46,6 +46,9 @@ func NewBudget(metric, match, max string) (Budget, error) {
 		b.Text += "@" + match
 	}
 	metric = strings.TrimSpace(metric)
+	if IsCriticalPath(metric) {
+		return criticalPathBudget(b, metric, match, max)
+	}
 	if m, ok := strings.CutPrefix(metric, "total."); ok {
 		m = metricnames.Short(m)
 		if !slices.Contains(TotalMetrics, m) {
@@ -170,10 +173,7 @@ func Check(s *Side, budgets []Budget) []Outcome {
 	var out []Outcome
 	for _, b := range budgets {
 		o := Outcome{Budget: b}
-		key := b.Metric
-		if b.Total {
-			key = "total." + b.Metric
-		}
+		key := b.Key()
 		if m, ok := s.Missing[key]; ok {
 			o.Missing = key + ": " + m
 			out = append(out, o)

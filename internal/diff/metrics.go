@@ -5,6 +5,8 @@
 // decides no exit codes.
 package diff
 
+import "strings"
+
 // RowMetrics are the per-row metrics.
 var RowMetrics = []string{"self_cuda", "cuda_total", "self_cpu", "cpu_total", "count", "avg", "cuda_avg",
 	"self_cuda_per_call", "self_cpu_per_call", "self_cpu_mem", "self_cuda_mem"}
@@ -33,6 +35,9 @@ func (u Unit) Suffix() string {
 
 // UnitOf returns the unit of a row or total metric.
 func UnitOf(m string) Unit {
+	if IsCriticalPath(m) && strings.HasSuffix(m, "_pct") {
+		return Pct
+	}
 	switch m {
 	case "count", "steps", "unlinked":
 		return Count

@@ -55,9 +55,7 @@ const (
 
 // isDataLoader: torch names the loader's frames enumerate(DataLoader)#... and
 // Python tracing names them .../dataloader.py(...): __next__.
-func isDataLoader(name string) bool {
-	return strings.Contains(name, "DataLoader") || (strings.Contains(name, "dataloader.py") && strings.Contains(name, "__next__"))
-}
+func isDataLoader(name string) bool { return trace.IsDataLoader(name) }
 
 // isBlocking: calls that hold the CPU until the GPU has caught up.
 func isBlocking(e *trace.Event, name string) bool {

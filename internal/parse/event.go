@@ -158,8 +158,9 @@ func (p *parser) args() {
 				break
 			}
 			p.extraArg(key)
-		case "Process Group Name", "pg_name", "Seq", "seq", "Collective name", "dtype", "In msg nelems", "Out msg nelems", "Group size":
-			// rare (collectives only): kept even with NoExtras
+		case "Process Group Name", "pg_name", "Seq", "seq", "Collective name", "dtype", "In msg nelems", "Out msg nelems", "Group size",
+			"wait_on_stream", "wait_on_cuda_event_record_corr_id":
+			// rare (collectives, cuda_sync events): kept even with NoExtras
 			p.extraArg(key)
 		case "Ev Idx", "Profiler Event Index":
 			e.evIdx = true
@@ -499,6 +500,16 @@ func (p *parser) extraArg(key []byte) {
 	case "Group size":
 		if v, ok := p.intValue(); ok {
 			e.aux.GroupSize = v
+			e.hasAux = true
+		}
+	case "wait_on_stream":
+		if v, ok := p.intValue(); ok {
+			e.aux.WaitStream = v
+			e.hasAux = true
+		}
+	case "wait_on_cuda_event_record_corr_id":
+		if v, ok := p.intValue(); ok {
+			e.aux.WaitRecord = v
 			e.hasAux = true
 		}
 	}

@@ -680,10 +680,7 @@ func CheckJSON(w io.Writer, file string, out []diff.Outcome, g *diff.Gate) error
 	}{Schema: CheckSchema, File: file, Failed: g.Failed(), Outcomes: []map[string]any{}}
 	res.Violations, res.NA, _ = gateJSON(g)
 	for _, o := range out {
-		m := o.Budget.Metric
-		if o.Budget.Total {
-			m = "total." + m
-		}
+		m := o.Budget.Key()
 		u := diff.UnitOf(o.Budget.Metric).Suffix()
 		j := map[string]any{"budget": o.Budget.Text, "metric": m, "max_" + u: exact(o.Budget.Metric, o.Budget.Max),
 			"max_text": o.Budget.MaxText, "value_" + u: exact(o.Budget.Metric, o.Value), "rows_count": o.Rows,

@@ -151,7 +151,6 @@ type Aux struct {
 	PyID      int64 // "Python id", -1 when absent
 	PyParent  int64 // "Python parent id", -1 when absent
 	Seq       int64 // "Seq" (or "seq") of a collective in its process group, -1 when absent
-	HasLaunch bool  // grid/block were present
 	// The size of a collective (record_param_comms and, from torch 2.2,
 	// its kernel): "Collective name", "dtype", "In msg nelems", "Out msg
 	// nelems", "Group size"; 0 or -1 when absent.
@@ -160,11 +159,18 @@ type Aux struct {
 	InNelems  int64
 	OutNelems int64
 	GroupSize int64
+	// WaitStream and WaitRecord are what a cuda_sync event waited on
+	// ("wait_on_stream", "wait_on_cuda_event_record_corr_id": the stream an
+	// event was recorded on and the correlation id of its cudaEventRecord
+	// call), -1 when absent.
+	WaitStream int64
+	WaitRecord int64
+	HasLaunch  bool // grid/block were present
 }
 
 // NewAux returns an Aux with every "absent" marker set.
 func NewAux() Aux {
-	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1, InNelems: -1, OutNelems: -1, GroupSize: -1}
+	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1, InNelems: -1, OutNelems: -1, GroupSize: -1, WaitStream: -1, WaitRecord: -1}
 }
 
 // ID is a pid or tid as the trace wrote it: an integer or a string.

@@ -1,0 +1,383 @@
+package critpath
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// prep is what every window's graph reads and is computed once per trace:
+// the device ops of each launch call, which device ops may take a launch
+// edge (the queue rule), and the GPU-GPU and GPU-CPU syncs of the
+// cuda_sync events (which op each waits for).
+type prep struct {
+	t     *trace.Trace
+	l     *trace.Links
+	names []uint16
+
+	// opsOf: the device ops (work and cuda_sync rows) that launch call i
+	// started, by start: ops[opsAt[i]:opsAt[i+1]].
+	opsAt []int32
+	ops   []int32
+
+	// flags per event (device work ops): opFirst, opIdle
+	flags []uint8
+
+	// waits: per destination device op, the Stream Wait Events that
+	// name it, by the end of the wait (HTA registers a wait when its
+	// row's end passes).
+	waits map[int32][]waitReg
+	// syncSrc: per Event Sync or Stream Wait Event row, the device op
+	// launched last on the recorded stream before its cudaEventRecord;
+	// -1 when none was found.
+	syncSrc map[int32]int32
+
+	cpuTracks []int32
+	hasSync   bool // the trace has cuda_sync events
+
+	// local maps an event to its number in the window being built, -1
+	// outside it
+	local []int32
+	comm  []int8 // per name: 0 unknown, 1 not a communication kernel, 2 one
+	ids   map[string]trace.StrID
+	dl    []int8 // per event: 0 unknown, 1 not in a DataLoader frame, 2 in one
+
+	s scratch // buffers the windows' graphs reuse, one graph at a time
+}
+
+// scratch holds buffers that one window's graph uses and the next reuses.
+type scratch struct {
+	ev, cpu, gpu, syncs, nodes, open, outAt, out, indeg, next, order, pred, pos, last, touched []int32
+	edges                                                                                      []edge
+	stack                                                                                      []frame
+	rows                                                                                       []row
+	dist, w                                                                                    []int64
+}
+
+// grow returns s with length n, reusing its array; zeroed when zero is set.
+func grow[T any](s []T, n int, zero bool) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	s = s[:n]
+	if zero {
+		clear(s)
+	}
+	return s
+}
+
+// nameID is the interned id of a name (strings are interned once each).
+func (p *prep) nameID(name string) (trace.StrID, bool) {
+	if p.ids == nil {
+		p.ids = make(map[string]trace.StrID, len(p.t.Strings))
+		for i, s := range p.t.Strings {
+			p.ids[s] = trace.StrID(i)
+		}
+	}
+	id, ok := p.ids[name]
+	return id, ok
+}
+
+// isComm reports (once per name) whether a device op's name is a
+// communication kernel (trace.IsCommKernel).
+func (p *prep) isComm(name trace.StrID) bool {
+	if p.comm == nil {
+		p.comm = make([]int8, len(p.t.Strings))
+	}
+	if p.comm[name] == 0 {
+		p.comm[name] = 1
+		if trace.IsCommKernel(p.t.Str(name)) {
+			p.comm[name] = 2
+		}
+	}
+	return p.comm[name] == 2
+}
+
+const (
+	opFirst uint8 = 1 << iota // the first (by start) of its launch call's ops on its stream
+	opIdle                    // the queue rule allows a launch edge (see doc.go)
+)
+
+type waitReg struct {
+	key int64 // the wait row's end
+	src int32 // the op the waiting stream waits for (-1: none found)
+	row int32
+}
+
+// launchUnit is one launch call's work on one device stream.
+type launchUnit struct {
+	call, first, last  int32 // the call, its first and last op on the stream (by start)
+	callStart, opStart int64
+}
+
+func isDeviceOp(k trace.Kind) bool { return k.IsDevice() && k != trace.KindGPUAnnotation }
+
+func newPrep(t *trace.Trace) *prep {
+	p := &prep{t: t, l: t.Links(), names: nameClasses(t), waits: map[int32][]waitReg{}, syncSrc: map[int32]int32{}}
+	n := t.NumEvents()
+	l := p.l
+	for k := range t.Tracks {
+		if t.Tracks[k].Kind == trace.TrackCPU {
+			p.cpuTracks = append(p.cpuTracks, int32(k))
+		}
+	}
+	// CSR of launch call -> device ops.
+	p.opsAt = make([]int32, n+1)
+	var syncRows []int32
+	for i := 0; i < n; i++ {
+		e := t.Ev(i)
+		if !isDeviceOp(e.Kind) {
+			continue
+		}
+		if e.Kind == trace.KindSync {
+			p.hasSync = true
+			syncRows = append(syncRows, int32(i))
+		}
+		if r := l.Launch[i]; r >= 0 {
+			p.opsAt[r+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		p.opsAt[i] += p.opsAt[i-1]
+	}
+	p.ops = make([]int32, p.opsAt[n])
+	next := slices.Clone(p.opsAt[:n])
+	for i := 0; i < n; i++ {
+		e := t.Ev(i)
+		if !isDeviceOp(e.Kind) {
+			continue
+		}
+		if r := l.Launch[i]; r >= 0 {
+			p.ops[next[r]] = int32(i)
+			next[r]++
+		}
+	}
+	next = nil
+	byStart := func(a, b int32) int { return t.CompareInTrack(a, b) }
+	for r := 0; r < n; r++ {
+		if s := p.ops[p.opsAt[r]:p.opsAt[r+1]]; len(s) > 1 && !slices.IsSortedFunc(s, byStart) {
+			slices.SortFunc(s, byStart)
+		}
+	}
+
+	// Launch units per device stream (counted first: a 1 GB trace has a
+	// million), and the queue rule.
+	p.flags = make([]uint8, n)
+	seen := make([]int32, len(t.Tracks)) // call+1 that last touched the track
+	count := make([]int, len(t.Tracks))
+	for r := 0; r < n; r++ {
+		for _, o := range p.ops[p.opsAt[r]:p.opsAt[r+1]] {
+			if e := t.Ev(int(o)); e.Kind.IsDeviceWork() && seen[e.Track] != int32(r)+1 {
+				seen[e.Track] = int32(r) + 1
+				count[e.Track]++
+			}
+		}
+	}
+	units := make([][]launchUnit, len(t.Tracks))
+	for tr, c := range count {
+		if c > 0 {
+			units[tr] = make([]launchUnit, 0, c)
+		}
+	}
+	clear(seen)
+	for r := 0; r < n; r++ {
+		ops := p.ops[p.opsAt[r]:p.opsAt[r+1]]
+		if len(ops) == 0 {
+			continue
+		}
+		cs := t.Ev(r).Start
+		for _, o := range ops {
+			e := t.Ev(int(o))
+			if !e.Kind.IsDeviceWork() {
+				continue
+			}
+			tr := e.Track
+			if seen[tr] != int32(r)+1 {
+				seen[tr] = int32(r) + 1
+				units[tr] = append(units[tr], launchUnit{call: int32(r), first: o, last: o, callStart: cs, opStart: e.Start})
+				p.flags[o] |= opFirst
+			} else {
+				units[tr][len(units[tr])-1].last = o
+			}
+		}
+	}
+	for tr := range units {
+		queueRule(p.flags, units[tr])
+	}
+
+	// Syncs: which op an Event Sync or Stream Wait Event row waits for,
+	// and which op a Stream Wait Event holds back.
+	if len(syncRows) > 0 {
+		p.syncs(syncRows, units)
+	}
+	return p
+}
+
+// queueRule marks the ops that may take a launch edge: HTA's queue length
+// per stream (+1 when a launch call starts, -1 when its op starts; over
+// the whole trace) is 1 just after the op's launch call started and 0
+// just after the op started. At one instant an op's start counts before a
+// call's start; then by event order. It sorts us by call start (stable)
+// and merges the calls' starts with the ops' starts: linear when they come
+// in order, as they do.
+func queueRule(flags []uint8, us []launchUnit) {
+	n := len(us)
+	if n == 0 {
+		return
+	}
+	byCall := func(a, b launchUnit) int {
+		if c := cmp.Compare(a.callStart, b.callStart); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.call, b.call)
+	}
+	if !slices.IsSortedFunc(us, byCall) {
+		slices.SortFunc(us, byCall)
+	}
+	byOp := make([]int32, n)
+	for k := range byOp {
+		byOp[k] = int32(k)
+	}
+	opOrder := func(a, b int32) int {
+		if c := cmp.Compare(us[a].opStart, us[b].opStart); c != 0 {
+			return c
+		}
+		return cmp.Compare(us[a].first, us[b].first)
+	}
+	if !slices.IsSortedFunc(byOp, opOrder) {
+		slices.SortFunc(byOp, opOrder)
+	}
+	atLaunch, atStart := make([]int32, n), make([]int32, n)
+	q := int32(0)
+	for i, j := 0, 0; i < n || j < n; {
+		if j < n && (i == n || us[byOp[j]].opStart <= us[i].callStart) {
+			q--
+			atStart[byOp[j]] = q
+			j++
+		} else {
+			q++
+			atLaunch[i] = q
+			i++
+		}
+	}
+	for k, u := range us {
+		if atLaunch[k] == 1 && atStart[k] == 0 {
+			flags[u.first] |= opIdle
+		}
+	}
+}
+
+// syncs resolves the cuda_sync rows that wait on a recorded event.
+func (p *prep) syncs(rows []int32, units [][]launchUnit) {
+	t, l := p.t, p.l
+	// the device stream each recorded event was recorded on, from the
+	// wait_on_stream of the syncs that name its cudaEventRecord
+	type lane struct {
+		dev    int
+		stream int64
+	}
+	laneTrack := map[lane]int32{}
+	for k, tr := range t.Tracks {
+		if tr.Kind == trace.TrackDevice {
+			laneTrack[lane{tr.Device, tr.Stream}] = int32(k)
+		}
+	}
+	recorded := map[int64]int32{} // record correlation -> device track
+	for _, r := range rows {
+		a := t.AuxOf(int(r))
+		if a == nil || a.WaitStream < 0 || a.WaitRecord < 0 {
+			continue
+		}
+		if tr, ok := laneTrack[lane{t.Tracks[t.Ev(int(r)).Track].Device, a.WaitStream}]; ok {
+			if _, dup := recorded[a.WaitRecord]; !dup {
+				recorded[a.WaitRecord] = tr
+			}
+		}
+	}
+	// src: the op launched last on the recorded stream before the record call
+	srcOf := func(corr int64) int32 {
+		tr, ok := recorded[corr]
+		if !ok {
+			return -1
+		}
+		rec := l.LaunchByCorr(corr)
+		if rec < 0 || p.names[t.Ev(int(rec)).Name]&nmRecord == 0 {
+			return -1
+		}
+		us := units[tr] // by call start (queueRule sorted them)
+		rs := t.Ev(int(rec)).Start
+		k, _ := slices.BinarySearchFunc(us, rs, func(u launchUnit, x int64) int { return cmp.Compare(u.callStart, x) })
+		if k == 0 {
+			return -1
+		}
+		return us[k-1].last
+	}
+	// dest: the next launch call after the cudaStreamWaitEvent on its
+	// thread that launched work on the waiting stream
+	type pair struct{ cpu, dev int32 }
+	next := map[pair][]launchUnit{}
+	var waitRows []int32
+	for _, r := range rows {
+		e := t.Ev(int(r))
+		f := p.names[e.Name]
+		if f&(nmEventSync|nmWaitEvent) == 0 {
+			continue
+		}
+		a := t.AuxOf(int(r))
+		if a == nil || a.WaitRecord < 0 {
+			continue
+		}
+		p.syncSrc[r] = srcOf(a.WaitRecord)
+		if f&nmWaitEvent == 0 {
+			continue
+		}
+		w := l.Launch[r]
+		if w < 0 || p.names[t.Ev(int(w)).Name]&nmWaitCall == 0 {
+			continue
+		}
+		waitRows = append(waitRows, r)
+		next[pair{t.Ev(int(w)).Track, e.Track}] = nil
+	}
+	if len(waitRows) == 0 {
+		return
+	}
+	for tr, us := range units {
+		for _, u := range us {
+			k := pair{t.Ev(int(u.call)).Track, int32(tr)}
+			if s, ok := next[k]; ok {
+				next[k] = append(s, u)
+			}
+		}
+	}
+	for _, r := range waitRows {
+		e := t.Ev(int(r))
+		w := t.Ev(int(l.Launch[r]))
+		us := next[pair{w.Track, e.Track}]
+		k, _ := slices.BinarySearchFunc(us, w.Start+1, func(u launchUnit, x int64) int { return cmp.Compare(u.callStart, x) })
+		if k == len(us) || p.syncSrc[r] < 0 {
+			continue
+		}
+		dest := us[k].first
+		p.waits[dest] = append(p.waits[dest], waitReg{key: e.End(), src: p.syncSrc[r], row: r})
+	}
+	for d, ws := range p.waits {
+		slices.SortStableFunc(ws, func(a, b waitReg) int { return cmp.Compare(a.key, b.key) })
+		p.waits[d] = ws
+	}
+}
+
+// waitFor is the Stream Wait Event that holds op back (the last one whose
+// row ended by the op's start), or nil.
+func (p *prep) waitFor(op int32) *waitReg {
+	ws := p.waits[op]
+	if len(ws) == 0 {
+		return nil
+	}
+	start := p.t.Ev(int(op)).Start
+	k, _ := slices.BinarySearchFunc(ws, start+1, func(w waitReg, x int64) int { return cmp.Compare(w.key, x) })
+	if k == 0 {
+		return nil
+	}
+	return &ws[k-1]
+}

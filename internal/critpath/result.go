@@ -1,0 +1,478 @@
+package critpath
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/tracetab/tracetab/internal/stats"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// Category is what a stretch of the path was bound by.
+type Category uint8
+
+// The categories of the breakdown (HTA's bound_by, with data loading told
+// apart from other CPU work).
+const (
+	CatCPU          Category = iota // CPU ops and runtime calls (operator edges of CPU events)
+	CatGPUCompute                   // device ops that are not communication
+	CatGPUComm                      // communication kernels (NCCL, RCCL, ...)
+	CatLaunch                       // launch delays
+	CatKernelKernel                 // gaps between consecutive ops on a stream
+	CatDataLoading                  // CPU time of events in a DataLoader frame
+	NumCategories
+)
+
+var catNames = [NumCategories]string{"cpu", "gpu_compute", "gpu_comm", "launch", "kernel_kernel", "data_loading"}
+
+func (c Category) String() string { return catNames[c] }
+
+// Options tune the analysis.
+type Options struct {
+	WhatIf  int     // names to try making faster (0: none)
+	Speedup float64 // how much faster (>= 1)
+	// Detail keeps each window's events, edges and sync edges (JSON, the
+	// overlay); without it only their counts and the sums are kept.
+	Detail bool
+}
+
+// Result is the analysis of every window.
+type Result struct {
+	Windows      []WindowResult
+	NoSyncEvents bool // the trace has no cuda_sync events: syncs are not seen (HTA warns the path may be wrong)
+	// Names: path time by event name over every window, largest first.
+	Names []NameTime
+	// WhatIfNames are the names tried in every window's WhatIf: the
+	// first Options.WhatIf of Names.
+	WhatIfNames []string
+	// PathSyncs: the sync edges on the paths, grouped.
+	PathSyncs []SyncCount
+	// MedianPathNs is the median path over the windows that have one
+	// (stats.MedianNs); HasMedian is false when none has.
+	MedianPathNs int64
+	HasMedian    bool
+	Speedup      float64
+	// TotalPathNs and TotalBreakdown sum the windows that have a path.
+	TotalPathNs    int64
+	TotalBreakdown [NumCategories]int64
+	// WhatIfMedians: per name of WhatIfNames, the median over the windows
+	// of the path before and after (stats.MedianNs).
+	WhatIfMedians []WhatIfMedian
+}
+
+// WhatIfMedian is one what-if over every window.
+type WhatIfMedian struct {
+	Name              string
+	PathNs, NewPathNs int64
+}
+
+// NameTime is the path time attributed to the events of one name.
+type NameTime struct {
+	Name     string
+	OnPathNs int64
+	Events   int // events of that name with path time
+}
+
+// SyncCount is how often the paths wait on one kind of sync between two names.
+type SyncCount struct {
+	Kind     SyncKind
+	From, To string // the device op waited for, the call (or op) that waited
+	Count    int
+}
+
+// WindowResult is one window's graph and path.
+type WindowResult struct {
+	Window
+	StartNs, EndNs int64 // offsets from the trace's origin
+
+	HasPath bool
+	Reason  string // why there is no path, when HasPath is false
+
+	PathNs    int64 // the path's length: the sum of its edges' weights
+	WallNs    int64 // its last node's time minus its first node's
+	Breakdown [NumCategories]int64
+	Events    []Event    // on the path, in order; then events that only own path time
+	Edges     []PathEdge // the path's edges, in order
+	Syncs     []SyncEdge // every sync edge of the window's graph
+	WhatIf    []WhatIf
+
+	OnPathEvents      int // events whose start or end is on the path
+	Nodes, GraphEdges int
+	Clamped           int // edges whose negative time difference counts 0
+
+	names map[string]int64 // path time per name, until what-if has read it
+}
+
+// Event is an event of a path.
+type Event struct {
+	Index          int32 // in the trace
+	Name           string
+	Kind           trace.Kind
+	Track          int32
+	StartNs, DurNs int64 // start from the origin
+	OnPathNs       int64 // path time attributed to it (HTA's attribution)
+	OnPath         bool  // its start or end is on the path (false: an enclosing event the time is attributed to)
+}
+
+// PathEdge is an edge of a path; From and To index Events, FromEnd and
+// ToEnd say whether it leaves (reaches) that event's end or its start.
+type PathEdge struct {
+	Type           EdgeType
+	From, To       int
+	FromEnd, ToEnd bool
+	WeightNs       int64
+}
+
+// SyncEdge is a sync edge of a window's graph.
+type SyncEdge struct {
+	Kind     SyncKind
+	OnPath   bool
+	From, To EventRef
+}
+
+// EventRef names an event.
+type EventRef struct {
+	Index          int32
+	Name           string
+	StartNs, DurNs int64
+}
+
+// WhatIf is the path with the time of one name's events cut by Speedup.
+type WhatIf struct {
+	Name      string
+	Speedup   float64
+	OnPathNs  int64 // that name's path time before
+	NewPathNs int64
+	SavedNs   int64
+}
+
+// Analyze builds each window's graph and finds its longest path.
+func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
+	if o.Speedup < 1 || math.IsNaN(o.Speedup) || math.IsInf(o.Speedup, 0) {
+		o.Speedup = 2
+	}
+	p := newPrep(t)
+	r := &Result{NoSyncEvents: !p.hasSync, Speedup: o.Speedup}
+	var a totals
+	tried := make([]map[string]int64, len(windows)) // per window: name -> new path
+	for k, w := range windows {
+		g := p.build(w)
+		wr, tp, byName := g.analyze(w, o.Detail)
+		if wr.HasPath && o.WhatIf > 0 {
+			tried[k] = map[string]int64{}
+			for _, nt := range topNames(byName, o.WhatIf) {
+				tried[k][nt.Name] = g.whatIf(tp, nt.Name, o.Speedup)
+			}
+		}
+		g.release()
+		a.add(r, &wr, byName)
+		if !o.Detail {
+			wr.Events, wr.Edges, wr.Syncs = []Event{}, []PathEdge{}, []SyncEdge{}
+		}
+		if o.WhatIf == 0 {
+			wr.names = nil
+		}
+		r.Windows = append(r.Windows, wr)
+	}
+	a.finish(r)
+	if o.WhatIf > 0 {
+		r.WhatIfNames = make([]string, 0, o.WhatIf)
+		for _, nt := range r.Names[:min(o.WhatIf, len(r.Names))] {
+			r.WhatIfNames = append(r.WhatIfNames, nt.Name)
+		}
+		for k := range r.Windows {
+			wr := &r.Windows[k]
+			if !wr.HasPath {
+				continue
+			}
+			var g *graph
+			var tp *topo
+			for _, name := range r.WhatIfNames {
+				onPath := wr.names[name]
+				nw, ok := tried[k][name]
+				switch {
+				case ok:
+				case onPath == 0:
+					nw = wr.PathNs // nothing of it on the path: cutting it cannot shorten the path
+				default:
+					if g == nil {
+						g = p.build(windows[k])
+						tp = g.topo()
+					}
+					nw = g.whatIf(tp, name, o.Speedup)
+				}
+				wr.WhatIf = append(wr.WhatIf, WhatIf{Name: name, Speedup: o.Speedup, OnPathNs: onPath, NewPathNs: nw, SavedNs: wr.PathNs - nw})
+			}
+			if g != nil {
+				g.release()
+			}
+			wr.names = nil
+		}
+		for k, name := range r.WhatIfNames {
+			var before, after []int64
+			for _, w := range r.Windows {
+				if w.HasPath {
+					before, after = append(before, w.PathNs), append(after, w.WhatIf[k].NewPathNs)
+				}
+			}
+			r.WhatIfMedians = append(r.WhatIfMedians, WhatIfMedian{Name: name, PathNs: stats.MedianNs(before), NewPathNs: stats.MedianNs(after)})
+		}
+	}
+	return r
+}
+
+// analyze finds the window's path and reads it; without detail it keeps
+// of the path's edges and of the graph's sync edges only what the totals
+// need.
+func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, map[string]*NameTime) {
+	t := g.p.t
+	wr := WindowResult{Window: w, StartNs: w.Start - t.TraceStart, EndNs: w.End - t.TraceStart,
+		Nodes: 2 * len(g.ev), GraphEdges: len(g.edges), Clamped: g.clamps, Events: []Event{}, Edges: []PathEdge{}, Syncs: []SyncEdge{}}
+	byName := map[string]*NameTime{}
+	tp := g.topo()
+	switch {
+	case len(g.edges) == 0:
+		wr.Reason = "the window holds no CPU op, runtime call or device op with a duration"
+		return wr, tp, byName
+	case tp.cyclic:
+		wr.Reason = "the window's graph has a cycle (device ops that start before their launch call, or clocks that disagree): no longest path"
+		return wr, tp, byName
+	}
+	weights := grow(g.p.s.w, len(g.edges), false)
+	for k := range g.edges {
+		weights[k] = g.edges[k].w
+	}
+	g.p.s.w = weights
+	length, path := g.longest(tp, weights)
+	wr.HasPath, wr.PathNs = true, length
+
+	// events on the path, in order
+	pos := grow(g.p.s.pos, len(g.ev), true) // local event -> index in Events + 1
+	g.p.s.pos = pos
+	other := map[int32]int{} // events without nodes (annotations the time is attributed to)
+	wr.Events = make([]Event, 0, len(path)/2+2)
+	addEvent := func(i int32, onPath bool) int {
+		k := g.p.local[i]
+		if k >= 0 && pos[k] > 0 {
+			return int(pos[k] - 1)
+		} else if x, ok := other[i]; k < 0 && ok {
+			return x
+		}
+		e := t.Ev(int(i))
+		if k >= 0 {
+			pos[k] = int32(len(wr.Events) + 1)
+		} else {
+			other[i] = len(wr.Events)
+		}
+		wr.Events = append(wr.Events, Event{Index: i, Name: t.Str(e.Name), Kind: e.Kind, Track: e.Track,
+			StartNs: e.Start - t.TraceStart, DurNs: e.Dur, OnPath: onPath})
+		return len(wr.Events) - 1
+	}
+	if detail {
+		wr.Edges = make([]PathEdge, 0, len(path))
+	}
+	onPathEdge := make([]bool, len(g.edges))
+	if len(path) > 0 {
+		first := g.edges[path[0]].from
+		wr.WallNs = g.ts(g.edges[path[len(path)-1]].to) - g.ts(first)
+	}
+	for _, k := range path {
+		e := &g.edges[k]
+		onPathEdge[k] = true
+		from, to := addEvent(g.event(e.from), true), addEvent(g.event(e.to), true)
+		if detail {
+			wr.Edges = append(wr.Edges, PathEdge{Type: e.typ, From: from, To: to, FromEnd: !isStart(e.from), ToEnd: !isStart(e.to), WeightNs: e.w})
+		}
+	}
+	for _, k := range path {
+		e := &g.edges[k]
+		switch e.typ {
+		case EdgeLaunch:
+			wr.Breakdown[CatLaunch] += e.w
+		case EdgeKernelKernel:
+			wr.Breakdown[CatKernelKernel] += e.w
+		case EdgeOperator:
+			wr.Breakdown[g.category(e.attr)] += e.w
+		}
+		if e.attr >= 0 && (e.typ == EdgeOperator || e.typ == EdgeKernelKernel) {
+			x := &wr.Events[addEvent(e.attr, false)]
+			x.OnPathNs += e.w
+		}
+	}
+	for _, e := range wr.Events {
+		if e.OnPath {
+			wr.OnPathEvents++
+		}
+		if e.OnPathNs == 0 {
+			continue
+		}
+		nt := byName[e.Name]
+		if nt == nil {
+			nt = &NameTime{Name: e.Name}
+			byName[e.Name] = nt
+		}
+		nt.OnPathNs += e.OnPathNs
+		nt.Events++
+	}
+	for _, s := range g.syncs {
+		e := &g.edges[s.edge]
+		if detail || onPathEdge[s.edge] {
+			wr.Syncs = append(wr.Syncs, SyncEdge{Kind: s.kind, OnPath: onPathEdge[s.edge], From: g.ref(g.event(e.from)), To: g.ref(g.event(e.to))})
+		}
+	}
+	return wr, tp, byName
+}
+
+func (g *graph) ref(i int32) EventRef {
+	t := g.p.t
+	e := t.Ev(int(i))
+	return EventRef{Index: i, Name: t.Str(e.Name), StartNs: e.Start - t.TraceStart, DurNs: e.Dur}
+}
+
+// category is what an operator edge attributed to event a was bound by.
+func (g *graph) category(a int32) Category {
+	t := g.p.t
+	if a < 0 {
+		return CatCPU
+	}
+	e := t.Ev(int(a))
+	if t.Tracks[e.Track].Kind == trace.TrackDevice {
+		if g.p.isComm(e.Name) {
+			return CatGPUComm
+		}
+		return CatGPUCompute
+	}
+	if g.inDataLoader(a) {
+		return CatDataLoading
+	}
+	return CatCPU
+}
+
+// inDataLoader: the event or one that encloses it is a DataLoader frame
+// (decided once per event, for the chain of its enclosing events).
+func (g *graph) inDataLoader(a int32) bool {
+	p := g.p
+	t, l := p.t, p.l
+	if p.dl == nil {
+		p.dl = make([]int8, t.NumEvents())
+	}
+	chain := p.s.open[:0]
+	v := int8(1)
+	for x := a; x >= 0; x = l.Parent[x] {
+		if p.dl[x] != 0 {
+			v = p.dl[x]
+			break
+		}
+		chain = append(chain, x)
+		if p.names[t.Ev(int(x)).Name]&nmDataLoader != 0 {
+			v = 2
+			break
+		}
+	}
+	for _, x := range chain {
+		p.dl[x] = v
+	}
+	p.s.open = chain[:0]
+	return v == 2
+}
+
+// whatIf is the longest path with every edge attributed to an event
+// named name cut to ceil(weight / speedup).
+func (g *graph) whatIf(tp *topo, name string, speedup float64) int64 {
+	t := g.p.t
+	id, ok := g.p.nameID(name)
+	w := grow(g.p.s.w, len(g.edges), false)
+	g.p.s.w = w
+	for k := range g.edges {
+		e := &g.edges[k]
+		w[k] = e.w
+		if ok && e.attr >= 0 && e.w > 0 && t.Ev(int(e.attr)).Name == id {
+			w[k] = int64(math.Ceil(float64(e.w) / speedup))
+		}
+	}
+	return g.length(tp, w)
+}
+
+func topNames(byName map[string]*NameTime, n int) []NameTime {
+	out := make([]NameTime, 0, len(byName))
+	for _, nt := range byName {
+		out = append(out, *nt)
+	}
+	slices.SortFunc(out, func(a, b NameTime) int {
+		if c := cmp.Compare(b.OnPathNs, a.OnPathNs); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	if n >= 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// totals gathers the sums over the windows as they are analysed.
+type totals struct {
+	byName map[string]*NameTime
+	syncs  map[syncKey]int
+	paths  []int64
+}
+
+type syncKey struct {
+	kind     SyncKind
+	from, to string
+}
+
+// add counts one window in, and keeps its path time per name (for what-if).
+func (a *totals) add(r *Result, w *WindowResult, byName map[string]*NameTime) {
+	if a.byName == nil {
+		a.byName, a.syncs = map[string]*NameTime{}, map[syncKey]int{}
+	}
+	if !w.HasPath {
+		return
+	}
+	a.paths = append(a.paths, w.PathNs)
+	r.TotalPathNs += w.PathNs
+	for c, ns := range w.Breakdown {
+		r.TotalBreakdown[c] += ns
+	}
+	w.names = make(map[string]int64, len(byName))
+	for name, nt := range byName {
+		w.names[name] = nt.OnPathNs
+		x := a.byName[name]
+		if x == nil {
+			x = &NameTime{Name: name}
+			a.byName[name] = x
+		}
+		x.OnPathNs += nt.OnPathNs
+		x.Events += nt.Events
+	}
+	for _, s := range w.Syncs {
+		if s.OnPath {
+			a.syncs[syncKey{s.Kind, s.From.Name, s.To.Name}]++
+		}
+	}
+}
+
+// finish sorts the sums into r.
+func (a *totals) finish(r *Result) {
+	r.Names = topNames(a.byName, -1)
+	for k, n := range a.syncs {
+		r.PathSyncs = append(r.PathSyncs, SyncCount{Kind: k.kind, From: k.from, To: k.to, Count: n})
+	}
+	slices.SortFunc(r.PathSyncs, func(a, b SyncCount) int {
+		if c := cmp.Compare(b.Count, a.Count); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.To, b.To); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.From, b.From)
+	})
+	if len(a.paths) > 0 {
+		r.MedianPathNs, r.HasMedian = stats.MedianNs(a.paths), true
+	}
+}
