@@ -3,6 +3,7 @@
 //
 //	tracegen -steps 4 -o testdata/sample.pt.trace.json
 //	tracegen -size 1GB -layers 8 -o .cache/bench-1g.json
+//	tracegen -size 512MB -layers 8 -kineto -o /work/cache/bench-kineto-512m.json
 //	tracegen -world 4 -rank 2 -straggler 2 -straggler-delay 3ms -o rank2.json
 package main
 
@@ -38,6 +39,12 @@ func main() {
 	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
+	kineto := flag.Bool("kineto", false, "the style export_chrome_trace writes with record_shapes and profile_memory on a 4-GPU node: -export -full-shapes -memory -devices 4")
+	var k gen.Kineto
+	flag.BoolVar(&k.Export, "export", false, "absolute epoch microsecond timestamps with three decimals, every event laid out as Kineto writes it")
+	flag.BoolVar(&k.Shapes, "full-shapes", false, "record_shapes args as torch writes them (Concrete Inputs, Input type, Input Strides, Input Dims), aten::as_strided nested in aten::transpose")
+	flag.BoolVar(&k.Memory, "memory", false, "[memory] records: ops that make a tensor allocate it, the oldest live one is freed")
+	flag.IntVar(&k.Devices, "devices", 0, "list this many H100s in deviceProperties (0: one A100)")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -57,6 +64,14 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Scenario = *scenario
+	if *kineto {
+		k = gen.KinetoStyle()
+	}
+	if err := k.Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(2)
+	}
+	cfg.Kineto = k
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	if *delay != "" {
 		ns, err := units.ParseDur(*delay)

@@ -48,6 +48,9 @@ type Config struct {
 	StragglerDelay int64
 	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
 	PGSeq bool
+	// Kineto: the style of export_chrome_trace on a multi-GPU node with
+	// record_shapes and profile_memory (kineto.go).
+	Kineto Kineto
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -73,6 +76,8 @@ type Facts struct {
 	Launches int
 	// PerStep holds what each ProfilerStep#N window contains.
 	PerStep []StepFacts
+	// Memory counts the [memory] records (Kineto.Memory).
+	Memory int
 }
 
 // StepFacts is what the generator wrote inside one ProfilerStep#N.
@@ -120,6 +125,8 @@ type writer struct {
 	fixColl  func(start int64) (int64, int64)
 	collArgs string
 	seq      int64
+	// the Kineto style (kineto.go)
+	k kstate
 }
 
 type countWriter struct {
@@ -140,6 +147,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	if cfg.Steps <= 0 {
 		cfg.Steps = 1
 	}
+	g.k = newKState(cfg.Kineto)
 	g.header(cfg)
 	t := int64(1_000_000) // 1 ms after the trace start
 	for s := 0; ; s++ {
@@ -167,6 +175,9 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 }
 
 func (g *writer) header(cfg Config) {
+	if g.kHeader(cfg) {
+		return
+	}
 	g.w.WriteString(`{
   "schemaVersion": 1,
   "deviceProperties": [
@@ -243,7 +254,7 @@ func (g *writer) x(cat, name string, pidTid [2]int, ts, dur int64, args string) 
 	b = append(b, ", \"tid\": "...)
 	b = strconv.AppendInt(b, int64(pidTid[1]), 10)
 	b = append(b, ",\n    \"ts\": "...)
-	b = appendTs(b, ts)
+	b = appendTs(b, ts+g.k.tsOff)
 	b = append(b, ", \"dur\": "...)
 	b = appendTs(b, dur)
 	if args != "" {
@@ -279,6 +290,10 @@ func (g *writer) span(cat, name, p, t string, ts, dur int64, args string) {
 }
 
 func (g *writer) flow(cat string, ph byte, id int64, p, t int, ts int64) {
+	if g.k.Export {
+		g.kFlow(cat, ph, id, p, t, ts)
+		return
+	}
 	g.sep()
 	b := g.buf[:0]
 	b = append(b, "  {\"ph\": \""...)
@@ -306,7 +321,9 @@ func (g *writer) flow(cat string, ph byte, id int64, p, t int, ts int64) {
 func (g *writer) opArgs(ext int64, dims, types string) string {
 	g.evIdx++
 	a := "\"External id\": " + strconv.FormatInt(ext, 10) + ", \"Record function id\": 0"
-	if dims != "" {
+	if dims != "" && g.k.Shapes {
+		a += g.recordShapes(dims, types)
+	} else if dims != "" {
 		a += ", \"Input Dims\": " + dims + ", \"Input type\": " + types
 	}
 	return a + ", \"Ev Idx\": " + strconv.FormatInt(g.evIdx, 10)
@@ -322,6 +339,7 @@ func (g *writer) op(cat, name string, tid int, ts, dur int64, dims, types string
 	} else {
 		g.f.Annotations++
 	}
+	g.afterOp(cat, name, tid, ts, dur, dims)
 	return ext
 }
 
@@ -561,6 +579,9 @@ func (g *writer) finalSync(t int64) int64 {
 }
 
 func (g *writer) footer(t int64) {
+	if g.kFooter(t) {
+		return
+	}
 	g.span("Trace", "PyTorch Profiler (0)", "\"Spans\"", "\"PyTorch Profiler\"", 0, t, "\"Op count\": 0")
 	g.sep()
 	b := append(g.buf[:0], "  {\"ph\": \"i\", \"s\": \"g\", \"name\": \"Record Window End\", \"pid\": \"\", \"tid\": \"\", \"ts\": "...)
