@@ -421,3 +421,19 @@ func (g *writer) memRecord(tid int, ts int64, devType, devID int, addr, bytes in
 	g.w.Write(b)
 	g.buf = b
 }
+
+// Shape is a named benchmark shape.
+type Shape struct {
+	Name string
+	Cfg  Config
+}
+
+// BenchShapes are the two shapes go test -bench measures (make bench
+// writes them large): the generator's default, and the Kineto style
+// (-kineto), each 200 steps of 8 layers (about 8 and 20 MB of JSON).
+func BenchShapes() []Shape {
+	return []Shape{
+		{"default", Config{Steps: 200, Layers: 8}},
+		{"kineto", Config{Steps: 200, Layers: 8, Kineto: KinetoStyle()}},
+	}
+}
