@@ -148,10 +148,10 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 		}
 		q.Match = m
 	}
-	// The summary reads no launch parameters, bytes or shapes.
+	// The summary reads no launch parameters, bytes, shapes or memory.
 	load := e.load
 	if o.summary {
-		load = e.loadLean
+		load = e.loadBare
 	}
 	t, err := load(o.path)
 	if err != nil {

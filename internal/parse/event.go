@@ -98,6 +98,10 @@ func (p *parser) event() {
 			}
 			e.hasID = true
 		case "args":
+			if p.opts.NoMemory && e.ph == 'i' && p.t.Strings[e.name] == "[memory]" {
+				s.skipValue() // the record is only counted
+				break
+			}
 			p.args()
 		default:
 			s.skipValue()

@@ -254,6 +254,7 @@ func (p *parser) merge(w *parser) {
 		m.Track = trackMap[m.Track]
 		t.Mem = append(t.Mem, m)
 	}
+	t.MemRecords += wt.MemRecords
 	t.LaunchFlows += wt.LaunchFlows
 	t.Instants += wt.Instants
 	t.Counters += wt.Counters

@@ -37,6 +37,11 @@ type Options struct {
 	// sequence number of collective kernels). The events, their names,
 	// times, ids and links are the same.
 	NoExtras bool
+	// NoMemory counts the [memory] records (Trace.MemRecords) instead of
+	// storing them in Trace.Mem, and skips their args unread, for the
+	// commands that never attribute memory. [OutOfMemory] records are
+	// still stored.
+	NoMemory bool
 }
 
 // Error is an input that cannot be read as a trace. It names the file and
@@ -761,8 +766,13 @@ func (p *parser) instant() {
 		if !e.hasTs {
 			return
 		}
+		t.MemRecords++
+		tr := p.track(e.pid, e.tid) // a record's thread is a track, stored or not
+		if p.opts.NoMemory && name == "[memory]" {
+			return
+		}
 		t.Mem = append(t.Mem, trace.MemEvent{
-			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, Track: p.track(e.pid, e.tid),
+			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, Track: tr,
 			DevType: int8(e.memDevType), DevID: int8(e.memDevID), OOM: name == "[OutOfMemory]",
 		})
 	case "Record Window End":
