@@ -212,6 +212,8 @@ type parser struct {
 	firstMended int64
 
 	dd *dedup // shared Extras and Auxes (dedup.go)
+
+	recent [recentSlots]recentStr // recent strings and their ids (internText)
 }
 
 // metaName is one process_name or thread_name event seen by a segment worker.

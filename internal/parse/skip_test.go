@@ -110,3 +110,63 @@ func TestSkipValueEqualsTokens(t *testing.T) {
 		}
 	}
 }
+
+// nsValueWords is nsValue without its one-pass path: the word, then parseNs.
+func (p *parser) nsValueWords() (int64, bool) {
+	raw, quoted := p.strOrWord()
+	v, frac, ok := parseNs(raw)
+	if !ok {
+		return 0, false
+	}
+	if frac {
+		p.ev.frac = true
+	}
+	if quoted {
+		p.ev.tsStr = true
+	}
+	return v, true
+}
+
+type nsOutcome struct {
+	v, pos          int
+	ok, frac, tsStr bool
+	err             string
+	more            bool
+	bare            int
+}
+
+func runNs(data []byte, f func(*parser) (int64, bool)) (o nsOutcome) {
+	p := &parser{sc: scanner{buf: data, end: len(data)}}
+	var v int64
+	err := p.sc.try(func() { v, o.ok = f(p) })
+	o.v, o.pos, o.frac, o.tsStr, o.bare = int(v), p.sc.pos, p.ev.frac, p.ev.tsStr, p.sc.bareWords
+	if se, ok := err.(*syntaxError); ok {
+		o.err = se.msg
+	}
+	o.more = err == errMore
+	return
+}
+
+// TestPlainNsEqualsWords: ts and dur read in one pass give what the word
+// and parseNs give, on Kineto's forms and on random numeric text.
+func TestPlainNsEqualsWords(t *testing.T) {
+	cases := []string{"1712195495519689.047,", "0.000}", "12 ", "5.,", "1.5e3,", "-3,", "+3,", "9223372036854775807,",
+		"9223372036854775,", "922337203685477,", "1.23456789}", "1.2.3,", "12abc,", `"12",`, "N/A,", "12", "1.5", "007.010]"}
+	rng := rand.New(rand.NewPCG(26, 2))
+	alphabet := "0123456789012345678901234567890123456789..eE-+x"
+	for len(cases) < 40000 {
+		var b []byte
+		for k := 1 + rng.IntN(22); k > 0; k-- {
+			b = append(b, alphabet[rng.IntN(len(alphabet))])
+		}
+		b = append(b, ",} \n]x\"/"[rng.IntN(8)])
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		want := runNs([]byte(c), (*parser).nsValueWords)
+		got := runNs([]byte(c), (*parser).nsValue)
+		if got != want {
+			t.Fatalf("%q: one pass %+v, words %+v", c, got, want)
+		}
+	}
+}
