@@ -50,7 +50,7 @@ stress:
 
 # Refresh golden files after a deliberate change; review the diff.
 golden:
-	$(GO) test ./... -update
+	TRACETAB_UPDATE=1 $(GO) test -count=1 ./...
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/parse

@@ -160,8 +160,10 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 	// chain looks no id up once the links are built, and counts launches
 	// itself: let go of both before the walk allocates.
 	l := t.Links()
-	l.ReleaseIDIndexes()
-	l.Launched = nil
+	e.letGo(func() {
+		l.ReleaseIDIndexes()
+		l.Launched = nil
+	})
 	sel, err := chain.Select(t, q)
 	if err != nil {
 		var nm *chain.NoMatch

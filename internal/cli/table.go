@@ -230,7 +230,7 @@ func runTable(e *env, o *tableOptions) error {
 			return err
 		}
 	}
-	dropUnused(t, o)
+	e.letGo(func() { dropUnused(t, o) })
 	switch o.by {
 	case "kernel":
 		return runKernelView(e, o, t)
@@ -246,7 +246,7 @@ func runTable(e *env, o *tableOptions) error {
 	opts := table.Options{Torch: o.version, GroupByShape: o.groupShape, GroupByStack: o.groupStack,
 		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe, StepLo: o.stepLo, StepHi: o.stepHi, HasSteps: o.stepsEnabled}
 	notes := tableNotes(t, &opts)
-	freeUnused(t)
+	e.letGo(func() { freeUnused(t) })
 	if table.NeedsMemory(o.sort) && len(t.Mem) == 0 {
 		return usageErrorf("--sort %s needs [memory] events, and %s has none (profile_memory was off, or a legacy export)", o.sort, o.path)
 	}

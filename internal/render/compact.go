@@ -2,7 +2,6 @@ package render
 
 import (
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -18,7 +17,10 @@ type CompactColumn struct {
 	cell   func(r *table.Row, res *table.Result) string
 }
 
-func usCell(us float64) string { return units.Dur(int64(math.Round(us * 1e3))) }
+// usCell formats an op row's time as torch's layout does (_format_time):
+// the row's float microseconds scaled and rounded by the same rule, so a
+// tie prints the same digits in both layouts.
+func usCell(us float64) string { return torchTime(us, "") }
 
 func pctCell(a, b float64) string {
 	if b == 0 {

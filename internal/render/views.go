@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -50,7 +51,7 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 		}{KernelSchema, file, KernelSort, steps, totalNs, []kernelJSON{}}
 		for _, r := range rows {
 			out.Rows = append(out.Rows, kernelJSON{Name: r.Name, Kind: r.Kind.String(), Class: r.Class, Calls: r.Count,
-				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: rnd(r.MedianNs), MinNs: r.MinNs, MaxNs: r.MaxNs,
+				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: r.MedianNs, MinNs: r.MinNs, MaxNs: r.MaxNs,
 				StddevNs: rnd(r.StdDevNs), GPUPct: pct2(r.Pct)})
 		}
 		return JSON(w, out)
@@ -72,7 +73,7 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 	for i, r := range rows {
 		name := shown[i]
 		g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.Pct, 'f', 2, 64), t(float64(r.TotalNs)), strconv.FormatInt(r.Count, 10),
-			t(r.MeanNs), t(r.MedianNs), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, name})
+			t(r.MeanNs), t(float64(r.MedianNs)), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, name})
 	}
 	return g.Write(w, format)
 }
@@ -89,30 +90,39 @@ func fmtUs(us float64) string {
 }
 
 // StepSchema versions the JSON form of the step view. 2: integer ns,
-// gpu_busy_pct (null without CPU time), steps.
-const StepSchema = "tracetab.steps/2"
+// gpu_busy_pct (null without CPU time), steps. 3: the step's share of GPU
+// time by the one definition of GPU idle (gpu_window_ns, gpu_busy_ns,
+// gpu_idle_ns, gpu_idle_pct, devices, largest_gap_ns); gpu_span_ns and
+// gpu_busy_pct (of the CPU time) are gone.
+const StepSchema = "tracetab.steps/3"
 
 type stepJSON struct {
-	Step       int64    `json:"step"`
-	StartNs    int64    `json:"start_ns"`
-	CPUNs      int64    `json:"cpu_ns"`
-	GPUBusyNs  int64    `json:"gpu_busy_ns"`
-	GPUSpanNs  int64    `json:"gpu_span_ns"`
-	GPUBusyPct *float64 `json:"gpu_busy_pct"`
-	Kernels    int      `json:"kernels"`
-	DeviceOps  int      `json:"device_ops"`
-	Cold       bool     `json:"cold"`
+	Step         int64    `json:"step"`
+	StartNs      int64    `json:"start_ns"`
+	CPUNs        int64    `json:"cpu_ns"`
+	GPUWindowNs  int64    `json:"gpu_window_ns"`
+	GPUBusyNs    int64    `json:"gpu_busy_ns"`
+	GPUIdleNs    int64    `json:"gpu_idle_ns"`
+	GPUIdlePct   *float64 `json:"gpu_idle_pct"`
+	Devices      int      `json:"devices"`
+	LargestGapNs int64    `json:"largest_gap_ns"`
+	Kernels      int      `json:"kernels"`
+	DeviceOps    int      `json:"device_ops"`
+	Cold         bool     `json:"cold"`
+}
+
+// stepIdlePct is the step's GPU idle share of its window on its devices,
+// nil when the window is empty.
+func stepIdlePct(r trace.Step) *float64 {
+	if den := r.GPUWindowNs * int64(r.Devices); den > 0 {
+		p := math.Round(float64(r.GPUIdleNs)*1e4/float64(den)) / 100
+		return &p
+	}
+	return nil
 }
 
 // Steps writes the step view; start times are relative to t0.
 func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps *table.StepRange) error {
-	busyPct := func(r trace.Step) *float64 {
-		if cpu := r.End - r.Start; cpu > 0 {
-			p := math.Round(float64(r.GPUBusyNs)*100/float64(cpu)*100) / 100
-			return &p
-		}
-		return nil
-	}
 	if format == "json" {
 		out := struct {
 			Schema string           `json:"schema"`
@@ -121,32 +131,55 @@ func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps 
 			Rows   []stepJSON       `json:"steps"`
 		}{StepSchema, file, steps, []stepJSON{}}
 		for _, r := range rows {
-			out.Rows = append(out.Rows, stepJSON{r.N, r.Start - t0, r.End - r.Start, r.GPUBusyNs, r.GPUSpanNs, busyPct(r),
-				r.Kernels, r.DeviceOps, r.Cold})
+			out.Rows = append(out.Rows, stepJSON{r.N, r.Start - t0, r.End - r.Start, r.GPUWindowNs, r.GPUBusyNs, r.GPUIdleNs,
+				stepIdlePct(r), r.Devices, r.LargestGapNs, r.Kernels, r.DeviceOps, r.Cold})
 		}
 		return JSON(w, out)
 	}
-	g := &Grid{Headers: []string{"Step", "Start", "CPU time", "GPU busy", "GPU busy %", "Kernels", "Device ops", "Note"},
-		RightAlign: []bool{true, true, true, true, true, true, true, false}}
+	g := &Grid{Headers: []string{"Step", "Start", "CPU time", "GPU window", "GPU busy", "GPU idle", "Idle %", "Kernels", "Note"},
+		RightAlign: []bool{true, true, true, true, true, true, true, true, false}}
 	t := units.Dur
 	if format == "csv" {
-		g.Headers = []string{"step", "start_ns", "cpu_ns", "gpu_busy_ns", "gpu_busy_pct", "kernels", "device_ops", "note"}
+		g.Headers = []string{"step", "start_ns", "cpu_ns", "gpu_window_ns", "gpu_busy_ns", "gpu_idle_ns", "gpu_idle_pct", "kernels", "device_ops", "cold"}
 		t = func(ns int64) string { return strconv.FormatInt(ns, 10) }
 	}
+	cold := false
 	for _, r := range rows {
-		n := ""
-		if r.Cold {
-			n = "cold: much longer than the median step"
-		}
-		busy := "-"
+		idle := "-"
 		if format == "csv" {
-			busy = ""
+			idle = ""
 		}
-		if p := busyPct(r); p != nil {
-			busy = strconv.FormatFloat(*p, 'f', 2, 64)
+		if p := stepIdlePct(r); p != nil {
+			idle = strconv.FormatFloat(*p, 'f', 2, 64)
 		}
-		g.Rows = append(g.Rows, []string{strconv.FormatInt(r.N, 10), t(r.Start - t0), t(r.End - r.Start), t(r.GPUBusyNs), busy,
-			strconv.Itoa(r.Kernels), strconv.Itoa(r.DeviceOps), n})
+		row := []string{strconv.FormatInt(r.N, 10), t(r.Start - t0), t(r.End - r.Start), t(r.GPUWindowNs), t(r.GPUBusyNs), t(r.GPUIdleNs), idle,
+			strconv.Itoa(r.Kernels)}
+		if format == "csv" {
+			row = append(row, strconv.Itoa(r.DeviceOps), strconv.FormatBool(r.Cold))
+		} else {
+			n := ""
+			if r.Cold {
+				n, cold = "cold*", true
+			}
+			row = append(row, n)
+		}
+		g.Rows = append(g.Rows, row)
 	}
-	return g.Write(w, format)
+	if err := g.Write(w, format); err != nil || format == "csv" {
+		return err
+	}
+	foot := "GPU window: from the step's start to its end or the later end of the device work it launched, less what an earlier step's window covers; GPU busy: the device work in it; idle: the rest (docs/output.md, \"GPU idle\")."
+	if cold {
+		foot += " *cold: much longer than the median step (warm-up, a cold start)."
+	}
+	if format == "md" {
+		_, err := io.WriteString(w, "\n"+layout.MdText(foot)+"\n")
+		return err
+	}
+	for _, l := range layout.Wrap(foot, 100, "") {
+		if _, err := io.WriteString(w, l+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
