@@ -25,6 +25,7 @@ type key struct {
 	modNs    int64
 	truncOK  bool
 	lean     bool
+	noMem    bool
 	seq      bool
 	maxBytes int64
 }
@@ -73,7 +74,7 @@ func Open(path string, opts parse.Options) (t *trace.Trace, shared bool, err err
 		return t, false, err
 	}
 	abs, _ := filepath.Abs(path)
-	k := key{abs, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.Sequential, opts.MaxMemory}
+	k := key{abs, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.NoMemory, opts.Sequential, opts.MaxMemory}
 	mu.Lock()
 	e := entries[k]
 	if e == nil {
