@@ -49,7 +49,7 @@ func (p *parser) modelBytes() int64 {
 		int64(t.Extras.Len())*int64(unsafe.Sizeof(trace.Extra{})) +
 		int64(t.Aux.Len())*int64(unsafe.Sizeof(trace.Aux{})) +
 		int64(len(t.Flows))*int64(unsafe.Sizeof(trace.Flow{})) +
-		int64(len(t.Mem))*int64(unsafe.Sizeof(trace.MemEvent{})) +
+		int64(len(t.Mem)+p.mem.Len())*int64(unsafe.Sizeof(trace.MemEvent{})) +
 		int64(len(t.Tracks))*int64(unsafe.Sizeof(trace.Track{})) +
 		// each string: its bytes, its header in Strings, its map entry
 		p.strBytes*2 + int64(len(t.Strings))*48

@@ -263,9 +263,24 @@ func (p *parser) merge(w *parser) {
 		f.Track = trackMap[f.Track]
 		t.Flows = append(t.Flows, f)
 	}
-	for _, m := range wt.Mem {
-		m.Track = trackMap[m.Track]
-		t.Mem = append(t.Mem, m)
+	if n := w.mem.Len(); n > 0 && cap(t.Mem)-len(t.Mem) < n {
+		// room for the records of the whole file, projected from the
+		// share of it read so far: one copy instead of a growth by a
+		// quarter at a time (the part not reached is never written)
+		read, all := float64(w.sc.offset()-w.projFrom), float64(p.size-w.projFrom)
+		want := len(t.Mem) + n
+		if read > 0 && all > read {
+			want = max(want, int(float64(want)*all/read*1.05))
+		}
+		grown := make([]trace.MemEvent, len(t.Mem), want)
+		copy(grown, t.Mem)
+		t.Mem = grown
+	}
+	for _, c := range w.mem.Chunks() {
+		for _, m := range c {
+			m.Track = trackMap[m.Track]
+			t.Mem = append(t.Mem, m)
+		}
 	}
 	t.MemRecords += wt.MemRecords
 	t.LaunchFlows += wt.LaunchFlows

@@ -214,6 +214,8 @@ type parser struct {
 	dd *dedup // shared Extras and Auxes (dedup.go)
 
 	recent [recentSlots]recentStr // recent strings and their ids (internText)
+
+	mem trace.Store[trace.MemEvent] // a segment worker's [memory] records
 }
 
 // metaName is one process_name or thread_name event seen by a segment worker.
@@ -771,10 +773,15 @@ func (p *parser) instant() {
 		if p.opts.NoMemory && name == "[memory]" {
 			return
 		}
-		t.Mem = append(t.Mem, trace.MemEvent{
+		m := trace.MemEvent{
 			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, Track: tr,
 			DevType: int8(e.memDevType), DevID: int8(e.memDevID), OOM: name == "[OutOfMemory]",
-		})
+		}
+		if p.seg != nil {
+			p.mem.Append(m) // a segment's records, in chunks: merge copies them once
+		} else {
+			t.Mem = append(t.Mem, m)
+		}
 	case "Record Window End":
 		if e.hasTs {
 			t.WindowEnd = e.ts
