@@ -31,7 +31,7 @@ var (
 	gzParallelMin int64 = 32 << 20 // a gzip input whose text may be this large is read in parallel
 	spoolSegment  int64 = 8 << 20  // nominal distance between cuts
 	spoolBlock          = 1 << 20  // the unit of decompression
-	spoolAhead    int64 = 40 << 20 // how far the decoder may run ahead of the text still needed
+	spoolAhead    int64 = 24 << 20 // how far the decoder may run ahead of the text still needed
 	spoolWindow   int64 = 64 << 10 // where, after a nominal cut, its candidate is looked for
 )
 
