@@ -284,25 +284,12 @@ func (p *parser) merge(w *parser) {
 		}
 		chunks[ci] = nil
 	}
+	t.Flows = growFor(t.Flows, len(wt.Flows), p, w)
 	for _, f := range wt.Flows {
 		f.Track = trackMap[f.Track]
 		t.Flows = append(t.Flows, f)
 	}
-	if n := w.mem.Len(); n > 0 && cap(t.Mem)-len(t.Mem) < n {
-		// room for the records of the whole file, projected from the
-		// share of it read so far: one copy instead of a growth by a
-		// quarter at a time (the part not reached is never written)
-		read, all := float64(w.sc.offset()-w.projFrom), float64(p.size-w.projFrom)
-		want := len(t.Mem) + n
-		if read > 0 && all > read {
-			want = max(want, int(float64(want)*all/read*1.05))
-		} else if p.size <= 0 {
-			want = max(want, 2*len(t.Mem)) // gzip: the size is not known
-		}
-		grown := make([]trace.MemEvent, len(t.Mem), want)
-		copy(grown, t.Mem)
-		t.Mem = grown
-	}
+	t.Mem = growFor(t.Mem, w.mem.Len(), p, w)
 	for _, c := range w.mem.Chunks() {
 		for _, m := range c {
 			m.Track = trackMap[m.Track]
@@ -379,4 +366,24 @@ func (p *parser) merge(w *parser) {
 		p.sc.firstBare = w.sc.firstBare
 	}
 	p.sc.bareWords += w.sc.bareWords
+}
+
+// growFor makes room in s for add more elements merged from worker w: room
+// for the whole file, projected from the share of it read so far, so the
+// list is copied a few times instead of growing by a quarter at a time
+// (the part not reached is never written, so it takes no memory).
+func growFor[T any](s []T, add int, p, w *parser) []T {
+	if add == 0 || cap(s)-len(s) >= add {
+		return s
+	}
+	read, all := float64(w.sc.offset()-w.projFrom), float64(p.size-w.projFrom)
+	want := len(s) + add
+	if read > 0 && all > read {
+		want = max(want, int(float64(want)*all/read*1.05))
+	} else if p.size <= 0 {
+		want = max(want, 2*len(s)) // gzip: the size is not known
+	}
+	grown := make([]T, len(s), want)
+	copy(grown, s)
+	return grown
 }
