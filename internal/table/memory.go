@@ -34,16 +34,62 @@ type memIndex struct {
 }
 
 func newMemIndex(t *trace.Trace) *memIndex {
-	idx := make([]int32, len(t.Mem))
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	slices.SortFunc(idx, func(a, b int32) int {
+	less := func(a, b int32) int {
 		if c := cmp.Compare(t.Mem[a].Ts, t.Mem[b].Ts); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)
-	})
+	}
+	idx := make([]int32, 0, len(t.Mem))
+	// A thread's records come in time order in the file, as a rule: then
+	// the few threads' runs are merged, a cursor each (a few comparisons a
+	// record, not a sort's twenty); any other order is sorted.
+	const maxRuns = 8
+	var cur [maxRuns]int // each thread's next record
+	var tracks [maxRuns]int32
+	runs := 0
+	last := map[int32]int64{}
+	inOrder := true
+	for i := range t.Mem {
+		r := &t.Mem[i]
+		ts, seen := last[r.Track]
+		if !seen {
+			if runs == maxRuns {
+				inOrder = false
+				break
+			}
+			tracks[runs], cur[runs] = r.Track, i
+			runs++
+		} else if r.Ts < ts {
+			inOrder = false
+			break
+		}
+		last[r.Track] = r.Ts
+	}
+	if !inOrder {
+		for i := range t.Mem {
+			idx = append(idx, int32(i))
+		}
+		slices.SortFunc(idx, less)
+		return &memIndex{t: t, idx: idx}
+	}
+	for {
+		best := -1
+		for k := 0; k < runs; k++ {
+			if cur[k] < len(t.Mem) && (best < 0 || less(int32(cur[k]), int32(cur[best])) < 0) {
+				best = k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		idx = append(idx, int32(cur[best]))
+		c := cur[best] + 1
+		for c < len(t.Mem) && t.Mem[c].Track != tracks[best] {
+			c++
+		}
+		cur[best] = c
+	}
 	return &memIndex{t: t, idx: idx}
 }
 
