@@ -2,10 +2,9 @@
 GO       ?= go
 BIN      := bin/tracetab
 CACHE    := .cache
-BENCH_GB := $(CACHE)/bench-1g.json
 FUZZTIME ?= 10s
 
-.PHONY: build test golden fuzz bench bench-go lint sample clean stress
+.PHONY: build test golden fuzz bench bench-gzip bench-go lint sample clean stress
 
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
@@ -69,12 +68,29 @@ fuzz:
 sample:
 	$(GO) run ./cmd/tracegen -steps 4 -o testdata/sample.pt.trace.json
 
-# End-to-end speed and memory on a generated 1 GB trace (made once, cached).
+# End-to-end speed and memory on the two benchmark shapes side by side (made
+# once, cached in BENCH_DIR): the generator's default at 1 GB, and the
+# Kineto style users record (tracegen -kineto: export_chrome_trace's layout,
+# absolute timestamps, shapes, memory records, four H100s) at 512 MB.
+# bench-gzip: both shapes at 512 MB, gzipped, against the decoder alone.
+BENCH_DIR    ?= $(CACHE)
+BENCH_GB     := $(BENCH_DIR)/bench-1g.json
+BENCH_512    := $(BENCH_DIR)/bench-512m.json
+BENCH_KINETO := $(BENCH_DIR)/bench-kineto-512m.json
+
 bench: build
-	@mkdir -p $(CACHE)
+	@mkdir -p $(BENCH_DIR)
 	$(GO) build -o bin/scanbase ./cmd/scanbase
 	@test -f $(BENCH_GB) || $(GO) run ./cmd/tracegen -size 1GB -layers 8 -o $(BENCH_GB)
-	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_GB)
+	@test -f $(BENCH_KINETO) || $(GO) run ./cmd/tracegen -size 512MB -layers 8 -kineto -o $(BENCH_KINETO)
+	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_GB) $(BENCH_KINETO)
+
+bench-gzip: build
+	@mkdir -p $(BENCH_DIR)
+	$(GO) build -o bin/scanbase ./cmd/scanbase
+	@test -f $(BENCH_512).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 | gzip -9 > $(BENCH_512).gz.tmp && mv $(BENCH_512).gz.tmp $(BENCH_512).gz; }
+	@test -f $(BENCH_KINETO).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 -kineto | gzip -9 > $(BENCH_KINETO).gz.tmp && mv $(BENCH_KINETO).gz.tmp $(BENCH_KINETO).gz; }
+	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_512).gz $(BENCH_KINETO).gz
 
 # Parser micro-benchmarks (go test -bench).
 bench-go:

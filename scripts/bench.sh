@@ -1,67 +1,145 @@
 #!/bin/sh
-# bench.sh BIN SCAN TRACE: runs a scan baseline (SCAN: a field scanner over
-# mmap on every core, the speed limit of this machine) and then each tracetab
-# command 3 times on TRACE, and prints each one's median wall time, MB/s,
-# the largest peak RSS (GNU time), its ratio to the scan's time and the
-# median of its wall-time ratios to info (each run paired with a run of
-# info just before it, so a drifting machine shifts both).
+# bench.sh BIN SCAN TRACE...: on each TRACE, runs a baseline (SCAN: a field
+# scanner over mmap on every core, the speed limit of this machine; for a
+# .gz trace, the gzip decoder alone) and then each tracetab command RUNS
+# times (3 unless BENCH_RUNS says), each run paired with a run of info just
+# before it, so a drifting machine shifts both. It prints, per command and
+# trace side by side: the median wall time, MB/s of JSON (decompressed for
+# gzip), the largest peak RSS (GNU time) and its ratio to the JSON, the
+# ratio of the median time to the baseline's, and the median of the
+# wall-time ratios to info.
+#
+# BENCH_COMMANDS replaces the command list below (one command a line).
 set -eu
 bin=$1
 scan=$2
-trace=$3
+shift 2
+runs=${BENCH_RUNS:-3}
+# The commands, one a line, as the user types them; @ stands for the trace.
+# A command whose subcommand this tracetab lacks is left out, so a branch
+# adds its own with one line. The pattern of chain is a name every trace
+# made by tracegen has.
+commands=${BENCH_COMMANDS:-'info @
+table @
+table @ --sort self_cuda_time_total --limit 20
+table @ --by kernel
+table @ --by step
+gaps @
+compile @
+chain @ aten::mm --summary
+ranks @
+critical-path @
+memory @
+report @ -o /dev/null
+crop @ --step 3 -o /tmp/tracetab-bench-crop.json
+export @ --to /tmp/tracetab-bench-export --jobs 1'}
+
 if [ ! -x /usr/bin/time ]; then
   echo "bench: needs GNU time (apt-get install time)" >&2
   exit 2
 fi
-size=$(wc -c < "$trace")
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-scanmed=""
+res=$(mktemp)
+trap 'rm -f "$tmp" "$res"' EXIT
+
 # one CMD...: prints "seconds peak-KiB" of one run
 one() {
   /usr/bin/time -o "$tmp" -f "%e %M" "$@" >/dev/null 2>&1 || true
-  cat "$tmp"
+  tail -n 1 "$tmp"
 }
-run() { # run LABEL CMD...: median of 3, each run paired with one of info
-  label=$1
-  shift
-  times=""
-  ratios=""
-  rss=0
-  for i in 1 2 3; do
-    if [ -n "$scanmed" ]; then
-      read -r it ir <<EOF2
-$(one $bin info "$trace")
-EOF2
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# run COL LABEL PAIRED CMD...: RUNS runs (each after a run of info when
+# PAIRED is 1); appends "COL<tab>LABEL<tab>median<tab>KiB<tab>ratio" to $res
+run() {
+  col=$1 label=$2 paired=$3
+  shift 3
+  times="" ratios="" rss=0
+  i=0
+  while [ "$i" -lt "$runs" ]; do
+    i=$((i + 1))
+    if [ "$paired" = 1 ]; then
+      it=$(one "$bin" info "$trace" | cut -d' ' -f1)
     fi
-    read -r t r <<EOF2
-$(one "$@")
-EOF2
+    out=$(one "$@")
+    t=${out% *} r=${out#* }
     times="$times $t"
-    [ -n "$scanmed" ] && ratios="$ratios $(awk -v a="$t" -v b="$it" 'BEGIN { if (b <= 0) b = 0.01; printf "%.4f", a/b }')"
+    [ "$paired" = 1 ] && ratios="$ratios $(awk -v a="$t" -v b="$it" 'BEGIN { if (b <= 0) b = 0.01; printf "%.4f", a/b }')"
     [ "$r" -gt "$rss" ] && rss=$r
   done
-  med=$(printf '%s\n' $times | sort -n | sed -n 2p)
-  vsinfo=""
-  [ -n "$ratios" ] && vsinfo=$(printf '%s\n' $ratios | sort -n | sed -n 2p)
-  [ -z "$scanmed" ] && scanmed=$med
-  awk -v c="$label" -v t="$med" -v s="$size" -v r="$rss" -v b="$scanmed" -v vi="$vsinfo" 'BEGIN {
-    if (t <= 0) t = 0.01; if (b <= 0) b = 0.01
-    line = sprintf("%-26s %6.2f s  %7.1f MB/s  peak RSS %7.1f MiB (%.3f x file)  %5.2f x scan", c, t, s/t/1e6, r/1024, r*1024/s, t/b)
-    if (vi != "") line = line sprintf("  %5.2f x info", vi)
-    print line }'
+  med=$(printf '%s\n' $times | median)
+  vs=""
+  [ -n "$ratios" ] && vs=$(printf '%s\n' $ratios | median)
+  printf '%s\t%s\t%s\t%s\t%s\n' "$col" "$label" "$med" "$rss" "$vs" >>"$res"
 }
-echo "$(basename "$trace"): $size bytes, $(nproc) cores, medians of 3 (x info: the median of 3 ratios, each run paired with a run of info just before it)"
-run "scan baseline" "$scan" "$trace"
-# Each command as the user types it, @ standing for the trace; the pattern
-# of chain is a name every trace made by tracegen has.
-for cmd in "info @" "table @" "table @ --by kernel" "table @ --by step" "gaps @" "compile @" \
-  "chain @ aten::mm --summary" "ranks @" \
-  "report @ -o /dev/null"; do
-  "chain @ aten::mm --summary" "ranks @" "critical-path @"; do
-  sub=${cmd%% *}
-  $bin "$sub" --help >/dev/null 2>&1 || continue
-  # shellcheck disable=SC2086
-  set -- $(printf '%s\n' "$cmd" | sed "s|@|$trace|")
-  run "$(printf '%s\n' "$cmd" | sed 's| @||')" $bin "$@"
+
+col=0
+heads=""
+for trace in "$@"; do
+  col=$((col + 1))
+  case $trace in
+  *.gz) text=$(gzip -dc "$trace" | wc -c) base="decoder alone" ;;
+  *) text=$(wc -c <"$trace") base="scan baseline" ;;
+  esac
+  file=$(wc -c <"$trace")
+  heads="$heads$col	$(basename "$trace")	$text	$file
+"
+  echo "bench: $(basename "$trace"): $file bytes ($text of JSON), $(nproc) cores, $runs runs a command" >&2
+  # the file read once into the page cache, and one run of the baseline not
+  # counted: the first timed run does not pay for the disk
+  cat "$trace" >/dev/null
+  one "$scan" "$trace" >/dev/null
+  run "$col" "(baseline)" 0 "$scan" "$trace"
+  printf '%s\n' "$commands" | while IFS= read -r cmd; do
+    [ -n "$cmd" ] || continue
+    sub=${cmd%% *}
+    "$bin" "$sub" --help >/dev/null 2>&1 || continue
+    # shellcheck disable=SC2086
+    set -- $(printf '%s\n' "$cmd" | sed "s|@|$trace|")
+    run "$col" "$(printf '%s\n' "$cmd" | sed 's| @||')" 1 "$bin" "$@"
+  done
+  printf '%s\n' "$base" >"$tmp.base$col"
 done
+
+# the table: one row per command, the traces side by side
+{
+  printf '%s' "$heads" | sed 's/^/H\t/'
+  i=1
+  while [ "$i" -le "$col" ]; do
+    printf 'B\t%s\t%s\n' "$i" "$(cat "$tmp.base$i")"
+    rm -f "$tmp.base$i"
+    i=$((i + 1))
+  done
+  sed 's/^/R\t/' "$res"
+} | awk -F '\t' -v runs="$runs" '
+$1 == "H" { n++; name[$2] = $3; text[$2] = $4; size[$2] = $5; next }
+$1 == "B" { bname[$2] = $3; next }
+$1 == "R" {
+  c = $2; l = $3
+  if (!(l in seen)) { seen[l] = 1; order[++rows] = l }
+  t[c, l] = $4; rss[c, l] = $5; vi[c, l] = $6
+  if (l == "(baseline)") base[c] = $4
+}
+END {
+  printf "medians of %d runs; x base: median time over the baseline'"'"'s; x info: median of the ratios to a run of info just before each run\n", runs
+  for (c = 1; c <= n; c++)
+    printf "%d: %s, %.0f MB of JSON (%.0f MB file); baseline: %s\n", c, name[c], text[c] / 1e6, size[c] / 1e6, bname[c]
+  line = sprintf("%-44s", "command")
+  for (c = 1; c <= n; c++) line = line sprintf(" | %d: %7s %6s %19s %6s %6s", c, "time", "MB/s", "peak RSS (x JSON)", "x base", "x info")
+  print line
+  for (r = 1; r <= rows; r++) {
+    l = order[r]
+    line = sprintf("%-44s", l == "(baseline)" ? "baseline" : l)
+    for (c = 1; c <= n; c++) {
+      if (!((c, l) in t)) { line = line sprintf(" | %2s %7s %6s %19s %6s %6s", "", "-", "-", "-", "-", "-"); continue }
+      tt = t[c, l]; if (tt <= 0) tt = 0.01
+      b = base[c]; if (b <= 0) b = 0.01
+      if (l == "(baseline)") mem = "(maps/streams)"
+      else mem = sprintf("%5.0f MiB (%.3f)", rss[c, l] / 1024, rss[c, l] * 1024 / text[c])
+      xi = vi[c, l] == "" ? "" : sprintf("%.2f", vi[c, l])
+      xb = l == "(baseline)" ? "" : sprintf("%.2f", tt / b)
+      line = line sprintf(" | %2s %6.2fs %6.0f %19s %6s %6s", "", tt, text[c] / tt / 1e6, mem, xb, xi)
+    }
+    print line
+  }
+}'

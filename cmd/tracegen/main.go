@@ -3,6 +3,7 @@
 //
 //	tracegen -steps 4 -o testdata/sample.pt.trace.json
 //	tracegen -size 1GB -layers 8 -o .cache/bench-1g.json
+//	tracegen -size 512MB -layers 8 -kineto -o /work/cache/bench-kineto-512m.json
 //	tracegen -world 4 -rank 2 -straggler 2 -straggler-delay 3ms -o rank2.json
 package main
 
@@ -51,6 +52,12 @@ func main() {
 	recompileAt := flag.Int("recompile-at", 0, "with -variant compiled or triton: the compiled region recompiles (Torch-Compiled Region: 0/1) from ProfilerStep#N on")
 	beforeStep := flag.Bool("straggler-before-step", false, "with -straggler-delay: the straggler spends its delay before each ProfilerStep#N begins (it enters the step late)")
 	critCase := flag.String("critpath", "", "write instead a small trace with a known critical path: "+strings.Join(gen.CritCases, ", "))
+	kineto := flag.Bool("kineto", false, "the style export_chrome_trace writes with record_shapes and profile_memory on a 4-GPU node: -export -full-shapes -memory -devices 4")
+	var k gen.Kineto
+	flag.BoolVar(&k.Export, "export", false, "absolute epoch microsecond timestamps with three decimals, every event laid out as Kineto writes it")
+	flag.BoolVar(&k.Shapes, "full-shapes", false, "record_shapes args as torch writes them (Concrete Inputs, Input type, Input Strides, Input Dims), aten::as_strided nested in aten::transpose")
+	flag.BoolVar(&k.Memory, "memory", false, "[memory] records: ops that make a tensor allocate it, the oldest live one is freed")
+	flag.IntVar(&k.Devices, "devices", 0, "list this many H100s in deviceProperties (0: one A100)")
 	flag.Parse()
 	if *critCase != "" {
 		writeCritCase(*critCase, *out)
@@ -88,6 +95,14 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Memory = mem
+	if *kineto {
+		k = gen.KinetoStyle()
+	}
+	if err := k.Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(2)
+	}
+	cfg.Kineto = k
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	cfg.StragglerBeforeStep = *beforeStep
 	cfg.Capture, cfg.RecompileAt = *capture, *recompileAt

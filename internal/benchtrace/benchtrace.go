@@ -49,6 +49,22 @@ func File(b *testing.B, opts parse.Options) (*trace.Trace, int64) {
 	return t, st.Size()
 }
 
+// EachShape runs f as one sub-benchmark per shape of gen.BenchShapes
+// (default, kineto), on the generated trace read with opts and linked;
+// cfg, when not nil, adjusts each shape's config (e.g. a variant).
+func EachShape(b *testing.B, opts parse.Options, cfg func(*gen.Config), f func(b *testing.B, t *trace.Trace, size int64)) {
+	for _, s := range gen.BenchShapes() {
+		b.Run(s.Name, func(b *testing.B) {
+			c := s.Cfg
+			if cfg != nil {
+				cfg(&c)
+			}
+			t, n := Generated(b, c, opts)
+			f(b, t, n)
+		})
+	}
+}
+
 // Run times step on t: MB/s of the trace's JSON (it compares with the
 // parser's figure) and allocs/op of the step's own allocations. A step
 // that finds nothing (returns 0) fails the benchmark.

@@ -4,13 +4,12 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/benchtrace"
-	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // The command's model step, the parse and the links not timed, on a
-// generated trace (200 steps, 8 layers: about 8 MB of JSON) and on
+// generated trace of each benchmark shape (gen.BenchShapes) and on
 // TRACETAB_BENCH_FILE, both read lean as the command reads them.
 
 var lean = parse.Options{NoExtras: true}
@@ -28,10 +27,9 @@ func summaryStep(t *trace.Trace) int {
 }
 
 // BenchmarkSummary is chain --summary's model step (select every aten::mm,
-// aggregate their device work) on a generated trace.
+// aggregate their device work) on each benchmark shape (gen.BenchShapes).
 func BenchmarkSummary(b *testing.B) {
-	t, n := benchtrace.Generated(b, gen.Config{Steps: 200, Layers: 8}, lean)
-	benchtrace.Run(b, t, n, summaryStep)
+	benchtrace.EachShape(b, lean, nil, func(b *testing.B, t *trace.Trace, n int64) { benchtrace.Run(b, t, n, summaryStep) })
 }
 
 // BenchmarkSummaryFile is the same on TRACETAB_BENCH_FILE.

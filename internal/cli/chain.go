@@ -152,10 +152,10 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 		}
 		q.Match = m
 	}
-	// The summary reads no launch parameters, bytes or shapes.
+	// The summary reads no launch parameters, bytes, shapes or memory.
 	load := e.load
 	if o.summary {
-		load = e.loadLean
+		load = e.loadBare
 	}
 	if _, err := os.Stat(o.path); err != nil && o.path != "-" && o.pattern != "" {
 		if st, err2 := os.Stat(o.pattern); err2 == nil && st.Mode().IsRegular() {

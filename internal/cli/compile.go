@@ -86,7 +86,7 @@ Exit codes: 0 ok (also with the notes above), 2 usage error, 3 unreadable input.
 }
 
 func runCompile(e *env, o *compileOptions, path string) error {
-	t, err := e.loadLean(path)
+	t, err := e.loadBare(path)
 	if err != nil {
 		return err
 	}
@@ -105,11 +105,11 @@ func runCompile(e *env, o *compileOptions, path string) error {
 }
 
 func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error {
-	eager, err := e.loadLean(eagerPath)
+	eager, err := e.loadBare(eagerPath)
 	if err != nil {
 		return err
 	}
-	compiled, err := e.loadLean(compiledPath)
+	compiled, err := e.loadBare(compiledPath)
 	if err != nil {
 		return err
 	}

@@ -120,7 +120,7 @@ func runGaps(e *env, o *gapsOptions) error {
 		}
 		opts.StepLo, opts.StepHi, opts.HasStep = lo, hi, true
 	}
-	t, err := e.loadLean(o.path)
+	t, err := e.loadBare(o.path)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ launch call, and every warning raised while reading. TRACE may be - for stdin.`,
 }
 
 func runInfo(e *env, o *infoOptions) error {
-	t, err := e.loadLean(o.path)
+	t, err := e.loadBare(o.path)
 	if err != nil {
 		return err
 	}

@@ -194,7 +194,7 @@ func runRanks(e *env, o *ranksOptions, args []string) error {
 	}
 	var ss []*ranks.Summary
 	for i, path := range files {
-		t, err := e.loadLean(path)
+		t, err := e.loadBare(path)
 		if err != nil {
 			return err
 		}

@@ -135,9 +135,21 @@ func (e *env) load(path string) (*trace.Trace, error) { return e.loadWith(path, 
 // faster and the trace smaller.
 func (e *env) loadLean(path string) (*trace.Trace, error) { return e.loadWith(path, true) }
 
+// loadBare is loadLean for the commands that never attribute memory either
+// (parse.Options.NoMemory: the [memory] records are counted, not stored).
+func (e *env) loadBare(path string) (*trace.Trace, error) {
+	return e.loadOpts(path, parse.Options{NoExtras: true, NoMemory: true})
+}
+
 func (e *env) loadWith(path string, lean bool) (*trace.Trace, error) {
+	return e.loadOpts(path, parse.Options{NoExtras: lean})
+}
+
+// loadOpts is load with the reading options of a command (what it may
+// skip); the user's flags are added.
+func (e *env) loadOpts(path string, opts parse.Options) (*trace.Trace, error) {
 	e.loading = path
-	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin, MaxMemory: e.maxMemory.bytes, NoExtras: lean}
+	opts.AllowTruncated, opts.Stdin, opts.MaxMemory = e.allowTruncated, e.stdin, e.maxMemory.bytes
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}

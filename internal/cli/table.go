@@ -228,10 +228,13 @@ func parseRange(s string) (int64, int64, error) {
 }
 
 func runTable(e *env, o *tableOptions) error {
-	// Only the op view grouped by shapes or stacks reads them.
+	// Only the op view grouped by shapes or stacks reads them; only the op
+	// view reads the [memory] records.
 	load := e.loadLean
 	if o.by == "op" && (o.groupShape || o.groupStack > 0) {
 		load = e.load
+	} else if o.by != "op" {
+		load = e.loadBare
 	}
 	t, err := load(o.path)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // The command's model step, the parse and the links not timed, on a
-// generated trace (200 steps, 8 layers: about 8 MB of JSON) and on
+// generated trace of each benchmark shape (gen.BenchShapes) and on
 // TRACETAB_BENCH_FILE, both read lean as the command reads them.
 
 var lean = parse.Options{NoExtras: true}
@@ -20,8 +20,8 @@ func compileStep(t *trace.Trace) int { return len(Summarize(t).Kernels) }
 // BenchmarkSummarize is compile's model step on a generated torch.compile
 // trace (Inductor kernels through cuLaunchKernel).
 func BenchmarkSummarize(b *testing.B) {
-	t, n := benchtrace.Generated(b, gen.Config{Steps: 200, Layers: 8, Variant: "triton"}, lean)
-	benchtrace.Run(b, t, n, compileStep)
+	triton := func(c *gen.Config) { c.Variant = "triton" }
+	benchtrace.EachShape(b, lean, triton, func(b *testing.B, t *trace.Trace, n int64) { benchtrace.Run(b, t, n, compileStep) })
 }
 
 // BenchmarkSummarizeFile is compile's model step on TRACETAB_BENCH_FILE

@@ -62,6 +62,9 @@ type Config struct {
 	// RecompileAt > 0: the compiled region recompiles (0/1) from
 	// ProfilerStep#RecompileAt on (recompile.go).
 	RecompileAt int
+	// Kineto: the style of export_chrome_trace on a multi-GPU node with
+	// record_shapes and profile_memory (kineto.go).
+	Kineto Kineto
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -94,6 +97,8 @@ type Facts struct {
 	CapturedLaunches, Replayed int
 	// RecompileNs is the compile work before the first recompiled call.
 	RecompileNs int64
+	// MemoryRecords counts the [memory] records (Kineto.Memory).
+	MemoryRecords int
 }
 
 // StepFacts is what the generator wrote inside one ProfilerStep#N.
@@ -144,6 +149,8 @@ type writer struct {
 	collArgs string
 	seq      int64
 	mem      *memState // [memory] events (memory.go), nil without
+	// the Kineto style (kineto.go)
+	k kstate
 }
 
 type countWriter struct {
@@ -164,6 +171,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	if cfg.Steps <= 0 {
 		cfg.Steps = 1
 	}
+	g.k = newKState(cfg.Kineto)
 	g.header(cfg)
 	g.memInit(cfg.Memory)
 	t := int64(1_000_000) // 1 ms after the trace start
@@ -197,6 +205,9 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 }
 
 func (g *writer) header(cfg Config) {
+	if g.kHeader(cfg) {
+		return
+	}
 	g.w.WriteString(`{
   "schemaVersion": 1,
   "deviceProperties": [
@@ -273,7 +284,7 @@ func (g *writer) x(cat, name string, pidTid [2]int, ts, dur int64, args string) 
 	b = append(b, ", \"tid\": "...)
 	b = strconv.AppendInt(b, int64(pidTid[1]), 10)
 	b = append(b, ",\n    \"ts\": "...)
-	b = appendTs(b, ts)
+	b = appendTs(b, ts+g.k.tsOff)
 	b = append(b, ", \"dur\": "...)
 	b = appendTs(b, dur)
 	if args != "" {
@@ -309,6 +320,10 @@ func (g *writer) span(cat, name, p, t string, ts, dur int64, args string) {
 }
 
 func (g *writer) flow(cat string, ph byte, id int64, p, t int, ts int64) {
+	if g.k.Export {
+		g.kFlow(cat, ph, id, p, t, ts)
+		return
+	}
 	g.sep()
 	b := g.buf[:0]
 	b = append(b, "  {\"ph\": \""...)
@@ -336,7 +351,9 @@ func (g *writer) flow(cat string, ph byte, id int64, p, t int, ts int64) {
 func (g *writer) opArgs(ext int64, dims, types string) string {
 	g.evIdx++
 	a := "\"External id\": " + strconv.FormatInt(ext, 10) + ", \"Record function id\": 0"
-	if dims != "" {
+	if dims != "" && g.k.Shapes {
+		a += g.recordShapes(dims, types)
+	} else if dims != "" {
 		a += ", \"Input Dims\": " + dims + ", \"Input type\": " + types
 	}
 	return a + ", \"Ev Idx\": " + strconv.FormatInt(g.evIdx, 10)
@@ -353,6 +370,7 @@ func (g *writer) op(cat, name string, tid int, ts, dur int64, dims, types string
 	} else {
 		g.f.Annotations++
 	}
+	g.afterOp(cat, name, tid, ts, dur, dims)
 	return ext
 }
 
@@ -596,6 +614,9 @@ func (g *writer) finalSync(t int64) int64 {
 }
 
 func (g *writer) footer(t int64) {
+	if g.kFooter(t) {
+		return
+	}
 	g.span("Trace", "PyTorch Profiler (0)", "\"Spans\"", "\"PyTorch Profiler\"", 0, t, "\"Op count\": 0")
 	g.sep()
 	b := append(g.buf[:0], "  {\"ph\": \"i\", \"s\": \"g\", \"name\": \"Record Window End\", \"pid\": \"\", \"tid\": \"\", \"ts\": "...)

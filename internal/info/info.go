@@ -164,7 +164,7 @@ func Summarize(t *trace.Trace) *Info {
 		Era: era.Tag, EraMeaning: EraMeaning(era.Tag), Torch: era.Torch, EraNotes: era.Notes, Meta: t.Meta,
 		TorchAssumed: fmt.Sprintf("%d.%d", era.Newest[0], era.Newest[1]),
 		TorchWhy:     "the trace was written by " + era.Torch + " (its " + era.Tag + " form); table rebuilds the events by the rules of the newest of those and prints with them unless --torch says otherwise",
-		Events:       t.NumEvents(), Memory: len(t.Mem), Instants: t.Instants, Counters: t.Counters,
+		Events:       t.NumEvents(), Memory: t.MemRecords, Instants: t.Instants, Counters: t.Counters,
 		Flows: len(t.Flows) + t.LaunchFlows, Truncated: t.Truncated,
 		Origin: "first_event", OriginNs: t.TraceStart,
 		Categories: []CatCount{}, Devices: []Device{}, Threads: []Thread{}, Steps: []Step{}, Warnings: []string{},

@@ -9,21 +9,31 @@ import (
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
-// BenchmarkParse parses a generated trace held in memory.
+// BenchmarkParse parses each benchmark shape (gen.BenchShapes: the
+// default and the Kineto style) held in memory, fully and lean.
 func BenchmarkParse(b *testing.B) {
-	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, gen.Config{Steps: 200, Layers: 8}); err != nil {
-		b.Fatal(err)
-	}
-	data := buf.Bytes()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		t, err := Read(bytes.NewReader(data), "bench", Options{})
-		if err != nil {
+	for _, sh := range gen.BenchShapes() {
+		var buf bytes.Buffer
+		if _, err := gen.Write(&buf, sh.Cfg); err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(float64(t.NumEvents()), "events/op")
+		data := buf.Bytes()
+		for _, o := range []struct {
+			name string
+			opts Options
+		}{{"full", Options{}}, {"lean", Options{NoExtras: true}}} {
+			b.Run(sh.Name+"/"+o.name, func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					t, err := Read(bytes.NewReader(data), "bench", o.opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ReportMetric(float64(t.NumEvents()), "events/op")
+				}
+			})
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -100,6 +101,10 @@ func (p *parser) event() {
 			}
 			e.hasID = true
 		case "args":
+			if p.opts.NoMemory && e.ph == 'i' && p.t.Strings[e.name] == "[memory]" {
+				s.skipValue() // the record is only counted
+				break
+			}
 			p.args()
 		default:
 			s.skipValue()
@@ -276,6 +281,9 @@ func (p *parser) idValue() trace.ID {
 
 // nsValue reads ts or dur (a number, or a number in a string) as ns.
 func (p *parser) nsValue() (int64, bool) {
+	if v, ok := p.plainNs(); ok {
+		return v, true
+	}
 	raw, quoted := p.strOrWord()
 	v, frac, ok := parseNs(raw)
 	if !ok {
@@ -288,6 +296,57 @@ func (p *parser) nsValue() (int64, bool) {
 		p.ev.tsStr = true
 	}
 	return v, true
+}
+
+// plainNs reads a plain decimal count of microseconds (digits, then
+// perhaps a point and digits: what Kineto writes) in one pass, as parseNs
+// reads it; false, with nothing consumed, for any other text (an exponent,
+// a sign, a string, a word, digits beyond int64), which nsValue then reads
+// the general way.
+func (p *parser) plainNs() (int64, bool) {
+	s := &p.sc
+	s.skipWS()
+	buf := s.buf[:s.end]
+	i := s.pos
+	if d := buf[i] - '0'; d > 9 {
+		return 0, false
+	}
+	var us int64
+	for ; i < len(buf); i++ {
+		d := buf[i] - '0'
+		if d > 9 {
+			break
+		}
+		if us > (math.MaxInt64/1000-9)/10 {
+			return 0, false
+		}
+		us = us*10 + int64(d)
+	}
+	var sub int64
+	frac := false
+	if i < len(buf) && buf[i] == '.' {
+		frac = true
+		i++
+		for scale := int64(100); i < len(buf); i++ {
+			d := buf[i] - '0'
+			if d > 9 {
+				break
+			}
+			sub += int64(d) * scale
+			scale /= 10
+		}
+	}
+	if i >= len(buf) {
+		s.more()
+	}
+	if isWordByte(buf[i]) {
+		return 0, false // 1e3, 1.5.2, 12abc: the word and parseNs decide
+	}
+	s.pos = i
+	if frac {
+		p.ev.frac = true
+	}
+	return us*1000 + sub, true
 }
 
 func (p *parser) triple() (t [3]int32) {
@@ -332,7 +391,15 @@ func (p *parser) internStr(raw []byte, esc bool) trace.StrID {
 // invalid-utf8 warning. A segment worker notes where each was first met,
 // for the merge.
 func (p *parser) internText(b, raw []byte) trace.StrID {
+	slot := &p.recent[recentSlot(b)]
+	if slot.s == string(b) && (slot.id != 0 || len(b) == 0) {
+		return slot.id
+	}
 	if id, ok := p.strIDs[string(b)]; ok {
+		slot.s, slot.id = p.t.Strings[id], id
+		if p.t.Strings[id] != string(b) {
+			slot.s = string(b) // a mended string: its text as written
+		}
 		return id
 	}
 	var id trace.StrID
@@ -366,6 +433,26 @@ func (p *parser) internText(b, raw []byte) trace.StrID {
 		}
 	}
 	return id
+}
+
+// recentSlots is the size of the parser's cache of recent strings: names
+// and categories repeat event after event, and a hit costs one comparison
+// instead of hashing the name (kernel names run to hundreds of bytes).
+const recentSlots = 512
+
+type recentStr struct {
+	s  string
+	id trace.StrID
+}
+
+// recentSlot picks b's slot from its length and three of its bytes.
+func recentSlot(b []byte) int {
+	n := len(b)
+	if n == 0 {
+		return 0
+	}
+	h := uint(n)*0x9e37 ^ uint(b[0])<<3 ^ uint(b[n-1])<<7 ^ uint(b[n/2])*0x45
+	return int(h % recentSlots)
 }
 
 // text is the contents of a JSON string outside the string table (top-level

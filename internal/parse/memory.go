@@ -49,7 +49,7 @@ func (p *parser) modelBytes() int64 {
 		int64(t.Extras.Len())*int64(unsafe.Sizeof(trace.Extra{})) +
 		int64(t.Aux.Len())*int64(unsafe.Sizeof(trace.Aux{})) +
 		int64(len(t.Flows))*int64(unsafe.Sizeof(trace.Flow{})) +
-		int64(len(t.Mem))*int64(unsafe.Sizeof(trace.MemEvent{})) +
+		int64(len(t.Mem)+p.mem.Len())*int64(unsafe.Sizeof(trace.MemEvent{})) +
 		int64(len(t.Tracks))*int64(unsafe.Sizeof(trace.Track{})) +
 		// each string: its bytes, its header in Strings, its map entry
 		p.strBytes*2 + int64(len(t.Strings))*48
@@ -62,6 +62,9 @@ func (p *parser) memCheck() error {
 }
 
 // memCheckAt is memCheck with the parser's events read up to pos.
+// minSample is the least text a projection of the memory need is made from.
+const minSample = 64 << 10
+
 func (p *parser) memCheckAt(pos int64) error {
 	if p.opts.MaxMemory <= 0 || pos < p.nextCheck {
 		return nil
@@ -84,7 +87,9 @@ func (p *parser) memCheckAt(pos int64) error {
 	}
 	limit := p.opts.MaxMemory
 	if need <= limit {
-		if total <= 0 || read < sampleMin && read < (total-p.startOff)/2 || read <= 0 {
+		// no projection from a sample too small to tell a density (a
+		// segment worker's last few events, a tiny file)
+		if total <= 0 || read < sampleMin && read < (total-p.startOff)/2 || read < minSample {
 			return nil
 		}
 		proj := int64(float64(need) * float64(total-p.projFrom) / float64(read))

@@ -1,10 +1,14 @@
 package parse
 
 import (
+	"bytes"
+	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -78,6 +82,13 @@ func TestNoExtrasRealTraces(t *testing.T) {
 				t.Fatal(err)
 			}
 			sameWithoutExtras(t, filepath.Base(path), full, lean)
+			if full.MemRecords > 0 {
+				bare, err := Open(path, Options{NoExtras: true, NoMemory: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameWithoutMemory(t, filepath.Base(path), lean, bare)
+			}
 		})
 	}
 }
@@ -92,5 +103,62 @@ func TestNoExtrasParallel(t *testing.T) {
 			t.Fatalf("segment %d: %v / %v", seg, serr, perr)
 		}
 		equalTraces(t, "no extras", seq, par)
+	}
+}
+
+// sameWithoutMemory asserts that bare (read with NoExtras and NoMemory) is
+// lean (NoExtras alone) with its [memory] records counted instead of
+// stored: the same count, only the [OutOfMemory] records kept, and every
+// other part of the model equal, warnings included.
+func sameWithoutMemory(t *testing.T, what string, lean, bare *trace.Trace) {
+	t.Helper()
+	var oom []trace.MemEvent
+	for _, m := range lean.Mem {
+		if m.OOM {
+			oom = append(oom, m)
+		}
+	}
+	if lean.MemRecords != len(lean.Mem) || bare.MemRecords != lean.MemRecords || len(bare.Mem) != len(oom) ||
+		len(oom) > 0 && !reflect.DeepEqual(bare.Mem, oom) {
+		t.Fatalf("%s: %d records (%d stored) read, %d (%d stored) without memory, %d out-of-memory", what,
+			lean.MemRecords, len(lean.Mem), bare.MemRecords, len(bare.Mem), len(oom))
+	}
+	mem := bare.Mem
+	bare.Mem = lean.Mem
+	defer func() { bare.Mem = mem }()
+	if !reflect.DeepEqual(lean, bare) {
+		t.Fatalf("%s: the traces read with and without memory records differ beyond them", what)
+	}
+}
+
+// TestKinetoShapeParallel: on a generated trace of the Kineto benchmark
+// shape (shapes, strides, memory records, absolute timestamps, Kineto's
+// layout), every reading (full, lean, lean without memory) is the same in
+// parallel, cut every few KiB, as sequentially; without memory it is the
+// lean reading with the records counted.
+func TestKinetoShapeParallel(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := gen.Write(&buf, gen.Config{Steps: 12, Layers: 4, Kineto: gen.KinetoStyle()}); err != nil {
+		t.Fatal(err)
+	}
+	path := writeTemp(t, "kineto.json", buf.String())
+	var lean *trace.Trace
+	for _, o := range []Options{{}, {NoExtras: true}, {NoExtras: true, NoMemory: true}} {
+		for _, seg := range []int64{1531, 4096} {
+			seq, serr, par, perr := readBoth(t, path, o, seg)
+			if serr != nil || perr != nil {
+				t.Fatalf("%+v, segment %d: %v / %v", o, seg, serr, perr)
+			}
+			equalTraces(t, fmt.Sprintf("%+v, segment %d", o, seg), seq, par)
+			if seq.MemRecords == 0 || seq.NumEvents() == 0 {
+				t.Fatalf("%+v: %d events, %d memory records", o, seq.NumEvents(), seq.MemRecords)
+			}
+			switch {
+			case o.NoMemory:
+				sameWithoutMemory(t, "kineto", lean, seq)
+			case o.NoExtras:
+				lean = seq
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"sort"
+	"sync/atomic"
 
 	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -32,20 +33,36 @@ var (
 type segment struct {
 	cands []int64
 	next  int // index of the next candidate to meet
-	stop  int // index of the candidate the worker stopped at, or len(cands)
+	stop  int // index of the candidate the worker stopped at, or -1
+	// gzip input (spool.go): the candidates found so far, a longer list
+	// as the text is decompressed; every one before the text a worker has
+	// read is in it
+	live *atomic.Pointer[[]int64]
 }
 
 // atBoundary reports whether an event starting at off is the start of a
 // later segment, i.e. where this worker stops.
 func (g *segment) atBoundary(off int64) bool {
-	for g.next < len(g.cands) && off > g.cands[g.next] {
-		g.next++
+	for {
+		for g.next < len(g.cands) && off > g.cands[g.next] {
+			g.next++
+		}
+		if g.next < len(g.cands) {
+			if off == g.cands[g.next] {
+				g.stop = g.next
+				return true
+			}
+			return false
+		}
+		if g.live == nil {
+			return false
+		}
+		c := *g.live.Load()
+		if len(c) == len(g.cands) {
+			return false
+		}
+		g.cands = c
 	}
-	if g.next < len(g.cands) && off == g.cands[g.next] {
-		g.stop = g.next
-		return true
-	}
-	return false
 }
 
 type segResult struct {
@@ -62,7 +79,10 @@ func (p *parser) parallelEvents() error {
 		return p.wrap(err)
 	}
 	start := s.offset()
-	if first != '{' || p.size-start < parallelMin {
+	if p.spool != nil && first == '{' {
+		return p.parallelStream(start)
+	}
+	if first != '{' || p.spool != nil || p.size-start < parallelMin {
 		return p.eventLoop(true)
 	}
 	cands := []int64{start}
@@ -120,7 +140,7 @@ func (p *parser) parallelEvents() error {
 		if err := p.memCheckAt(r.p.sc.offset()); err != nil {
 			return err
 		}
-		if r.p.t.Truncated || r.p.endedArray || r.p.seg.stop >= len(cands) {
+		if r.p.t.Truncated || r.p.endedArray || r.p.seg.stop < 0 {
 			break
 		}
 		k = r.p.seg.stop
@@ -171,7 +191,7 @@ func (p *parser) runSegment(cands []int64, i int) segResult {
 	w.sc.off = off
 	w.lastEnd = -1
 	w.startOff, w.projFrom, w.inSize, w.nextCheck = off, cands[0], p.size, off
-	w.seg = &segment{cands: cands, next: i + 1, stop: len(cands)}
+	w.seg = &segment{cands: cands, next: i + 1, stop: -1}
 	if err := w.sc.fill(); err != nil {
 		return segResult{err: w.wrap(err)}
 	}
@@ -184,7 +204,12 @@ func (p *parser) runSegment(cands []int64, i int) segResult {
 func findCandidate(ra io.ReaderAt, off, size int64) (int64, bool) {
 	buf := make([]byte, 64<<10)
 	n, _ := ra.ReadAt(buf, off)
-	buf = buf[:n]
+	i, ok := candidateIn(buf[:n])
+	return off + int64(i), ok
+}
+
+// candidateIn is the offset in buf of its first candidate event start.
+func candidateIn(buf []byte) (int, bool) {
 	for i := 0; i < len(buf); {
 		j := bytes.IndexByte(buf[i:], '{')
 		if j < 0 {
@@ -200,7 +225,7 @@ func findCandidate(ra io.ReaderAt, off, size int64) (int64, bool) {
 			a++
 		}
 		if b >= 0 && buf[b] == ',' && a < len(buf) && buf[a] == '"' {
-			return off + int64(i), true
+			return i, true
 		}
 		i++
 	}
@@ -259,14 +284,19 @@ func (p *parser) merge(w *parser) {
 		}
 		chunks[ci] = nil
 	}
+	t.Flows = growFor(t.Flows, len(wt.Flows), p, w)
 	for _, f := range wt.Flows {
 		f.Track = trackMap[f.Track]
 		t.Flows = append(t.Flows, f)
 	}
-	for _, m := range wt.Mem {
-		m.Track = trackMap[m.Track]
-		t.Mem = append(t.Mem, m)
+	t.Mem = growFor(t.Mem, w.mem.Len(), p, w)
+	for _, c := range w.mem.Chunks() {
+		for _, m := range c {
+			m.Track = trackMap[m.Track]
+			t.Mem = append(t.Mem, m)
+		}
 	}
+	t.MemRecords += wt.MemRecords
 	t.LaunchFlows += wt.LaunchFlows
 	t.Instants += wt.Instants
 	t.Counters += wt.Counters
@@ -336,4 +366,24 @@ func (p *parser) merge(w *parser) {
 		p.sc.firstBare = w.sc.firstBare
 	}
 	p.sc.bareWords += w.sc.bareWords
+}
+
+// growFor makes room in s for add more elements merged from worker w: room
+// for the whole file, projected from the share of it read so far, so the
+// list is copied a few times instead of growing by a quarter at a time
+// (the part not reached is never written, so it takes no memory).
+func growFor[T any](s []T, add int, p, w *parser) []T {
+	if add == 0 || cap(s)-len(s) >= add {
+		return s
+	}
+	read, all := float64(w.sc.offset()-w.projFrom), float64(p.size-w.projFrom)
+	want := len(s) + add
+	if read > 0 && all > read {
+		want = max(want, int(float64(want)*all/read*1.05))
+	} else if p.size <= 0 {
+		want = max(want, 2*len(s)) // gzip: the size is not known
+	}
+	grown := make([]T, len(s), want)
+	copy(grown, s)
+	return grown
 }

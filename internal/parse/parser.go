@@ -37,6 +37,11 @@ type Options struct {
 	// sequence number of collective kernels). The events, their names,
 	// times, ids and links are the same.
 	NoExtras bool
+	// NoMemory counts the [memory] records (Trace.MemRecords) instead of
+	// storing them in Trace.Mem, and skips their args unread, for the
+	// commands that never attribute memory. [OutOfMemory] records are
+	// still stored.
+	NoMemory bool
 }
 
 // Error is an input that cannot be read as a trace. It names the file and
@@ -97,7 +102,11 @@ func Open(path string, opts Options) (*trace.Trace, error) {
 		}
 		r = f
 		if err == nil && st.Mode().IsRegular() {
-			t, _, err := readStream(r, path, opts, st.Size())
+			par := !opts.Sequential && gzipLarge(f, st.Size())
+			t, _, err := readStreamPar(r, path, opts, st.Size(), par)
+			if par {
+				runtime.GC() // as after a plain parallel reading
+			}
 			return t, err
 		}
 	}
@@ -122,12 +131,40 @@ func Read(r io.Reader, name string, opts Options) (*trace.Trace, error) {
 // readStream is Read, also returning the parser (for tests of its counters).
 // size is the input's size in bytes (compressed for gzip), -1 when unknown.
 func readStream(r io.Reader, name string, opts Options, size int64) (*trace.Trace, *parser, error) {
+	return readStreamPar(r, name, opts, size, false)
+}
+
+// gzipLarge reports whether f is gzip whose text may pass gzParallelMin:
+// by the size its trailer gives (the last member's, modulo 4 GiB) or its
+// own size. Only the speed depends on the answer: both readings give the
+// same trace.
+func gzipLarge(f *os.File, size int64) bool {
+	var b [4]byte
+	if n, _ := f.ReadAt(b[:2], 0); n != 2 || b[0] != 0x1f || b[1] != 0x8b || size < 24 {
+		return false
+	}
+	if size >= gzParallelMin/4 {
+		return true
+	}
+	if n, _ := f.ReadAt(b[:], size-4); n != 4 {
+		return false
+	}
+	return int64(b[0])|int64(b[1])<<8|int64(b[2])<<16|int64(b[3])<<24 >= gzParallelMin
+}
+
+// spoolMinMemory is the least --max-memory gzip input is read in parallel
+// under.
+const spoolMinMemory = 256 << 20
+
+// readStreamPar is readStream; par reads gzip input in parallel (spool.go).
+func readStreamPar(r io.Reader, name string, opts Options, size int64, par bool) (*trace.Trace, *parser, error) {
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, 1<<16)
 	magic, _ := br.Peek(2)
 	gz := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	var src io.Reader = br
 	var gs *gzStream
+	var sp *spool
 	if gz {
 		var err error
 		gs, err = newGzStream(br)
@@ -135,11 +172,20 @@ func readStream(r io.Reader, name string, opts Options, size int64) (*trace.Trac
 			return nil, nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error(), Gzip: true}
 		}
 		defer gs.Close()
-		ra := newReadahead(gs)
-		defer ra.Close()
-		src = ra
+		// the parallel reading holds tens of MiB of text ahead of the
+		// parsers: under a tight --max-memory the stream is read in order
+		if par && (opts.MaxMemory <= 0 || opts.MaxMemory >= spoolMinMemory) {
+			sp = newSpool(gs)
+			defer sp.close()
+			src = sp.reader(-1, 0)
+		} else {
+			ra := newReadahead(gs)
+			defer ra.Close()
+			src = ra
+		}
 	}
 	p := newParser(src, name, opts)
+	p.spool = sp
 	p.gz = gz
 	p.gzs = gs
 	p.inSize = size
@@ -207,6 +253,12 @@ type parser struct {
 	firstMended int64
 
 	dd *dedup // shared Extras and Auxes (dedup.go)
+
+	recent [recentSlots]recentStr // recent strings and their ids (internText)
+
+	mem trace.Store[trace.MemEvent] // a segment worker's [memory] records
+
+	spool *spool // gzip input read in parallel (spool.go)
 }
 
 // metaName is one process_name or thread_name event seen by a segment worker.
@@ -222,6 +274,14 @@ type trackKey struct {
 }
 
 func newParser(src io.Reader, name string, opts Options) *parser {
+	return newParserBuf(src, name, opts, nil)
+}
+
+// newParserBuf is newParser reading into buf (a new 1 MiB buffer when nil).
+func newParserBuf(src io.Reader, name string, opts Options, buf []byte) *parser {
+	if buf == nil {
+		buf = make([]byte, 1<<20)
+	}
 	p := &parser{
 		name:       name,
 		opts:       opts,
@@ -231,7 +291,7 @@ func newParser(src io.Reader, name string, opts Options) *parser {
 		catCounts:  map[trace.StrID]int{},
 		threadName: map[trackKey]string{},
 	}
-	p.sc = scanner{src: src, buf: make([]byte, 1<<20), maxBuf: 256 << 20, progress: opts.Progress}
+	p.sc = scanner{src: src, buf: buf, maxBuf: 256 << 20, progress: opts.Progress}
 	p.t = &trace.Trace{
 		File:         name,
 		Strings:      []string{""},
@@ -557,7 +617,7 @@ func (p *parser) eventArray() error {
 		return p.wrap(err)
 	}
 	p.lastEnd = s.offset()
-	if p.ra != nil {
+	if p.ra != nil || p.spool != nil {
 		return p.parallelEvents()
 	}
 	return p.eventLoop(true)
@@ -759,10 +819,20 @@ func (p *parser) instant() {
 		if !e.hasTs {
 			return
 		}
-		t.Mem = append(t.Mem, trace.MemEvent{
-			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, TotalReserved: e.memResv, Addr: e.memAddr, Has: e.memHas,
-			Track: p.track(e.pid, e.tid), DevType: int8(e.memDevType), DevID: int8(e.memDevID), OOM: name == "[OutOfMemory]",
-		})
+		t.MemRecords++
+		tr := p.track(e.pid, e.tid) // a record's thread is a track, stored or not
+		if p.opts.NoMemory && name == "[memory]" {
+			return
+		}
+		m := trace.MemEvent{
+			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, TotalReserved: e.memResv, Addr: e.memAddr, Has: e.memHas, Track: tr,
+			DevType: int8(e.memDevType), DevID: int8(e.memDevID), OOM: name == "[OutOfMemory]",
+		}
+		if p.seg != nil {
+			p.mem.Append(m) // a segment's records, in chunks: merge copies them once
+		} else {
+			t.Mem = append(t.Mem, m)
+		}
 	case "Record Window End":
 		if e.hasTs {
 			t.WindowEnd = e.ts

@@ -374,7 +374,47 @@ func isStdWord(w []byte) bool {
 	return c == '-' || c >= '0' && c <= '9'
 }
 
-// skipValue skips one JSON value of any depth without recursion.
+// Byte classes of skipValue's loop.
+const (
+	clBad   = iota // not JSON outside strings: a syntax error
+	clWS           // white space
+	clSep          // ',' or ':'
+	clOpen         // '{' or '['
+	clClose        // '}' or ']'
+	clQuote        // '"'
+	clNum          // a word that is a number: a digit or '-'
+	clWord         // a word byte that may start a bare word: letters, . + / _
+)
+
+var skipClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		switch {
+		case isWS(b):
+			t[c] = clWS
+		case b == ',' || b == ':':
+			t[c] = clSep
+		case b == '{' || b == '[':
+			t[c] = clOpen
+		case b == '}' || b == ']':
+			t[c] = clClose
+		case b == '"':
+			t[c] = clQuote
+		case b >= '0' && b <= '9' || b == '-':
+			t[c] = clNum
+		case isWordByte(b):
+			t[c] = clWord
+		}
+	}
+	return
+}()
+
+// skipValue skips one JSON value of any depth without recursion. Objects
+// and arrays are walked byte by byte in one loop (the args a command does
+// not read: shapes, strides, launch parameters, memory records), with the
+// checks and counts of the token functions: brackets must match, a byte
+// that starts no token fails where it stands, a bare word such as N/A is
+// counted.
 func (s *scanner) skipValue() {
 	c := s.peek()
 	switch c {
@@ -387,28 +427,65 @@ func (s *scanner) skipValue() {
 		return
 	}
 	st := s.depthStack[:0]
+	buf := s.buf[:s.end]
+	i := s.pos
 	for {
-		c := s.peek()
-		switch c {
-		case '{', '[':
+		if i >= len(buf) {
+			s.pos = i
+			s.more()
+		}
+		c := buf[i]
+		switch skipClass[c] {
+		case clWS, clSep:
+			i++
+		case clOpen:
 			st = append(st, c)
-			s.pos++
-		case '}', ']':
+			i++
+		case clClose:
 			if len(st) == 0 || (c == '}') != (st[len(st)-1] == '{') {
+				s.pos = i
 				s.fail("mismatched " + string(c))
 			}
 			st = st[:len(st)-1]
-			s.pos++
+			i++
 			if len(st) == 0 {
+				s.pos = i
 				s.depthStack = st
 				return
 			}
-		case ',', ':':
-			s.pos++
-		case '"':
+		case clQuote:
+			s.pos = i
 			s.str()
+			i = s.pos
+		case clNum:
+			j := i + 1
+			for j < len(buf) && skipClass[buf[j]] >= clNum {
+				j++
+			}
+			if j >= len(buf) {
+				s.pos = i
+				s.more()
+			}
+			i = j
+		case clWord:
+			j := i + 1
+			for j < len(buf) && skipClass[buf[j]] >= clNum {
+				j++
+			}
+			if j >= len(buf) {
+				s.pos = i
+				s.more()
+			}
+			if !isStdWord(buf[i:j]) {
+				if s.bareWords == 0 {
+					s.firstBare = s.off + int64(i)
+				}
+				s.bareWords++
+			}
+			i = j
 		default:
-			s.word()
+			s.pos = i
+			s.fail("expected a value, found " + s.describe())
 		}
 	}
 }

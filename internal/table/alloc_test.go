@@ -18,34 +18,40 @@ const (
 	maxComputeAllocGrowth   = 20 // extra allocations for 4 times the events
 )
 
+// TestComputeMemory holds on both benchmark shapes (gen.BenchShapes): the
+// Kineto one has memory records, whose columns are held compactly.
 func TestComputeMemory(t *testing.T) {
-	measure := func(steps int) (bytesPerEvent float64, allocs uint64) {
-		var buf bytes.Buffer
-		if _, err := gen.Write(&buf, gen.Config{Steps: steps, Layers: 8}); err != nil {
-			t.Fatal(err)
+	for _, sh := range gen.BenchShapes() {
+		measure := func(steps int) (bytesPerEvent float64, allocs uint64) {
+			cfg := sh.Cfg
+			cfg.Steps = steps
+			var buf bytes.Buffer
+			if _, err := gen.Write(&buf, cfg); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "mem", parse.Options{NoExtras: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.Links()
+			var a, b runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&a)
+			res, err := Compute(tr, Options{})
+			runtime.ReadMemStats(&b)
+			if err != nil || len(res.Rows) == 0 {
+				t.Fatalf("Compute: %v, %d rows", err, len(res.Rows))
+			}
+			return float64(b.TotalAlloc-a.TotalAlloc) / float64(tr.NumEvents()), b.Mallocs - a.Mallocs
 		}
-		tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "mem", parse.Options{})
-		if err != nil {
-			t.Fatal(err)
+		b1, a1 := measure(50)
+		b2, a2 := measure(200)
+		t.Logf("%s: 50 steps: %.1f bytes per event, %d allocations; 200 steps: %.1f bytes per event, %d allocations", sh.Name, b1, a1, b2, a2)
+		if b2 > maxComputeBytesPerEvent {
+			t.Errorf("%s: Compute allocates %.1f bytes per event, more than %d", sh.Name, b2, maxComputeBytesPerEvent)
 		}
-		tr.Links()
-		var a, b runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&a)
-		res, err := Compute(tr, Options{})
-		runtime.ReadMemStats(&b)
-		if err != nil || len(res.Rows) == 0 {
-			t.Fatalf("Compute: %v, %d rows", err, len(res.Rows))
+		if a2 > a1+maxComputeAllocGrowth {
+			t.Errorf("%s: Compute makes %d allocations for 4 times the events of %d: it allocates per event", sh.Name, a2, a1)
 		}
-		return float64(b.TotalAlloc-a.TotalAlloc) / float64(tr.NumEvents()), b.Mallocs - a.Mallocs
-	}
-	b1, a1 := measure(50)
-	b2, a2 := measure(200)
-	t.Logf("50 steps: %.1f bytes per event, %d allocations; 200 steps: %.1f bytes per event, %d allocations", b1, a1, b2, a2)
-	if b2 > maxComputeBytesPerEvent {
-		t.Errorf("Compute allocates %.1f bytes per event, more than %d", b2, maxComputeBytesPerEvent)
-	}
-	if a2 > a1+maxComputeAllocGrowth {
-		t.Errorf("Compute makes %d allocations for 4 times the events of %d: it allocates per event", a2, a1)
 	}
 }

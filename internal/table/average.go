@@ -60,12 +60,24 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 	if !useDevice {
 		clear(devTotal)
 	}
-	mem := f.cpuMem != nil
+	var mt *memTotals
+	if f.mem != nil {
+		mt = newMemTotals(f, v)
+	}
 	rows = []Row{}
 	index := map[rowKey]int{}
 	var shapeCache map[trace.StrID]string
 	var fast []int32
 	for i := 0; i < m; i++ {
+		var cpuMem, devMem int64
+		if mt != nil {
+			// every position's usage, kept or not, leaves its parent's self
+			cpuMem, devMem = mt.at(i)
+			if pr := mt.parentRow[i]; pr > 0 {
+				rows[pr-1].SelfCPUMem -= cpuMem
+				rows[pr-1].SelfDevMem -= devMem
+			}
+		}
 		if f.deleted(i) {
 			continue
 		}
@@ -131,16 +143,14 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		}
 		r := &rows[ri]
 		var cpuTotal, selfCPU, selfDev, dt float64
-		var selfCPUMem, selfDevMem int64
 		if !device {
 			cpuTotal = end - start
 			var c, cd float64
 			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
 				c += f.dur(int(ch))
 				cd += devTotal[ch]
-				if mem {
-					selfCPUMem -= f.cpuMem[ch]
-					selfDevMem -= f.devMem[ch]
+				if mt != nil {
+					mt.parentRow[ch] = int32(ri + 1)
 				}
 			}
 			selfCPU = cpuTotal - c
@@ -149,10 +159,8 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 			}
 			dt = devTotal[i]
 			selfDev = dt - cd
-			if mem {
-				selfCPUMem += f.cpuMem[i]
-				selfDevMem += f.devMem[i]
-			}
+			r.SelfCPUMem += cpuMem
+			r.SelfDevMem += devMem
 		} else if useDevice {
 			dt = end - start
 			selfDev = dt
@@ -161,12 +169,8 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		r.DevTotal += dt
 		r.SelfCPU += selfCPU
 		r.SelfDev += selfDev
-		if mem {
-			r.CPUMem += f.cpuMem[i]
-			r.DevMem += f.devMem[i]
-		}
-		r.SelfCPUMem += selfCPUMem
-		r.SelfDevMem += selfDevMem
+		r.CPUMem += cpuMem
+		r.DevMem += devMem
 		r.Count++
 	}
 	return rows, negEvents

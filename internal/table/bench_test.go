@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/benchtrace"
-	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -13,11 +12,11 @@ import (
 // trace's JSON, so it compares with the parser's figure; allocs/op counts
 // the step's own allocations (a few large columns, not one per event).
 
-// benchTrace is a generated trace held in memory (200 steps, 8 layers:
-// about 8 MB of JSON), read whole and linked, as table does before its
-// model step.
-func benchTrace(b *testing.B) (*trace.Trace, int64) {
-	return benchtrace.Generated(b, gen.Config{Steps: 200, Layers: 8}, parse.Options{})
+// eachShape runs f on each benchmark shape (gen.BenchShapes: 200 steps of
+// 8 layers, the default and the Kineto style), held in memory, read whole
+// and linked, as table does before its model step.
+func eachShape(b *testing.B, f func(b *testing.B, t *trace.Trace, size int64)) {
+	benchtrace.EachShape(b, parse.Options{}, nil, f)
 }
 
 // fileTrace is TRACETAB_BENCH_FILE read the same way, or a skip.
@@ -39,11 +38,8 @@ func benchCompute(b *testing.B, t *trace.Trace, size int64) {
 	b.ReportMetric(float64(t.NumEvents()), "events")
 }
 
-// BenchmarkCompute is key_averages() (table's op view) on a generated trace.
-func BenchmarkCompute(b *testing.B) {
-	t, size := benchTrace(b)
-	benchCompute(b, t, size)
-}
+// BenchmarkCompute is key_averages() (table's op view) on each benchmark shape (gen.BenchShapes).
+func BenchmarkCompute(b *testing.B) { eachShape(b, benchCompute) }
 
 // BenchmarkComputeFile is key_averages() on TRACETAB_BENCH_FILE.
 func BenchmarkComputeFile(b *testing.B) {
@@ -53,26 +49,28 @@ func BenchmarkComputeFile(b *testing.B) {
 
 // BenchmarkKernelView is table --by kernel's model step.
 func BenchmarkKernelView(b *testing.B) {
-	t, size := benchTrace(b)
-	b.SetBytes(size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if rows, _ := KernelView(t, nil); len(rows) == 0 {
-			b.Fatal("no kernels")
+	eachShape(b, func(b *testing.B, t *trace.Trace, size int64) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if rows, _ := KernelView(t, nil); len(rows) == 0 {
+				b.Fatal("no kernels")
+			}
 		}
-	}
+	})
 }
 
 // BenchmarkStepView is table --by step's model step.
 func BenchmarkStepView(b *testing.B) {
-	t, size := benchTrace(b)
-	b.SetBytes(size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if rows := StepView(t); len(rows) == 0 {
-			b.Fatal("no steps")
+	eachShape(b, func(b *testing.B, t *trace.Trace, size int64) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for b.Loop() {
+			if rows := StepView(t); len(rows) == 0 {
+				b.Fatal("no steps")
+			}
 		}
-	}
+	})
 }

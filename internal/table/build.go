@@ -51,7 +51,7 @@ func build(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 			f.gpuAnn[it.idx] = [2]int64{it.s, it.e}
 		}
 	}
-	mem := f.unusedMemory(t, v, isFE, keepMem)
+	mem := f.unusedMemory(t, l, v, isFE, keepMem)
 	for k, m := range mem {
 		ts := t.Mem[m].Ts
 		extra = append(extra, item{ts, ts, int32(n + k)})
@@ -152,7 +152,6 @@ func build(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 	}
 	f.kdev = make([]float64, len(f.ev))
 	f.attach(t, l, v, pos)
-	f.attachMemory(v)
 	// The tree's two link columns take the place of the positions and the
 	// threads, which are done with as the tree is built (buildTree). The
 	// list can be longer than the trace (one synthetic event per [memory]

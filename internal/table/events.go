@@ -39,9 +39,7 @@ type fevents struct {
 	nextSib    []int32
 	flags      []uint8 // feDeleted, feHasParent, feUnlinked
 
-	cpuMem, devMem []int64 // nil when the trace has no [memory] events
-
-	evCPUMem, evDevMem []int64 // usage per trace event, while building
+	mem *memIndex // the [memory] records in time order; nil when the trace has none
 }
 
 // Event flags.

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"slices"
@@ -24,67 +25,161 @@ func memBytes(r *trace.MemEvent, v Version) (cpu, dev int64) {
 	return
 }
 
+// memIndex is the [memory] records in time order (absolute ns, ties in
+// file order): their indexes into t.Mem, 4 bytes a record. A record's time
+// is read back from t.Mem.
+type memIndex struct {
+	t   *trace.Trace
+	idx []int32
+}
+
+func newMemIndex(t *trace.Trace) *memIndex {
+	less := func(a, b int32) int {
+		if c := cmp.Compare(t.Mem[a].Ts, t.Mem[b].Ts); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	}
+	idx := make([]int32, 0, len(t.Mem))
+	// A thread's records come in time order in the file, as a rule: then
+	// the few threads' runs are merged, a cursor each (a few comparisons a
+	// record, not a sort's twenty); any other order is sorted.
+	const maxRuns = 8
+	var cur [maxRuns]int // each thread's next record
+	var tracks [maxRuns]int32
+	runs := 0
+	last := map[int32]int64{}
+	inOrder := true
+	for i := range t.Mem {
+		r := &t.Mem[i]
+		ts, seen := last[r.Track]
+		if !seen {
+			if runs == maxRuns {
+				inOrder = false
+				break
+			}
+			tracks[runs], cur[runs] = r.Track, i
+			runs++
+		} else if r.Ts < ts {
+			inOrder = false
+			break
+		}
+		last[r.Track] = r.Ts
+	}
+	if !inOrder {
+		for i := range t.Mem {
+			idx = append(idx, int32(i))
+		}
+		slices.SortFunc(idx, less)
+		return &memIndex{t: t, idx: idx}
+	}
+	for {
+		best := -1
+		for k := 0; k < runs; k++ {
+			if cur[k] < len(t.Mem) && (best < 0 || less(int32(cur[k]), int32(cur[best])) < 0) {
+				best = k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		idx = append(idx, int32(cur[best]))
+		c := cur[best] + 1
+		for c < len(t.Mem) && t.Mem[c].Track != tracks[best] {
+			c++
+		}
+		cur[best] = c
+	}
+	return &memIndex{t: t, idx: idx}
+}
+
+func (m *memIndex) ns(k int) int64 { return m.t.Base + m.t.Mem[m.idx[k]].Ts }
+
 // unusedMemory is the first half of torch's memory attribution (semantics
 // §2.7): every CPU event adds the bytes of every [memory] record whose time
-// lies in its interval, both ends included, on any thread. It stores the
-// usage per trace event and returns the records no event claimed (and the
-// [OutOfMemory] ones), which become "[memory]" events of their own; with
-// keepMem (a selection of steps), only the records it keeps do.
-func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(int, *trace.Event) bool, keepMem []bool) []int {
+// lies in its interval, both ends included, on any thread. It finds the
+// records no event claims (and the [OutOfMemory] ones), which become
+// "[memory]" events of their own, and returns them in time order; with
+// keepMem (a selection of steps), only the records it keeps. Each track's
+// events come in start order, so one cursor per track finds the first
+// record of each window. The bytes are added up later, by the rows
+// (memTotals).
+func (f *fevents) unusedMemory(t *trace.Trace, l *trace.Links, v Version, isFE func(int, *trace.Event) bool, keepMem []bool) []int {
 	if len(t.Mem) == 0 {
 		return nil
 	}
-	type rec struct {
-		ns  int64
-		idx int
-	}
-	recs := make([]rec, len(t.Mem))
-	for i, r := range t.Mem {
-		recs[i] = rec{t.Base + r.Ts, i}
-	}
-	slices.SortFunc(recs, func(a, b rec) int {
-		if a.ns != b.ns {
-			if a.ns < b.ns {
-				return -1
-			}
-			return 1
-		}
-		return a.idx - b.idx
-	})
-	n := t.NumEvents()
-	f.evCPUMem = make([]int64, n)
-	f.evDevMem = make([]int64, n)
-	used := make([]bool, len(t.Mem))
-	for i := 0; i < n; i++ {
-		e := t.Ev(i)
-		if e.Kind.IsDevice() || !isFE(i, e) {
-			continue
-		}
-		lo, hi := memWindow(t.Base+e.Start, t.Base+e.End(), v)
-		j, _ := slices.BinarySearchFunc(recs, lo, func(r rec, x int64) int {
-			if r.ns < x {
-				return -1
-			}
-			return 1
-		})
-		for ; j < len(recs) && recs[j].ns <= hi; j++ {
-			r := &t.Mem[recs[j].idx]
-			if r.OOM {
+	mi := newMemIndex(t)
+	f.mem = mi
+	used := make([]uint64, (len(t.Mem)+63)/64)
+	for k := range t.Tracks {
+		j := 0
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Ev(int(i))
+			if e.Kind.IsDevice() || !isFE(int(i), e) {
 				continue
 			}
-			c, d := memBytes(r, v)
-			f.evCPUMem[i] += c
-			f.evDevMem[i] += d
-			used[recs[j].idx] = true
+			lo, hi := memWindow(t.Base+e.Start, t.Base+e.End(), v)
+			for j < len(mi.idx) && mi.ns(j) < lo {
+				j++
+			}
+			for q := j; q < len(mi.idx) && mi.ns(q) <= hi; q++ {
+				r := mi.idx[q]
+				used[r/64] |= 1 << (r % 64)
+			}
 		}
 	}
 	var out []int
-	for _, rc := range recs {
-		if (!used[rc.idx] || t.Mem[rc.idx].OOM) && (keepMem == nil || keepMem[rc.idx]) {
-			out = append(out, rc.idx)
+	for _, r := range mi.idx {
+		if (used[r/64]&(1<<(r%64)) == 0 || t.Mem[r].OOM) && (keepMem == nil || keepMem[r]) {
+			out = append(out, int(r))
 		}
 	}
 	return out
+}
+
+// memTotals adds up the memory of each list position for the rows, in list
+// order: an event's usage is the bytes of the records in its window (the
+// [OutOfMemory] ones aside), a synthetic [memory] event's its record's.
+// List order is start order, so one cursor finds each window's first
+// record. A parent's self memory loses its children's usage: the row of
+// each position's parent is noted when the parent is met (parentRow).
+type memTotals struct {
+	f         *fevents
+	v         Version
+	j         int
+	parentRow []int32 // row index + 1 of the position's CPU parent, 0 none
+}
+
+func newMemTotals(f *fevents, v Version) *memTotals {
+	return &memTotals{f: f, v: v, parentRow: make([]int32, f.n())}
+}
+
+// at is the usage of position p; positions are asked for in order.
+func (m *memTotals) at(p int) (cpu, dev int64) {
+	f, t := m.f, m.f.t
+	x := f.ev[p]
+	if x < 0 {
+		return memBytes(&t.Mem[^x], m.v)
+	}
+	e := t.Ev(int(x))
+	if e.Kind.IsDevice() {
+		return 0, 0
+	}
+	mi := f.mem
+	lo, hi := memWindow(t.Base+e.Start, t.Base+e.End(), m.v)
+	for m.j < len(mi.idx) && mi.ns(m.j) < lo {
+		m.j++
+	}
+	for q := m.j; q < len(mi.idx) && mi.ns(q) <= hi; q++ {
+		r := &t.Mem[mi.idx[q]]
+		if r.OOM {
+			continue
+		}
+		c, d := memBytes(r, m.v)
+		cpu += c
+		dev += d
+	}
+	return cpu, dev
 }
 
 // memWindow is the interval of record times [lo, hi] (integer ns, both
@@ -117,22 +212,4 @@ func divRound(a, b int64) float64 {
 	}
 	f, _ := new(big.Rat).SetFrac64(a, b).Float64()
 	return f
-}
-
-// attachMemory copies the per-event usage to list positions; a synthetic
-// [memory] event has its record's bytes.
-func (f *fevents) attachMemory(v Version) {
-	if f.evCPUMem == nil {
-		return
-	}
-	f.cpuMem = make([]int64, f.n())
-	f.devMem = make([]int64, f.n())
-	for p, i := range f.ev {
-		if i >= 0 {
-			f.cpuMem[p], f.devMem[p] = f.evCPUMem[i], f.evDevMem[i]
-		} else {
-			f.cpuMem[p], f.devMem[p] = memBytes(&f.t.Mem[^i], v)
-		}
-	}
-	f.evCPUMem, f.evDevMem = nil, nil
 }

@@ -273,6 +273,7 @@ type Trace struct {
 	Flows       []Flow // fwdbwd and other flows; launch (ac2g) flows are only counted
 	LaunchFlows int
 	Mem         []MemEvent
+	MemRecords  int // [memory] and [OutOfMemory] records read (Mem holds them unless the reader skipped them)
 	Devices     []DeviceProp
 	Dist        DistInfo
 

@@ -1,0 +1,194 @@
+package table
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/gen"
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testcache"
+	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// decNs is a JSON number of microseconds as integer ns, from its text.
+func decNs(n json.Number) (int64, bool) {
+	s := string(n)
+	if s == "" || strings.ContainsAny(s, "eE") {
+		return 0, false
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	ip, fp, _ := strings.Cut(s, ".")
+	fp = (fp + "000")[:3]
+	var v int64
+	for _, c := range ip + fp {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func gunzipped(t *testing.T, data []byte) []byte {
+	t.Helper()
+	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the text's size from the gzip trailer: one buffer, not a doubling one
+		var out bytes.Buffer
+		out.Grow(int(binary.LittleEndian.Uint32(data[len(data)-4:])) + 1)
+		if _, err = io.Copy(&out, zr); err != nil {
+			t.Fatal(err)
+		}
+		data = out.Bytes()
+	}
+	return data
+}
+
+// rawMemoryTotals adds up, from the raw JSON, each cpu_op name's CPU and
+// device memory as torch 2.10+ does: every [memory] record whose ns time
+// lies in the op's [ts, ts+dur], both ends included, on any thread; CPU
+// device types 0, 2, 5, CUDA-like 1, 6, 20. It also counts each name's ops.
+func rawMemoryTotals(t *testing.T, data []byte) (cpu, dev map[string]int64, calls map[string]int64, records int) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc struct {
+		TraceEvents []struct {
+			Ph, Cat, Name string
+			Ts, Dur       json.Number
+			Args          struct {
+				Bytes      json.Number
+				DeviceType json.Number `json:"Device Type"`
+			}
+		}
+	}
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	type rec struct{ ns, cpu, dev int64 }
+	var recs []rec
+	type op struct {
+		name   string
+		lo, hi int64
+	}
+	var ops []op
+	for _, e := range doc.TraceEvents {
+		ts, ok := decNs(e.Ts)
+		if !ok {
+			continue
+		}
+		switch {
+		case e.Ph == "i" && e.Name == "[memory]":
+			b, _ := e.Args.Bytes.Int64()
+			r := rec{ns: ts}
+			switch e.Args.DeviceType.String() {
+			case "0", "2", "5":
+				r.cpu = b
+			case "1", "6", "20":
+				r.dev = b
+			}
+			recs = append(recs, r)
+		case e.Ph == "X" && (e.Cat == "cpu_op" || e.Cat == "Operator"):
+			d, _ := decNs(e.Dur)
+			ops = append(ops, op{e.Name, ts, ts + max(d, 0)})
+		}
+	}
+	sort.Slice(recs, func(a, b int) bool { return recs[a].ns < recs[b].ns })
+	cpu, dev, calls = map[string]int64{}, map[string]int64{}, map[string]int64{}
+	for _, o := range ops {
+		calls[o.name]++
+		k := sort.Search(len(recs), func(k int) bool { return recs[k].ns >= o.lo })
+		for ; k < len(recs) && recs[k].ns <= o.hi; k++ {
+			cpu[o.name] += recs[k].cpu
+			dev[o.name] += recs[k].dev
+		}
+	}
+	return cpu, dev, calls, len(recs)
+}
+
+// TestMemoryTotalsFromRawJSON: each op row's CPU Mem and CUDA Mem (torch
+// 2.14's rules) equal the sums computed from the raw JSON, on every shared
+// trace with [memory] records and on the Kineto benchmark shape; every
+// row whose calls are all the trace's cpu_ops of its name is checked.
+func TestMemoryTotalsFromRawJSON(t *testing.T) {
+	t.Parallel()
+	type input struct {
+		name string
+		data []byte
+		tr   *trace.Trace
+	}
+	var ins []input
+	var buf bytes.Buffer
+	if _, err := gen.Write(&buf, gen.Config{Steps: 20, Layers: 4, Kineto: gen.KinetoStyle()}); err != nil {
+		t.Fatal(err)
+	}
+	gt, err := parse.Read(bytes.NewReader(buf.Bytes()), "kineto", parse.Options{NoExtras: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins = append(ins, input{"generated kineto", buf.Bytes(), gt})
+	if dir, ok := testenv.SharedDir(); ok {
+		files, _ := filepath.Glob(filepath.Join(dir, "traces", "*.json*"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data = gunzipped(t, data); !bytes.Contains(data, []byte(`"[memory]"`)) {
+				continue
+			}
+			tr, _, err := testcache.Open(f, parse.Options{NoExtras: true})
+			if err != nil || tr.MemRecords == 0 {
+				continue
+			}
+			ins = append(ins, input{filepath.Base(f), data, tr})
+		}
+	}
+	if len(ins) < 2 {
+		t.Log("no shared trace with [memory] records: only the generated one is checked")
+	}
+	v := Version{2, 14}
+	for _, in := range ins {
+		cpu, dev, calls, records := rawMemoryTotals(t, in.data)
+		if records == 0 {
+			t.Fatalf("%s: no [memory] records in the raw JSON", in.name)
+		}
+		res, err := Compute(in.tr, Options{Torch: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked, withMem := 0, 0
+		for _, r := range res.Rows {
+			if r.Device || r.UserAnn || calls[r.Name] != r.Count {
+				continue
+			}
+			checked++
+			if cpu[r.Name] != 0 || dev[r.Name] != 0 {
+				withMem++
+			}
+			if r.CPUMem != cpu[r.Name] || r.DevMem != dev[r.Name] {
+				t.Errorf("%s: %s: CPU Mem %d, CUDA Mem %d; the raw JSON gives %d, %d", in.name, r.Name, r.CPUMem, r.DevMem, cpu[r.Name], dev[r.Name])
+			}
+		}
+		t.Logf("%s: %d records, %d op rows checked, %d with memory", in.name, records, checked, withMem)
+		if checked == 0 || withMem == 0 {
+			t.Errorf("%s: %d rows checked, %d with memory", in.name, checked, withMem)
+		}
+	}
+}
