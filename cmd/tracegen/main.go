@@ -38,6 +38,13 @@ func main() {
 	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
+	var su gen.Startup
+	durFlag(&su.FirstLaunchNs, "first-launch", "the first step starts with a launch call this long (lazy module loading), e.g. 1s")
+	durFlag(&su.FreeNs, "startup-free", "the first step has a cudaFree this long (context set-up), e.g. 8s")
+	durFlag(&su.CreateNs, "startup-create", "the first step has stream and event creation this long, e.g. 1.4s")
+	durFlag(&su.BlockingNs, "blocking-launch", "the second step has a launch call that blocks this long while the GPU runs dry, e.g. 20ms")
+	durFlag(&su.EventWaitNs, "event-wait", "the second step has a kernel waiting this long on an event no traced stream records, e.g. 50ms")
+	flag.BoolVar(&su.OverlapPython, "overlap-python", false, "every step has Python frames that outlast their parent")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -57,6 +64,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Scenario = *scenario
+	cfg.Startup = su
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	if *delay != "" {
 		ns, err := units.ParseDur(*delay)
@@ -118,4 +126,16 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("bad -size %q: use e.g. 200MB or 1GB", s)
 	}
 	return int64(f * float64(mult)), nil
+}
+
+// durFlag registers a duration flag (units required) writing ns to p.
+func durFlag(p *int64, name, usage string) {
+	flag.Func(name, usage, func(s string) error {
+		ns, err := units.ParseDur(s)
+		if err == nil && ns < 0 {
+			err = fmt.Errorf("must not be negative")
+		}
+		*p = ns
+		return err
+	})
 }

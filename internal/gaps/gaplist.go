@@ -185,17 +185,23 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 	}
 	g.shares, g.drained = sp.ns, sp.drained
 	if p, best := c.profilerIn(g.s, g.e); p > 0 {
+		// the time moved to profiler is what the other causes held (the
+		// profiler's events on the launching thread are profiler already)
 		g.prof = best
-		take := p
+		take, moved := p-g.shares[CauseProfiler], int64(0)
 		for _, k := range append([]Cause{CauseUntraced, CauseDispatch, CauseQueued, CauseDependency}, Causes()...) {
-			d := min(take, g.shares[k])
+			if take <= 0 {
+				break
+			}
 			if k == CauseProfiler {
 				continue
 			}
+			d := min(take, g.shares[k])
 			g.shares[k] -= d
 			take -= d
+			moved += d
 		}
-		g.shares[CauseProfiler] += p
+		g.shares[CauseProfiler] += moved
 	}
 	g.cause = topCause(g.shares)
 	g.prepNs = min(sp.prepNs, g.shares[CauseInput])

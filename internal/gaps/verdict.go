@@ -135,9 +135,12 @@ func (a *idleAcc) add(g *gapRec) {
 	for c, ns := range part {
 		a.byCause[c] += ns
 	}
-	// input preparation: the input part less the DataLoader's (so that a
-	// gap without a DataLoader frame gives none to it when scaled)
-	prep := part[CauseInput] - min(scale(g.shares[CauseInput]-g.prepNs), part[CauseInput])
+	// input preparation: its part of the input part (all of it when the
+	// gap's input is all input preparation, none when none is)
+	prep := min(scale(g.prepNs), part[CauseInput])
+	if g.prepNs > 0 && g.prepNs == g.shares[CauseInput] {
+		prep = part[CauseInput]
+	}
 	a.prepNs += prep
 	if prep > 0 && g.prepTop >= 0 {
 		a.prepBy[a.names(g.prepTop)] += prep
