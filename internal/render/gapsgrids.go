@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/layout"
@@ -282,7 +283,11 @@ func gapGrid(r *gaps.Report, k gridKit) *layout.Grid {
 		if x.Activity != "" {
 			act, actPct = x.Activity, k.pct(x.ActivityPct)
 		}
-		g.Rows = append(g.Rows, []string{strconv.Itoa(x.Device), k.dur(x.StartNs), k.dur(x.LenNs), gapSteps(x), gapKind(x),
+		steps := gapSteps(x)
+		if a, b, ok := strings.Cut(strings.TrimPrefix(steps, "between "), " and "); ok {
+			steps = a + " to " + b // the short form for a column
+		}
+		g.Rows = append(g.Rows, []string{strconv.Itoa(x.Device), k.dur(x.StartNs), k.dur(x.LenNs), steps, gapKind(x),
 			x.Cause.String() + " " + k.pct(x.CausePct), act, actPct, orDash(x.After), orDash(x.Before)})
 	}
 	return g

@@ -1,8 +1,10 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/gaps"
@@ -27,6 +29,9 @@ func (o *textOut) field(label, text string) {
 	if o.width > 0 {
 		w = max(o.width-labelWidth, 20)
 	}
+	if w > 0 {
+		text = cutLongWords(text, w)
+	}
 	for k, line := range layout.Wrap(text, w, "") {
 		if k == 0 {
 			o.b.WriteString((label + pad)[:labelWidth])
@@ -38,10 +43,36 @@ func (o *textOut) field(label, text string) {
 }
 
 // para writes prose wrapped at the width, later lines indented.
-func (o *textOut) para(text, indent string) {
-	for _, line := range layout.Wrap(text, o.width, indent) {
-		o.b.WriteString(line + "\n")
+func (o *textOut) para(text, indent string) { o.item("", indent, text) }
+
+// item writes prose wrapped at the width, its first line indented by
+// first, the later ones by rest (at least as deep).
+func (o *textOut) item(first, rest, text string) {
+	w := o.width
+	indent := rest[min(len(first), len(rest)):]
+	if w > 0 {
+		w = max(w-len(first), 20)
+		text = cutLongWords(text, w-len(indent))
 	}
+	for _, line := range layout.Wrap(text, w, indent) {
+		o.b.WriteString(first + line + "\n")
+	}
+}
+
+// cutLongWords cuts in the middle every word longer than a line (a
+// mangled name in a headline), so that wrapped prose fits.
+func cutLongWords(text string, width int) string {
+	words := strings.Fields(text)
+	long := false
+	for k, w := range words {
+		if layout.Runes(w) > width {
+			words[k], long = layout.Cut(w, width), true
+		}
+	}
+	if !long {
+		return text
+	}
+	return strings.Join(words, " ")
 }
 
 // grid writes g fitted to the width, leaving out the optional columns in
@@ -126,10 +157,12 @@ func GapsText(w io.Writer, r *gaps.Report, minGap int64, width int) error {
 			o.none(minGap)
 		} else {
 			gg := gapGrid(r, k)
-			optional := []int{gapColPrev, gapColKind, gapColNext}
+			optional := []int{gapColPrev, gapColKind, gapColNext, gapColSteps}
 			if len(r.Devices) == 1 { // one device: its column says nothing
 				dropColumn(gg, gapColDevice)
-				optional = []int{gapColPrev - 1, gapColKind - 1, gapColNext - 1}
+				for k := range optional {
+					optional[k]--
+				}
 			}
 			o.grid(gg, optional...)
 			o.gapNotes(r)
@@ -212,7 +245,7 @@ func (o *textOut) gapNotes(r *gaps.Report) {
 	}
 	o.b.WriteString("notes:\n")
 	for _, n := range notes {
-		o.para("  "+n[0]+": "+n[1], "      ")
+		o.item("  ", "      ", n[0]+": "+n[1])
 	}
 }
 
@@ -225,10 +258,29 @@ func (o *textOut) breakdown(bd *gaps.Breakdown) {
 	}
 	g := BreakdownGrid(bd, units.Dur, false)
 	g.Width = o.width
-	dropped := g.DropToFit(zeroRoles(bd)...)
+	// the roles that are 0 in every step, the total (their sum), then
+	// the smallest roles, each said with its total
+	order := append(zeroRoles(bd), 1)
+	roles := gaps.Roles()
+	slices.SortStableFunc(roles, func(a, b gaps.Role) int { return cmp.Compare(bd.Total.Ns[a], bd.Total.Ns[b]) })
+	for _, r := range roles {
+		if bd.Total.Ns[r] > 0 {
+			order = append(order, 2+int(r))
+		}
+	}
+	dropped := g.DropToFit(order...)
 	g.Write(&o.b, "text")
 	if len(dropped) > 0 {
-		o.para("left out for the width, 0 in every step: "+strings.Join(dropped, ", "), "  ")
+		var said []string
+		for _, h := range dropped {
+			for _, r := range gaps.Roles() {
+				if h == r.String() && bd.Total.Ns[r] > 0 {
+					h = fmt.Sprintf("%s (%s in all)", h, units.Dur(bd.Total.Ns[r]))
+				}
+			}
+			said = append(said, h)
+		}
+		o.para("left out for the width: "+strings.Join(said, ", ")+" (Total is the sum of the roles)", "  ")
 	}
 	if bd.Note != "" {
 		o.para("note: "+bd.Note, "  ")
