@@ -62,17 +62,6 @@ func isDataLoader(name string) bool {
 	return strings.Contains(name, "DataLoader") || (strings.Contains(name, "dataloader.py") && strings.Contains(name, "__next__"))
 }
 
-// isBlocking: calls that hold the CPU until the GPU has caught up.
-func isBlocking(e *trace.Event, name string) bool {
-	switch {
-	case e.Kind.IsLaunch():
-		return trace.IsBlockingCall(name)
-	case e.Kind == trace.KindCPUOp:
-		return name == "aten::item" || name == "aten::_local_scalar_dense"
-	}
-	return false
-}
-
 // isLaunchCall: runtime and driver calls that enqueue GPU work. Others
 // (cudaMalloc, cudaFree, cudaGetDevice, ...) are CPU work under their name.
 func isLaunchCall(name string) bool {
@@ -90,6 +79,7 @@ type causer struct {
 	t       *trace.Trace
 	l       *trace.Links
 	class   []eventClass
+	names   []uint8           // per name: nameKnown and the name's facts (nameBits)
 	startup map[int32]bool    // the start-up calls (startup.go)
 	prof    []span            // overhead events, by start
 	waits   map[int32][]int64 // per CPU track: starts of cudaStreamWaitEvent calls
@@ -124,8 +114,8 @@ type span struct {
 }
 
 func newCauser(t *trace.Trace, l *trace.Links) *causer {
-	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), waits: map[int32][]int64{}, gsync: map[[2]int64][]span{},
-		hint: map[int32]int{}}
+	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), names: make([]uint8, len(t.Strings)), waits: map[int32][]int64{},
+		gsync: map[[2]int64][]span{}, hint: map[int32]int{}}
 	su := newStartupFinder(t, l)
 	waitName := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
 	for i := 0; i < t.NumEvents(); i++ {
@@ -169,26 +159,59 @@ func newCauser(t *trace.Trace, l *trace.Links) *causer {
 // isStartup reports whether event i is a start-up call.
 func (c *causer) isStartup(i int32) bool { return i >= 0 && len(c.startup) > 0 && c.startup[i] }
 
+// What a name says, read once per name (causer.names).
+const (
+	nameKnown uint8 = 1 << iota
+	nameBlockingCall
+	nameBlockingOp
+	nameLoader
+	namePrepPython
+	namePrepAnnotation
+	nameLaunch
+	nameStep
+)
+
+func (c *causer) nameBits(id trace.StrID) uint8 {
+	if b := c.names[id]; b != 0 {
+		return b
+	}
+	name := c.t.Str(id)
+	b := nameKnown
+	set := func(bit uint8, on bool) {
+		if on {
+			b |= bit
+		}
+	}
+	set(nameBlockingCall, trace.IsBlockingCall(name))
+	set(nameBlockingOp, name == "aten::item" || name == "aten::_local_scalar_dense")
+	set(nameLoader, isDataLoader(name))
+	set(namePrepPython, isInputPrep(trace.KindPython, name))
+	set(namePrepAnnotation, isInputPrep(trace.KindAnnotation, name))
+	set(nameLaunch, isLaunchCall(name))
+	_, step := trace.StepNumber(name)
+	set(nameStep, step)
+	c.names[id] = b
+	return b
+}
+
 func (c *causer) own(i int32) eventClass {
 	e := c.t.Ev(int(i))
-	name := c.t.Str(e.Name)
+	b := c.nameBits(e.Name)
 	switch {
 	case e.Kind == trace.KindOverhead:
 		return clsProfiler
 	case e.Kind.IsLaunch() && c.isStartup(i):
 		return clsStartup
-	case isBlocking(e, name):
+	case (e.Kind.IsLaunch() && b&nameBlockingCall != 0) || (e.Kind == trace.KindCPUOp && b&nameBlockingOp != 0):
 		return clsSync
-	case isDataLoader(name):
+	case b&nameLoader != 0:
 		return clsInput
-	case isInputPrep(e.Kind, name):
+	case (e.Kind == trace.KindPython && b&namePrepPython != 0) || (e.Kind == trace.KindAnnotation && b&namePrepAnnotation != 0):
 		return clsPrep
-	case e.Kind.IsLaunch() && isLaunchCall(name):
+	case e.Kind.IsLaunch() && b&nameLaunch != 0:
 		return clsLaunch
-	case e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp:
-		if _, ok := trace.StepNumber(name); ok {
-			return clsStep
-		}
+	case (e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp) && b&nameStep != 0:
+		return clsStep
 	}
 	return clsCPU
 }

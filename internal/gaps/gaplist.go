@@ -189,7 +189,7 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 		// profiler's events on the launching thread are profiler already)
 		g.prof = best
 		take, moved := p-g.shares[CauseProfiler], int64(0)
-		for _, k := range append([]Cause{CauseUntraced, CauseDispatch, CauseQueued, CauseDependency}, Causes()...) {
+		for _, k := range takeOrder {
 			if take <= 0 {
 				break
 			}
@@ -234,6 +234,9 @@ func (c *causer) explain(g *gapRec, dev int, next *op, thread int32) {
 		g.act, g.actNs = -1, 0
 	}
 }
+
+// takeOrder is where the profiler's time is taken from first.
+var takeOrder = append([]Cause{CauseUntraced, CauseDispatch, CauseQueued, CauseDependency}, Causes()...)
 
 func topCause(sh [numCauses]int64) Cause {
 	best := Cause(0)
