@@ -157,7 +157,7 @@ everything.`,
 	f.BoolVar(&o.allThreads, "all-threads", false, "list dead windows on every CPU thread")
 	f.StringVar(&o.format, "format", "text", "output format: text, md (every table), csv (one table: --section) or json")
 	f.IntVar(&o.width, "width", 0, "text: fit lines to this many columns (0: no limit)")
-	f.StringVar(&o.section, "section", "", "md or csv: the one table to print ("+strings.Join(render.GapsSections, ", ")+"; csv: gaps unless told)")
+	f.StringVar(&o.section, "section", "", "md or csv: one table ("+strings.Join(render.GapsSections, ", ")+"; csv: gaps)")
 	cmd.RegisterFlagCompletionFunc("section", fixedCompletion(render.GapsSections...))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
