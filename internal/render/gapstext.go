@@ -131,8 +131,12 @@ func GapsText(w io.Writer, r *gaps.Report, minGap int64, width int) error {
 			o.grid(cg)
 		}
 		if v.InputPrepNs > 0 {
-			o.para(fmt.Sprintf("input: the DataLoader %s, input preparation outside it %s (a frame or annotation named with %s; mostly %s)",
-				units.Dur(v.InputLoaderNs), units.Dur(v.InputPrepNs), strings.Join(gaps.InputPrepWords, ", "), v.InputPrep), "  ")
+			loader := ""
+			if v.InputLoaderNs > 0 {
+				loader = "the DataLoader " + units.Dur(v.InputLoaderNs) + ", "
+			}
+			o.para(fmt.Sprintf("input: %sinput preparation outside the DataLoader %s (a frame or annotation named with %s; mostly %s)",
+				loader, units.Dur(v.InputPrepNs), strings.Join(gaps.InputPrepWords, ", "), v.InputPrep), "  ")
 		}
 		if len(v.StartupCalls) > 0 {
 			o.b.WriteString("\n")
