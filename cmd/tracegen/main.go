@@ -58,6 +58,13 @@ func main() {
 	flag.BoolVar(&k.Shapes, "full-shapes", false, "record_shapes args as torch writes them (Concrete Inputs, Input type, Input Strides, Input Dims), aten::as_strided nested in aten::transpose")
 	flag.BoolVar(&k.Memory, "memory", false, "[memory] records: ops that make a tensor allocate it, the oldest live one is freed")
 	flag.IntVar(&k.Devices, "devices", 0, "list this many H100s in deviceProperties (0: one A100)")
+	var su gen.Startup
+	durFlag(&su.FirstLaunchNs, "first-launch", "the first step starts with a launch call this long (lazy module loading), e.g. 1s")
+	durFlag(&su.FreeNs, "startup-free", "the first step has a cudaFree this long (context set-up), e.g. 8s")
+	durFlag(&su.CreateNs, "startup-create", "the first step has stream and event creation this long, e.g. 1.4s")
+	durFlag(&su.BlockingNs, "blocking-launch", "the second step has a launch call that blocks this long while the GPU runs dry, e.g. 20ms")
+	durFlag(&su.EventWaitNs, "event-wait", "the second step has a kernel waiting this long on an event no traced stream records, e.g. 50ms")
+	flag.BoolVar(&su.OverlapPython, "overlap-python", false, "every step has Python frames that outlast their parent")
 	flag.Parse()
 	if *critCase != "" {
 		writeCritCase(*critCase, *out)
@@ -103,6 +110,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Kineto = k
+	cfg.Startup = su
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	cfg.StragglerBeforeStep = *beforeStep
 	cfg.Capture, cfg.RecompileAt = *capture, *recompileAt
@@ -223,4 +231,16 @@ func writeCritCase(name, out string) {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "tracegen: critical path %s over %d events: %s\n", units.Dur(facts.PathNs), len(facts.PathEvents), strings.Join(facts.PathEvents, " > "))
+}
+
+// durFlag registers a duration flag (units required) writing ns to p.
+func durFlag(p *int64, name, usage string) {
+	flag.Func(name, usage, func(s string) error {
+		ns, err := units.ParseDur(s)
+		if err == nil && ns < 0 {
+			err = fmt.Errorf("must not be negative")
+		}
+		*p = ns
+		return err
+	})
 }

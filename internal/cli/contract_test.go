@@ -29,6 +29,7 @@ var contractRuns = [][]string{
 	{"table", "--by", "kernel", "TRACE"},
 	{"table", "--by", "step", "TRACE"},
 	{"gaps", "TRACE"},
+	{"gaps", "--hta", "TRACE"},
 	{"chain", "TRACE"},
 	{"compile", "TRACE"},
 	{"compile", "TRACE", "OTHER"},

@@ -3,6 +3,8 @@ package cli
 import (
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,6 +24,8 @@ type gapsOptions struct {
 	linked     bool
 	hta        bool
 	allThreads bool
+	width      int
+	section    string
 }
 
 func newGapsCmd(e *env) *cobra.Command {
@@ -36,12 +40,54 @@ windows when the trace has steps (those --steps selects), else the GPU window
 (first to last device op); with several devices the span counts once per
 device. GPU idle is the span minus the union of kernels, memcpys and memsets
 inside it (GPU annotation spans and syncs are not work). At most 20% idle is
-gpu-bound; otherwise the class of the cause that holds most idle time:
-input-bound (the DataLoader), cpu-bound (named CPU work, or nothing recorded
-on the launching thread), launch-bound (launch calls and dispatch latency
-between short kernels), sync-bound (blocking calls), dependency-bound (ops
-queued behind another stream), profiler (the profiler's own work: the trace
-is distorted). --device and --stream narrow the verdict and say so.
+gpu-bound; otherwise the class of the causes that hold most idle time:
+input-bound (input), cpu-bound (cpu, untraced), launch-bound (launch,
+dispatch), sync-bound (sync), dependency-bound (dependency, queued),
+profiler (the trace is distorted), startup (one-time start-up calls).
+steady_class is the same rule with the start-up idle left out of the idle
+and of the denominator. --device and --stream narrow the verdict and say so.
+
+Start-up calls: a runtime or driver call is one-time start-up when it creates
+a stream, event, context, module or library handle (cuDNN, cuBLAS, MIOpen,
+...), when it is a device property query the trace makes once, or when it is
+an outlier of its name: 1ms or longer and at least 10 times the median of the
+calls of its name, and the first call of that name, or the first launch of
+the device op it launched (lazy module loading), or a memory call (cudaMalloc,
+cudaFree, hipMalloc, hipFree, ...). A median of fewer than three calls never
+makes an outlier.
+
+Causes: each device gap (every stream of the device idle) is split by these
+rules, in this order:
+  1. after the last op: what the last op's launching thread did next;
+  2. host wait (the next op's launch call started after the GPU went idle):
+     what its launching thread did until the call, then the call itself
+     (launch; startup for a start-up call), then rule 4;
+  3. blocking launch (the call started before the GPU went idle and was
+     still running): what the thread did until the call returned, the call
+     innermost (launch, or startup), then rule 4;
+  4. after the call returned: dependency when the op's stream waited on a
+     recorded event (a cudaStreamWaitEvent call after the previous op on
+     that stream, or a GPU-side wait), else dispatch (launched while the
+     GPU was idle, it started late); when the call returned before the GPU
+     went idle (queued), the whole gap: dependency as above, else dispatch
+     when shorter than 30us, else queued (it waited on something the trace
+     does not show);
+  5. the profiler's own events take the time they overlap (first from
+     untraced, dispatch, queued, dependency).
+What a thread did is read instant by instant, each instant counted once for
+the innermost event then (of events that overlap without nesting, the one
+that started later), clipped to the window: input (enumerate(DataLoader),
+__next__ and everything under them; and input preparation: a Python function
+or annotation named with a word starting preprocess, collate, transform (not
+transformer), tokeniz or processor, and everything under it), sync (a
+*Synchronize, a synchronous memcpy, aten::item/_local_scalar_dense), startup
+(start-up calls), launch (other launch calls), profiler (overhead events),
+cpu (any other op, Python function or annotation), untraced (nothing
+recorded). The largest share is the cause; the activity named beside it is
+the innermost event covering more than half the gap (or the launch call, the
+start-up call, the profiler's event) with the part of the gap it holds for
+that cause, never more than the cause's own share. Every share is within
+0-100% and the shares of a gap add up to it.
 
 Idle categories (HolisticTraceAnalysis's rules, exact in integer ns): per
 stream, ops sorted by start; each gap from the latest end so far to the next
@@ -54,23 +100,8 @@ first and after the last op inside the span are their own lines. --hta
 computes them as HTA 0.6.1 does: timestamps rounded to whole us (start up,
 end down), only ops launched before the last ProfilerStep when there are two
 or more, the gap to the previous op in start order even when negative, and
-totals summed over streams.
-
-Causes: each device gap whose next op was launched late (a host wait) is
-split by what its launching thread did from the moment the GPU went idle to
-the launch call, each instant counted for the innermost event running then:
-input (enumerate(DataLoader), __next__ and everything under them), sync (a
-*Synchronize, a synchronous memcpy, aten::item/_local_scalar_dense), launch
-(launch calls; the time from the launch call to the op's start counts here
-too), profiler (overhead events, on any thread), cpu (any other op, Python
-function or annotation), untraced (nothing recorded). The largest share is
-the cause; the innermost event covering more than half of the gap is named
-with its share. A queued gap (launched before the GPU went idle) is
-dependency when the op's stream waited on an event (a cudaStreamWaitEvent
-call after the previous op on that stream, or a GPU-side wait), else
-dispatch when shorter than 30us, else queued (it waited on something the
-trace does not show: an event, another stream or rank, a graph's own
-edges); dependency and queued make dependency-bound.
+totals summed over streams; the text shows HTA's own idle (the sum of its
+categories) beside the exact one.
 
 Steps: a device op belongs to the step its launch call ran in; a gap whose
 two sides were launched in different steps is "between 3 and 4". Dead
@@ -78,12 +109,20 @@ windows are listed on the threads that launch GPU work or carry the step
 annotations (--all-threads: every thread); every section obeys --steps and
 --min-gap. A --steps, --device or --stream that selects nothing exits 2
 naming what the trace has. A CPU-only trace says it has no GPU lane and
-exits 0.`,
+exits 0.
+
+Output: text fits --width columns (0: no limit), names cut in the middle and
+columns a narrow terminal can do without left out; md prints every table
+(names in code spans), csv one table: --section (gaps by default; verdict,
+causes, startup, lanes, breakdown, latency, blocking, dead, steps); json
+everything.`,
 		Example: `  tracetab gaps trace.json.gz
   tracetab gaps trace.json --min-gap 50us --top 20
   tracetab gaps trace.json --device 0 --stream 7 --steps 3-5
   tracetab gaps trace.json --hta --format json | jq '.idle.total'
-  tracetab gaps trace.json --format json | jq '.verdict.class'`,
+  tracetab gaps trace.json --format json | jq '.verdict | {class, steady_class, startup_pct}'
+  tracetab gaps trace.json --width 80
+  tracetab gaps trace.json --format csv --section causes`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
@@ -92,6 +131,17 @@ exits 0.`,
 			}
 			if o.minGap < 0 || o.top < 0 {
 				return usageErrorf("--min-gap and --top must not be negative")
+			}
+			if o.width < 0 || (o.width > 0 && o.width < 40) {
+				return usageErrorf("--width %d: want a number of columns from 40, or 0 for no limit", o.width)
+			}
+			if o.section != "" {
+				if o.format != "csv" && o.format != "md" {
+					return usageErrorf("--section picks one table of --format csv or md; got --format %s", o.format)
+				}
+				if !slices.Contains(render.GapsSections, o.section) {
+					return usageErrorf("--section %q: want one of %s", o.section, strings.Join(render.GapsSections, ", "))
+				}
 			}
 			return runGaps(e, o)
 		},
@@ -105,7 +155,10 @@ exits 0.`,
 	f.BoolVar(&o.linked, "linked-only", false, "count only device ops whose launch call is in the trace (as TraceLens does)")
 	f.BoolVar(&o.hta, "hta", false, "idle categories exactly as HTA 0.6.1's get_idle_time_breakdown computes them")
 	f.BoolVar(&o.allThreads, "all-threads", false, "list dead windows on every CPU thread")
-	f.StringVar(&o.format, "format", "text", "output format: text, md, csv (verdict, lanes, causes, gap list) or json")
+	f.StringVar(&o.format, "format", "text", "output format: text, md (every table), csv (one table: --section) or json")
+	f.IntVar(&o.width, "width", 0, "text: fit lines to this many columns (0: no limit)")
+	f.StringVar(&o.section, "section", "", "md or csv: one table ("+strings.Join(render.GapsSections, ", ")+"; csv: gaps)")
+	cmd.RegisterFlagCompletionFunc("section", fixedCompletion(render.GapsSections...))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
@@ -169,7 +222,7 @@ func runGaps(e *env, o *gapsOptions) error {
 	case "json":
 		return render.GapsJSON(e.stdout, o.path, r)
 	case "md", "csv":
-		return render.GapsTables(e.stdout, r, o.format)
+		return render.GapsTables(e.stdout, r, o.format, o.section)
 	}
-	return render.GapsText(e.stdout, r, opts.MinGap, render.StepSparks{Cells: gaps.BusyCells(t, opts, sparkCells), Glyphs: e.glyphs()})
+	return render.GapsText(e.stdout, r, opts.MinGap, e.textWidth(o.width), render.StepSparks{Cells: gaps.BusyCells(t, opts, sparkCells), Glyphs: e.glyphs()})
 }

@@ -421,7 +421,8 @@ func TestGapsStepsFilter(t *testing.T) {
 func TestGapsScenarios(t *testing.T) {
 	for _, c := range []struct{ scenario, class, cause, activity string }{
 		{"dataloader", "input-bound", "input", "default_collate"},
-		{"preprocess", "cpu-bound", "cpu", "<built-in function resize>"},
+		// a preprocess_images frame is input preparation (gaps.InputPrepWords)
+		{"preprocess", "input-bound", "input", "<built-in function resize>"},
 		{"sync", "sync-bound", "sync", "cudaStreamSynchronize"},
 		{"wait", "dependency-bound", "dependency", ""},
 		{"tiny", "launch-bound", "launch", ""},

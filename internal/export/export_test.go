@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -175,5 +176,23 @@ func TestVariants(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEveryCauseHasAColumn: a cause gaps learns later must get its own
+// gaps column, or the export would drop its time.
+func TestEveryCauseHasAColumn(t *testing.T) {
+	for _, c := range gaps.Causes() {
+		f, ok := gapShare[c]
+		if !ok {
+			t.Fatalf("cause %q has no column in GapRow", c)
+		}
+		var r GapRow
+		*f(&r) = 7
+		for _, d := range gaps.Causes() {
+			if d != c && gapShare[d] != nil && *gapShare[d](&r) == 7 {
+				t.Errorf("causes %q and %q write the same column", c, d)
+			}
+		}
 	}
 }

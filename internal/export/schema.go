@@ -169,6 +169,12 @@ type GapRow struct {
 	DependNs    int64    `parquet:"dependency_ns"`
 	DispatchNs  int64    `parquet:"dispatch_ns"`
 	QueuedNs    int64    `parquet:"queued_ns"`
+	StartupNs   int64    `parquet:"startup_ns"`
+	// The next op's launch call and whether it was running when the GPU
+	// went idle (a blocking launch).
+	LaunchCall     *string `parquet:"launch_call,optional,dict"`
+	LaunchCallNs   *int64  `parquet:"launch_call_ns,optional"`
+	BlockingLaunch bool    `parquet:"blocking_launch"`
 }
 
 // MemoryRow is one [memory] or [OutOfMemory] record (profile_memory=True).

@@ -55,6 +55,7 @@ var gapShare = map[gaps.Cause]func(r *GapRow) *int64{
 	gaps.CauseDependency: func(r *GapRow) *int64 { return &r.DependNs },
 	gaps.CauseDispatch:   func(r *GapRow) *int64 { return &r.DispatchNs },
 	gaps.CauseQueued:     func(r *GapRow) *int64 { return &r.QueuedNs },
+	gaps.CauseStartup:    func(r *GapRow) *int64 { return &r.StartupNs },
 }
 
 // edgeNames are gaps' words for where a gap lies (as tracetab gaps
@@ -81,6 +82,10 @@ func gapRows(c *common, rep *gaps.Report, emit func([]GapRow) error) error {
 		if g.Activity != "" {
 			r.ActivityPct = ptr(g.ActivityPct)
 		}
+		if g.HasLaunchCall {
+			r.LaunchCall, r.LaunchCallNs = ptr(g.LaunchCall), ptr(g.LaunchCallNs)
+		}
+		r.BlockingLaunch = g.BlockingLaunch
 		for _, k := range gaps.Causes() {
 			*gapShare[k](&r) = g.Shares[k]
 		}

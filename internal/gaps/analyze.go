@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/tracetab/tracetab/internal/safe"
+	istats "github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -189,11 +190,14 @@ func Analyze(t *trace.Trace, o Options) *Report {
 
 	// Gaps and their causes, busy time inside the span.
 	c := newCauser(t, l)
+	if o.Stream >= 0 {
+		c.others = otherStreamsBusy(t, l, o.Stream)
+	}
 	c.streamOps = make(map[[2]int64][]op, len(streams))
 	for _, s := range streams {
 		c.streamOps[[2]int64{int64(s.dev), s.id}] = s.ops
 	}
-	acc := newIdleAcc(func(i int32) string { return t.NameOf(int(i)) })
+	acc := newIdleAcc(func(i int32) string { return t.NameOf(int(i)) }, func(i int32) int64 { return t.Ev(int(i)).Dur })
 	top := o.Top
 	if o.AllGaps {
 		top = 0 // no bound
@@ -210,7 +214,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	emit := func(g *gapRec) {
 		acc.add(g)
 		if g.len() >= o.MinGap {
-			listed.add(*g)
+			x := *g
+			x.suParts = nil // scratch of the causer
+			listed.add(x)
 		}
 	}
 	// Each device's busy union, merged as its ops come by start: its time
@@ -273,7 +279,18 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	wait()
 	r.Steps, r.Breakdown, r.Dead = stepRows, bd, dead
 	active := intersect(cpuBusy, cpuSpan)
-	r.Verdict = verdict(span, spanName, r.Devices, busyIn, acc, active, r.Narrowed)
+	facts := traceFacts{python: c.python, graphs: c.graphs, coldStep: -1}
+	if len(stepRows) > 0 {
+		cpu := make([]int64, len(stepRows))
+		for k, s := range stepRows {
+			cpu[k] = s.CPUNs
+		}
+		facts.medStepNs = istats.MedianNs(cpu)
+		if stepRows[0].Cold {
+			facts.coldStep, facts.coldNs = stepRows[0].Step, stepRows[0].CPUNs
+		}
+	}
+	r.Verdict = verdict(span, spanName, r.Devices, busyIn, acc, active, r.Narrowed, facts)
 	r.Verdict.CPUWindowNs = cpuSpan.total()
 	return r
 }

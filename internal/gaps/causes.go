@@ -15,19 +15,20 @@ type Cause uint8
 // The causes. A host wait is split by what ran on the launching thread
 // during [GPU idle, launch call start]; the largest share is the cause.
 const (
-	CauseInput      Cause = iota // the DataLoader (enumerate(DataLoader), __next__) and what it called
+	CauseInput      Cause = iota // the DataLoader (enumerate(DataLoader), __next__) and what it called; input preparation (isInputPrep)
 	CauseCPU                     // named CPU work: ops, Python functions, annotations
 	CauseSync                    // a blocking call: a *Synchronize, a synchronous copy, aten::item
-	CauseLaunch                  // launch calls themselves (runtime/driver calls that do not block)
+	CauseLaunch                  // launch calls themselves, a blocking one included
 	CauseProfiler                // the profiler's own work (overhead events)
 	CauseUntraced                // nothing recorded on the thread (Python not traced, or idle)
-	CauseDependency              // queued: waiting on an event of another stream (cudaStreamWaitEvent)
+	CauseDependency              // queued: waiting on an event (cudaStreamWaitEvent, a GPU-side wait)
 	CauseDispatch                // dispatch latency: a queued gap under 30us, or a launch call's op starting after it returned
-	CauseQueued                  // queued 30us or more with no recorded dependency (an event, another rank, a graph's own edges)
+	CauseQueued                  // queued 30us or more with no recorded dependency and no running launch call
+	CauseStartup                 // one-time start-up calls (startup.go)
 	numCauses
 )
 
-var causeNames = [numCauses]string{"input", "cpu", "sync", "launch", "profiler", "untraced", "dependency", "dispatch", "queued"}
+var causeNames = [numCauses]string{"input", "cpu", "sync", "launch", "profiler", "untraced", "dependency", "dispatch", "queued", "startup"}
 
 func (c Cause) String() string { return causeNames[c] }
 
@@ -50,23 +51,14 @@ const (
 	clsSync
 	clsLaunch
 	clsProfiler
-	clsStep // a ProfilerStep annotation: its self time is nothing recorded
+	clsStep    // a ProfilerStep annotation: its self time is nothing recorded
+	clsPrep    // input preparation (isInputPrep) outside the DataLoader, or anything under it
+	clsStartup // a start-up call (startup.go) or anything under one
 )
 
 // isDataLoader: torch names the loader's frames enumerate(DataLoader)#... and
 // Python tracing names them .../dataloader.py(...): __next__.
 func isDataLoader(name string) bool { return trace.IsDataLoader(name) }
-
-// isBlocking: calls that hold the CPU until the GPU has caught up.
-func isBlocking(e *trace.Event, name string) bool {
-	switch {
-	case e.Kind.IsLaunch():
-		return trace.IsBlockingCall(name)
-	case e.Kind == trace.KindCPUOp:
-		return name == "aten::item" || name == "aten::_local_scalar_dense"
-	}
-	return false
-}
 
 // isLaunchCall: runtime and driver calls that enqueue GPU work. Others
 // (cudaMalloc, cudaFree, cudaGetDevice, ...) are CPU work under their name.
@@ -82,20 +74,36 @@ func isLaunchCall(name string) bool {
 // causer answers, for any CPU thread and time window, what ran there. Its
 // class memo makes the walk up the nesting happen once per event.
 type causer struct {
-	t     *trace.Trace
-	l     *trace.Links
-	class []eventClass
-	prof  []span            // overhead events, by start
-	waits map[int32][]int64 // per CPU track: starts of cudaStreamWaitEvent calls
-	gsync map[[2]int64][]span
+	t       *trace.Trace
+	l       *trace.Links
+	class   []eventClass
+	names   []uint8           // per name: nameKnown and the name's facts (nameBits)
+	startup map[int32]bool    // the start-up calls (startup.go)
+	prof    []span            // overhead events, by start
+	waits   map[int32][]int64 // per CPU track: starts of cudaStreamWaitEvent calls
+	gsync   map[[2]int64][]span
 	// streamOps is each (device, stream)'s ops, for prevLaunch.
-	streamOps map[[2]int64][]op
+	streamOps      map[[2]int64][]op
+	python, graphs bool // the trace has python_function events; graph launches
+	// others is, with --stream, each device's busy time on the streams
+	// left out (nil otherwise).
+	others map[int]ivs
 	// scratch of splitThread, reused from gap to gap
-	slots []int32 // per candidate: its slot in self + 1, 0 when it has none
 	cands []int32
 	self  []int64
+	inner []int64
+	stack []open
 	hint  map[int32]int // per track: where its last search in splitThread ended
 	pairs [][2]int64    // scratch of profilerIn
+	// suParts is the current gap's start-up calls and the time each holds
+	// (valid until the next gap is explained).
+	suParts []callPart
+}
+
+// callPart is the time of a gap one call holds.
+type callPart struct {
+	i  int32
+	ns int64
 }
 
 type span struct {
@@ -104,19 +112,25 @@ type span struct {
 }
 
 func newCauser(t *trace.Trace, l *trace.Links) *causer {
-	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), waits: map[int32][]int64{}, gsync: map[[2]int64][]span{},
-		hint: map[int32]int{}}
+	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), names: make([]uint8, len(t.Strings)), waits: map[int32][]int64{},
+		gsync: map[[2]int64][]span{}, hint: map[int32]int{}}
+	su := newStartupFinder(t, l)
 	waitName := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
+		su.see(int32(i), e)
 		switch {
+		case e.Kind == trace.KindPython:
+			c.python = true
 		case e.Kind == trace.KindOverhead:
 			c.prof = append(c.prof, span{e.Start, e.End(), int32(i)})
 		case e.Kind.IsLaunch():
 			if waitName[e.Name] == 0 {
 				waitName[e.Name] = 1
-				if strings.Contains(t.Str(e.Name), "StreamWaitEvent") {
+				if name := t.Str(e.Name); strings.Contains(name, "StreamWaitEvent") {
 					waitName[e.Name] = 2
+				} else if trace.IsGraphLaunch(name) {
+					c.graphs = true
 				}
 			}
 			if waitName[e.Name] == 2 {
@@ -128,6 +142,7 @@ func newCauser(t *trace.Trace, l *trace.Links) *causer {
 			c.gsync[k] = append(c.gsync[k], span{e.Start, e.End(), int32(i)})
 		}
 	}
+	c.startup = su.finish()
 	by := func(a, b span) int { return cmp.Compare(a.s, b.s) }
 	slices.SortFunc(c.prof, by)
 	for _, v := range c.waits {
@@ -139,29 +154,70 @@ func newCauser(t *trace.Trace, l *trace.Links) *causer {
 	return c
 }
 
+// isStartup reports whether event i is a start-up call.
+func (c *causer) isStartup(i int32) bool { return i >= 0 && len(c.startup) > 0 && c.startup[i] }
+
+// What a name says, read once per name (causer.names).
+const (
+	nameKnown uint8 = 1 << iota
+	nameBlockingCall
+	nameBlockingOp
+	nameLoader
+	namePrepPython
+	namePrepAnnotation
+	nameLaunch
+	nameStep
+)
+
+func (c *causer) nameBits(id trace.StrID) uint8 {
+	if b := c.names[id]; b != 0 {
+		return b
+	}
+	name := c.t.Str(id)
+	b := nameKnown
+	set := func(bit uint8, on bool) {
+		if on {
+			b |= bit
+		}
+	}
+	set(nameBlockingCall, trace.IsBlockingCall(name))
+	set(nameBlockingOp, name == "aten::item" || name == "aten::_local_scalar_dense")
+	set(nameLoader, isDataLoader(name))
+	set(namePrepPython, isInputPrep(trace.KindPython, name))
+	set(namePrepAnnotation, isInputPrep(trace.KindAnnotation, name))
+	set(nameLaunch, isLaunchCall(name))
+	_, step := trace.StepNumber(name)
+	set(nameStep, step)
+	c.names[id] = b
+	return b
+}
+
 func (c *causer) own(i int32) eventClass {
 	e := c.t.Ev(int(i))
-	name := c.t.Str(e.Name)
+	b := c.nameBits(e.Name)
 	switch {
-	case isBlocking(e, name):
-		return clsSync
 	case e.Kind == trace.KindOverhead:
 		return clsProfiler
-	case isDataLoader(name):
+	case e.Kind.IsLaunch() && c.isStartup(i):
+		return clsStartup
+	case (e.Kind.IsLaunch() && b&nameBlockingCall != 0) || (e.Kind == trace.KindCPUOp && b&nameBlockingOp != 0):
+		return clsSync
+	case b&nameLoader != 0:
 		return clsInput
-	case e.Kind.IsLaunch() && isLaunchCall(name):
+	case (e.Kind == trace.KindPython && b&namePrepPython != 0) || (e.Kind == trace.KindAnnotation && b&namePrepAnnotation != 0):
+		return clsPrep
+	case e.Kind.IsLaunch() && b&nameLaunch != 0:
 		return clsLaunch
-	case e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp:
-		if _, ok := trace.StepNumber(name); ok {
-			return clsStep
-		}
+	case (e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp) && b&nameStep != 0:
+		return clsStep
 	}
 	return clsCPU
 }
 
-// classOf is the class of event i's own time: a blocking call or the
-// profiler's work is that wherever it runs; anything else under a
-// DataLoader frame is input.
+// classOf is the class of event i's own time: a blocking call, a start-up
+// call or the profiler's work is that wherever it runs; anything else
+// under a DataLoader frame is input, under input preparation input
+// preparation, under a start-up call start-up.
 func (c *causer) classOf(i int32) eventClass {
 	if k := c.class[i]; k != clsUnknown {
 		return k
@@ -174,15 +230,23 @@ func (c *causer) classOf(i int32) eventClass {
 		chain = append(chain, p)
 		p = c.l.Parent[p]
 	}
-	under := p >= 0 && c.class[p] == clsInput
+	under := clsUnknown
+	if p >= 0 {
+		under = c.class[p]
+	}
 	for k := len(chain) - 1; k >= 0; k-- {
 		x := chain[k]
 		cl := c.own(x)
-		if under && cl != clsSync && cl != clsProfiler {
-			cl = clsInput
+		switch {
+		case cl == clsProfiler:
+		case under == clsStartup:
+			cl = clsStartup
+		case cl == clsSync || cl == clsStartup:
+		case under == clsInput || under == clsPrep:
+			cl = under
 		}
 		c.class[x] = cl
-		under = cl == clsInput
+		under = cl
 	}
 	return c.class[i]
 }
@@ -190,18 +254,72 @@ func (c *causer) classOf(i int32) eventClass {
 // split is how a window of a CPU thread was spent.
 type split struct {
 	ns       [numCauses]int64
+	prepNs   int64 // of ns[CauseInput]: input preparation outside the DataLoader
+	prepTop  int32 // the event named for input preparation covering most of the window, -1
+	prepTopN int64
 	inside   int32 // the innermost event covering more than half the gap, -1
-	insideNs int64
+	insideBy [numCauses]int64
 	drained  int32 // a blocking call that returned inside the window, -1
+	drainNs  int64 // its time in the window
 }
 
-var classCause = [...]Cause{clsCPU: CauseCPU, clsInput: CauseInput, clsSync: CauseSync, clsLaunch: CauseLaunch, clsProfiler: CauseProfiler, clsStep: CauseUntraced}
+var classCause = [...]Cause{clsCPU: CauseCPU, clsInput: CauseInput, clsSync: CauseSync, clsLaunch: CauseLaunch, clsProfiler: CauseProfiler,
+	clsStep: CauseUntraced, clsPrep: CauseInput, clsStartup: CauseStartup}
+
+// open is a candidate running at the sweep's cursor: its position and
+// where it ends inside the window.
+type open struct {
+	j   int
+	end int64
+}
+
+// sweep gives each instant of [lo, hi) to the candidate that started last
+// among those running then (the innermost; the candidates come in the
+// track's order: by start, longer first), adding it to self[j]: an
+// instant counts once however the events overlap. It returns the time no
+// candidate covers. Candidates that are not CPU events are skipped.
+func (c *causer) sweep(cands []int32, lo, hi int64, self []int64) int64 {
+	stack := c.stack[:0]
+	cur, none := lo, int64(0)
+	advance := func(to int64) {
+		for cur < to {
+			for len(stack) > 0 && stack[len(stack)-1].end <= cur {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) == 0 {
+				none += to - cur
+				cur = to
+				return
+			}
+			top := stack[len(stack)-1]
+			t := min(top.end, to)
+			self[top.j] += t - cur
+			cur = t
+		}
+	}
+	for j, i := range cands {
+		e := c.t.Ev(int(i))
+		if !e.Kind.IsCPU() && e.Kind != trace.KindOther {
+			continue
+		}
+		s, en := max(e.Start, lo), min(e.End(), hi)
+		if en <= s {
+			continue
+		}
+		advance(s)
+		stack = append(stack, open{j, en})
+	}
+	advance(hi)
+	c.stack = stack
+	return none
+}
 
 // splitThread attributes each instant of [lo, hi) on track to the innermost
-// event running there. It visits only the events that meet the window:
-// the chain holding lo, then those starting inside (binary search).
+// event running there (sweep). It visits only the events that meet the
+// window: the chain holding lo, then those starting inside (binary search).
 func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
-	sp := split{inside: -1, drained: -1}
+	sp := split{inside: -1, drained: -1, prepTop: -1}
+	c.suParts = c.suParts[:0]
 	if hi <= lo {
 		return sp
 	}
@@ -219,57 +337,59 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 	for ; k < len(ord) && c.t.Ev(int(ord[k])).Start < hi; k++ {
 		cands = append(cands, ord[k])
 	}
-	// Self time per candidate. The candidates come in the track's order
-	// (by start, longer first, then event): a parent comes before its
-	// children and is found among them by binary search.
-	self, slots := c.self[:0], c.slots[:0]
-	var covered int64
+	self := c.self[:0]
+	for range cands {
+		self = append(self, 0)
+	}
+	sp.ns[CauseUntraced] += c.sweep(cands, lo, hi, self)
+	insidePos := -1
 	for j, i := range cands {
-		self, slots = append(self, 0), append(slots, 0)
 		e := c.t.Ev(int(i))
-		if !e.Kind.IsCPU() && e.Kind != trace.KindOther {
-			continue
-		}
 		cl := min(e.End(), hi) - max(e.Start, lo)
-		if cl <= 0 {
+		if cl <= 0 || (!e.Kind.IsCPU() && e.Kind != trace.KindOther) {
 			continue
-		}
-		slots[j] = int32(j + 1)
-		self[j] += cl
-		if ps := c.slotOf(cands[:j], slots, c.l.Parent[i]); ps > 0 {
-			self[ps-1] -= cl
-		} else {
-			covered += cl
 		}
 		cls := c.classOf(i)
 		if cls == clsSync && e.Start < lo && e.End() > lo {
-			sp.drained = i
+			sp.drained, sp.drainNs = i, self[j]
 		}
 		if cls != clsStep && 2*cl > gapLen {
-			sp.inside, sp.insideNs = i, cl // later candidates nest deeper
+			insidePos = j // later candidates are the innermost
+		}
+		if cls == clsPrep && cl > sp.prepTopN && c.own(i) == clsPrep {
+			sp.prepTop, sp.prepTopN = i, cl
+		}
+		if self[j] == 0 {
+			continue
+		}
+		sp.ns[classCause[cls]] += self[j]
+		switch cls {
+		case clsPrep:
+			sp.prepNs += self[j]
+		case clsStartup:
+			c.suParts = append(c.suParts, callPart{i, self[j]})
 		}
 	}
-	for j, i := range cands {
-		if self[j] != 0 {
-			sp.ns[classCause[c.classOf(i)]] += self[j]
+	if insidePos >= 0 {
+		// The instants inside that event, by cause: a sweep of it and the
+		// candidates after it over its own span.
+		i := cands[insidePos]
+		e := c.t.Ev(int(i))
+		sp.inside = i
+		inner := c.inner[:0]
+		for range cands[insidePos:] {
+			inner = append(inner, 0)
 		}
+		c.sweep(cands[insidePos:], max(e.Start, lo), min(e.End(), hi), inner)
+		for j, ns := range inner {
+			if ns > 0 {
+				sp.insideBy[classCause[c.classOf(cands[insidePos+j])]] += ns
+			}
+		}
+		c.inner = inner
 	}
-	c.cands, c.self, c.slots = cands, self, slots
-	sp.ns[CauseUntraced] += (hi - lo) - covered
+	c.cands, c.self = cands, self
 	return sp
-}
-
-// slotOf is the slot (+1) of event p among the candidates before (in the
-// track's order), 0 when p is not one of them or has no slot.
-func (c *causer) slotOf(before []int32, slots []int32, p int32) int32 {
-	if p < 0 {
-		return 0
-	}
-	k, found := slices.BinarySearchFunc(before, p, c.t.CompareInTrack)
-	if !found {
-		return 0
-	}
-	return slots[k]
 }
 
 // firstAtOrAfter is the first position in ord (a track's events by

@@ -68,8 +68,9 @@ func TestSplitThread(t *testing.T) {
 	}
 	// Over [100us, 500us) zoom_shift covers 75%: the innermost event over half.
 	sp = c.splitThread(tr.Ev(0).Track, 100_000, 500_000, 400_000)
-	if sp.inside < 0 || tr.NameOf(int(sp.inside)) != "<built-in function zoom_shift>" || sp.insideNs != 300_000 {
-		t.Errorf("inside %d %d", sp.inside, sp.insideNs)
+	// Its 300us are all input (the sync comes after it).
+	if sp.inside < 0 || tr.NameOf(int(sp.inside)) != "<built-in function zoom_shift>" || sp.insideBy[CauseInput] != 300_000 || sp.insideBy[CauseSync] != 0 {
+		t.Errorf("inside %d %v", sp.inside, sp.insideBy)
 	}
 	// A window opening inside the sync notes the drained pipeline.
 	sp = c.splitThread(tr.Ev(0).Track, 470_000, 600_000, 130_000)

@@ -230,3 +230,26 @@ func sortOps(ops []op) {
 		slices.SortFunc(ops, byStart)
 	}
 }
+
+// otherStreamsBusy is, per device, the busy union of its device work on
+// streams other than stream (for --stream: was another stream busy during
+// a gap of the selected one?).
+func otherStreamsBusy(t *trace.Trace, l *trace.Links, stream int64) map[int]ivs {
+	w := map[int][][2]int64{}
+	for k := range t.Tracks {
+		tr := &t.Tracks[k]
+		if tr.Kind != trace.TrackDevice || tr.Stream == stream {
+			continue
+		}
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			if e := t.Ev(int(i)); e.Kind.IsDeviceWork() {
+				w[tr.Device] = append(w[tr.Device], [2]int64{e.Start, e.End()})
+			}
+		}
+	}
+	out := make(map[int]ivs, len(w))
+	for dev, x := range w {
+		out[dev] = mergeIvs(x)
+	}
+	return out
+}

@@ -77,10 +77,29 @@ type Gap struct {
 	Cause                 Cause
 	CausePct              float64 // the cause's share of the gap
 	Shares                [numCauses]int64
-	Activity              string // the innermost event covering most of the gap ("" when none)
-	ActivityPct           float64
-	Note                  string // "pipeline drained at a sync (cudaStreamSynchronize)"
-	LaunchLagNs           int64  // next op's launch start minus gap start (host waits: > 0)
+	// Activity is the event named for the cause: the innermost event
+	// covering most of the gap, the launch call, the start-up call or the
+	// profiler's event ("" when none); ActivityPct is the share of the gap
+	// it holds for the cause (at most CausePct).
+	Activity    string
+	ActivityPct float64
+	Note        string // "pipeline drained at a sync (cudaStreamSynchronize)"
+	LaunchLagNs int64  // next op's launch start minus gap start (host waits: > 0)
+	// The next op's launch call (HasLaunchCall), its duration, and whether
+	// it was running when the GPU went idle (a blocking launch).
+	LaunchCall     string
+	LaunchCallNs   int64
+	HasLaunchCall  bool
+	BlockingLaunch bool
+	InputPrepNs    int64 // of the input share: input preparation outside the DataLoader
+	// HostActivity is, for a queued gap, what the launching thread did
+	// meanwhile: the innermost event covering most of the gap.
+	HostActivity    string
+	HostActivityPct float64
+	// OtherStreamBusyNs is how long another stream of the device was busy
+	// during the gap; only --stream leaves other streams out of the lane
+	// (a device gap is otherwise every stream idle).
+	OtherStreamBusyNs int64
 }
 
 // LatencyStats summarise launch-to-start delays (ns).

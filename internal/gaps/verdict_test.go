@@ -3,7 +3,7 @@ package gaps
 import "testing"
 
 func rec(n int64, c Cause) gapRec {
-	g := gapRec{s: 0, e: n, clipped: n, cause: c, inside: -1, drained: -1, prof: -1}
+	g := gapRec{s: 0, e: n, clipped: n, cause: c, act: -1, drained: -1, prof: -1, call: -1, host: -1}
 	g.shares[c] = n
 	return g
 }
@@ -25,7 +25,7 @@ func TestVerdictClasses(t *testing.T) {
 		{"profiler", 100, []gapRec{rec(900, CauseProfiler)}, ClassProfiler},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			v := verdict(ivs{{0, 1000}}, "the GPU window", []Lane{{}}, []int64{c.busy}, accOf(name, c.recs...), 0, "")
+			v := verdict(ivs{{0, 1000}}, "the GPU window", []Lane{{}}, []int64{c.busy}, accOf(name, c.recs...), 0, "", traceFacts{coldStep: -1})
 			if v.Class != c.class {
 				t.Errorf("class %s, want %s: %s", v.Class, c.class, v.Headline)
 			}
@@ -43,9 +43,9 @@ func TestVerdictClasses(t *testing.T) {
 func TestVerdictClippedGap(t *testing.T) {
 	// A gap half outside the span counts half, split by its shares, and the
 	// split still sums to exactly the part inside.
-	g := gapRec{s: 0, e: 1001, clipped: 501, cause: CauseInput, inside: -1, drained: -1, prof: -1}
+	g := gapRec{s: 0, e: 1001, clipped: 501, cause: CauseInput, act: -1, drained: -1, prof: -1, call: -1, host: -1}
 	g.shares[CauseInput], g.shares[CauseCPU] = 667, 334
-	v := verdict(ivs{{500, 1001}}, "s", []Lane{{}}, []int64{0}, accOf(func(int32) string { return "" }, g), 0, "device 0")
+	v := verdict(ivs{{500, 1001}}, "s", []Lane{{}}, []int64{0}, accOf(func(int32) string { return "" }, g), 0, "device 0", traceFacts{coldStep: -1})
 	if v.IdleByCause[CauseInput]+v.IdleByCause[CauseCPU] != 501 || v.Class != ClassInput {
 		t.Errorf("%v %s", v.IdleByCause, v.Class)
 	}
@@ -55,7 +55,7 @@ func TestVerdictClippedGap(t *testing.T) {
 }
 
 func accOf(names func(int32) string, recs ...gapRec) *idleAcc {
-	a := newIdleAcc(names)
+	a := newIdleAcc(names, func(int32) int64 { return 0 })
 	for k := range recs {
 		a.add(&recs[k])
 	}

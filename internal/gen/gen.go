@@ -65,6 +65,8 @@ type Config struct {
 	// Kineto: the style of export_chrome_trace on a multi-GPU node with
 	// record_shapes and profile_memory (kineto.go).
 	Kineto Kineto
+	// Startup adds one-time start-up calls and steady-state stalls (startup.go).
+	Startup Startup
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -450,7 +452,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	t += lateIn
 	stepStart := t
 	// matmul_add body
-	ma := t + 21_000 + scenarioLen(cfg)
+	ma := t + 21_000 + scenarioLen(cfg) + knobLen(cfg, s)
 	dead := int64(9_000)
 	if cold {
 		dead = 228_000 // the blog's dead window: nothing runs before aten::matmul
@@ -494,7 +496,8 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		}
 	}
 	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
-	g.scenario(cfg, stepStart+21_000)
+	g.knobs(cfg, s, stepStart+21_000)
+	g.scenario(cfg, stepStart+21_000+knobLen(cfg, s))
 	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
 	g.memStepBody(maEnd, stepStart)
 	var gemmEnd int64
@@ -592,6 +595,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 			"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", allReduceDur)
 		g.fixColl, g.collArgs = nil, ""
 	}
+	g.overlapFrames(cfg, ma, maEnd, stepEnd)
 	return stepEnd + 2_000
 }
 

@@ -40,6 +40,8 @@ type evState struct {
 	memDevID         int64
 	hasMemBytes      bool
 	evIdx            bool
+	stream           int64 // args.stream (device events)
+	hasStream        bool
 }
 
 func (e *evState) reset() {
@@ -175,6 +177,8 @@ func (p *parser) args() {
 			if string(raw) == "false" {
 				e.flags |= trace.FlagUnfinished
 			}
+		case "stream":
+			e.stream, e.hasStream = p.intValue()
 		case "Bytes":
 			e.memBytes, e.hasMemBytes = p.intValue()
 		case "Total Allocated":

@@ -315,6 +315,12 @@ func (p *parser) merge(w *parser) {
 	for id, n := range w.catCounts {
 		p.catCounts[strMap[id]] += n
 	}
+	for k, v := range w.argStream {
+		p.noteStream(trackMap[k], v)
+		if w.argStreamMixed[k] {
+			p.noteStream(trackMap[k], v+1) // mixed there: mixed here
+		}
+	}
 	// The worker's warnings and its names (which may repeat names given
 	// in earlier segments), in file order, as the sequential reading
 	// meets them: a key seen before adds its count, a new one is appended.

@@ -217,20 +217,24 @@ type parser struct {
 	catKnown   []bool
 	catCounts  map[trace.StrID]int
 	threadName map[trackKey]string
-	sawPh      bool
-	elements   int
-	topKeys    []string
-	minStart   int64
-	maxEnd     int64
-	anyEvent   bool
-	truncAt    int64
-	endedArray bool
-	ra         io.ReaderAt // set when the events may be read in parallel
-	size       int64
-	seg        *segment
-	segSize    int64 // the segment size of this reading (parallel.go)
-	noTs       int
-	eventUnit  func()
+	// argStream is each device track's args.stream (argStreamMixed: it
+	// gave several), the stream its lane is named by (streams.go)
+	argStream      map[int32]int64
+	argStreamMixed map[int32]bool
+	sawPh          bool
+	elements       int
+	topKeys        []string
+	minStart       int64
+	maxEnd         int64
+	anyEvent       bool
+	truncAt        int64
+	endedArray     bool
+	ra             io.ReaderAt // set when the events may be read in parallel
+	size           int64
+	seg            *segment
+	segSize        int64 // the segment size of this reading (parallel.go)
+	noTs           int
+	eventUnit      func()
 
 	// memory bound (memory.go)
 	inSize    int64           // size of the input (compressed for gzip), -1 when unknown
@@ -744,6 +748,9 @@ func (p *parser) store() {
 	kind := p.kindOf(e)
 	p.catCounts[e.cat]++
 	tr := p.track(e.pid, e.tid)
+	if e.hasStream && kind.IsDevice() {
+		p.noteStream(tr, e.stream)
+	}
 	ev := trace.Event{
 		Start: e.ts, Dur: e.dur, ExtID: e.extID, Corr: e.corr,
 		Name: e.name, Track: tr, Extra: -1, Kind: kind, Flags: e.flags,
@@ -952,7 +959,7 @@ func (p *parser) finish() {
 			if !tr.Pid.IsStr {
 				tr.Device = int(tr.Pid.Int)
 			}
-			tr.Stream = streamOf(tr.Tid, t)
+			tr.Stream = p.laneStream(int32(i), tr.Tid)
 		}
 	}
 	if !t.HasTraceSpan {

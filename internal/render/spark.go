@@ -70,6 +70,9 @@ func addStepSparks(sg *Grid, sp []StepSparks) {
 	}
 	last := len(sg.Headers) - 1
 	insertColumn(sg, last, "Busy over GPU window")
+	// a picture of numbers the row already gives: the first column left
+	// out on a narrow terminal
+	sg.Optional = append([]int{last}, sg.Optional...)
 	for i, row := range sg.Rows {
 		sg.Rows[i] = insertAt(row, last, by[row[0]])
 	}
