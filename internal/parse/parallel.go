@@ -235,6 +235,7 @@ func (p *parser) merge(w *parser) {
 			if e.Extra >= 0 {
 				x := *wt.Extras.At(int(e.Extra))
 				x.InputDims, x.InputTypes, x.Stack = strMap[x.InputDims], strMap[x.InputTypes], strMap[x.Stack]
+				x.Concrete = strMap[x.Concrete]
 				if x.Aux >= 0 {
 					a := *wt.Aux.At(int(x.Aux))
 					a.PG = strMap[a.PG]

@@ -696,8 +696,8 @@ func (p *parser) store() {
 	if e.flags&trace.FlagLowerExtID != 0 {
 		t.LowerExtID = true
 	}
-	if e.dims != 0 || e.types != 0 || e.stk != 0 || e.hasAux {
-		x := trace.Extra{InputDims: e.dims, InputTypes: e.types, Stack: e.stk, Aux: -1}
+	if e.dims != 0 || e.types != 0 || e.stk != 0 || e.concrete != 0 || e.hasAux {
+		x := trace.Extra{InputDims: e.dims, InputTypes: e.types, Stack: e.stk, Concrete: e.concrete, Aux: -1}
 		if e.hasAux {
 			x.Aux = p.addAux(e.aux)
 		}
