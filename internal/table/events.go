@@ -41,6 +41,13 @@ type fevents struct {
 
 	cpuMem, devMem []int64 // nil when the trace has no [memory] events
 
+	// owner is, for a device op, the position of the event its duration is
+	// attached to (the first candidate of attach), -1 when none; merged maps
+	// an event merged into its parent (finish) to that parent. Both are nil
+	// unless Attribute asked for them.
+	owner  []int32
+	merged map[int32]int32
+
 	evCPUMem, evDevMem []int64 // usage per trace event, while building
 }
 
