@@ -105,6 +105,7 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
 	root.AddCommand(newCompileCmd(e), newRanksCmd(e))
+	root.AddCommand(newRooflineCmd(e))
 	root.AddCommand(newVersionCmd(e))
 	groupCommands(root)
 	return root

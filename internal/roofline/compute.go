@@ -303,16 +303,20 @@ func (res *Result) finish() {
 // modelled ops without an estimate.
 func (res *Result) notes(t *trace.Trace) []string {
 	var notes []string
+	if res.DeviceNs == 0 {
+		notes = append(notes, "the trace has no kernels, memcpys or memsets: no device time to measure")
+	}
 	if !res.HasShapes {
 		notes = append(notes, "the trace has no input shapes (\"Input Dims\"): no op can be modelled; record it with torch.profiler.profile(record_shapes=True)")
 	}
 	for _, d := range res.Devices {
 		if d.Peak == nil {
-			name := d.Name
-			if name == "" {
-				name = "with no name in deviceProperties"
-			} else {
-				name = fmt.Sprintf("%q", name)
+			name := fmt.Sprintf("%q", d.Name)
+			switch {
+			case len(t.Devices) == 0:
+				name = "(the trace has no deviceProperties)"
+			case d.Name == "":
+				name = "(no name in deviceProperties)"
 			}
 			notes = append(notes, fmt.Sprintf("device %d %s is not in the peak table: achieved TFLOP/s and TB/s only (give --peak tflops=N,tbps=N for the rest)", d.Index, name))
 		}
@@ -330,6 +334,15 @@ func (res *Result) notes(t *trace.Trace) []string {
 	}
 	for _, w := range order {
 		notes = append(notes, fmt.Sprintf("%d calls of modelled ops have no model: %s", why[w], w))
+	}
+	over := 0
+	for i := range res.Rows {
+		if p := res.Rows[i].PeakPct; p != nil && *p > 100 {
+			over++
+		}
+	}
+	if over > 0 {
+		notes = append(notes, fmt.Sprintf("%d rows exceed 100%% of a peak: their bytes came partly from cache (the model counts each tensor once from memory), or the peak is too low (--peak)", over))
 	}
 	tf := 0
 	for i := range res.Rows {
