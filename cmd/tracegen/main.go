@@ -38,6 +38,7 @@ func main() {
 	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
+	roofline := flag.Bool("roofline", false, "end every step with ops of known FLOPs (conv, causal attention, linear, layer norm) with Concrete Inputs")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -58,6 +59,7 @@ func main() {
 	}
 	cfg.Scenario = *scenario
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
+	cfg.Roofline = *roofline
 	if *delay != "" {
 		ns, err := units.ParseDur(*delay)
 		if err != nil {

@@ -48,6 +48,8 @@ type Config struct {
 	StragglerDelay int64
 	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
 	PGSeq bool
+	// Roofline ends every step with ops of known FLOPs (roofline.go).
+	Roofline bool
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -73,6 +75,8 @@ type Facts struct {
 	Launches int
 	// PerStep holds what each ProfilerStep#N window contains.
 	PerStep []StepFacts
+	// RooflineCalls counts the calls of RooflineOps written.
+	RooflineCalls int
 }
 
 // StepFacts is what the generator wrote inside one ProfilerStep#N.
@@ -433,6 +437,8 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	if comm {
 		bodyEnd += 90_000 + g.stragglerDelay(cfg) // copy + all-reduce
 	}
+	rfStart := bodyEnd
+	bodyEnd += rooflineLen(cfg)
 	stepEnd := bodyEnd + 15_000
 	if cold {
 		stepEnd += 40_000
@@ -539,6 +545,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 			"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", allReduceDur)
 		g.fixColl, g.collArgs = nil, ""
 	}
+	g.rooflineBlock(cfg, rfStart)
 	return stepEnd + 2_000
 }
 
