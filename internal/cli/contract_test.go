@@ -35,6 +35,7 @@ var contractRuns = [][]string{
 	{"check", "--max-gpu-idle", "100", "TRACE"},
 	{"ranks", "TRACE"},
 	{"ranks", "TRACE", "OTHER"},
+	{"roofline", "TRACE"},
 }
 
 var (

@@ -215,7 +215,7 @@ func parseRange(s string) (int64, int64, error) {
 func runTable(e *env, o *tableOptions) error {
 	// Only the op view grouped by shapes or stacks reads them.
 	load := e.loadLean
-	if o.by == "op" && (o.groupShape || o.groupStack > 0) {
+	if o.by == "op" && (o.groupShape || o.groupStack > 0 || o.compact.needsModel()) {
 		load = e.load
 	}
 	t, err := load(o.path)
@@ -257,6 +257,11 @@ func runTable(e *env, o *tableOptions) error {
 		}
 	}
 	if o.compact.active() {
+		if o.compact.needsModel() {
+			var mn []string
+			o.compact.rowModel, mn = tableRowModels(t, opts)
+			notes = append(notes, mn...)
+		}
 		if err := writeCompact(e, o, res); err != nil {
 			return err
 		}
@@ -323,7 +328,7 @@ func note(w io.Writer, msg string) {
 // need then comes from there (a 1 GB trace: about 60 MB).
 func dropUnused(t *trace.Trace, o *tableOptions) {
 	t.Aux = trace.Store[trace.Aux]{}
-	if o.by != "op" || (!o.groupShape && o.groupStack == 0) {
+	if o.by != "op" || (!o.groupShape && o.groupStack == 0 && !o.compact.needsModel()) {
 		t.Extras = trace.Store[trace.Extra]{}
 	}
 	// Reclaim it now, or the links are built on top of it (the heap is

@@ -36,7 +36,7 @@ func UnitOf(m string) Unit {
 	switch m {
 	case "count", "steps", "unlinked":
 		return Count
-	case "gpu_idle_pct":
+	case "gpu_idle_pct", "pct_peak":
 		return Pct
 	case "self_cpu_mem", "self_cuda_mem":
 		return Bytes
