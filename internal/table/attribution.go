@@ -32,7 +32,28 @@ func Attribute(t *trace.Trace, o Options) *Attribution {
 	if o.HasSteps {
 		keep = stepMask(t, o.StepLo, o.StepHi)
 	}
-	return &Attribution{f: buildWith(t, rv, keep, true), Rebuilt: rv}
+	f := buildWith(t, rv, keep, true)
+	// an event merged into a parent that was merged in turn stands for the
+	// last one: resolve each chain once (path compression), so Owner is
+	// O(1) however deep a run of same-named events nests
+	final := func(o int32) int32 {
+		root := o
+		for root >= 0 && f.deleted(int(root)) {
+			root = f.merged[root]
+		}
+		for o >= 0 && f.deleted(int(o)) {
+			next := f.merged[o]
+			f.merged[o] = root
+			o = next
+		}
+		return root
+	}
+	for p, o := range f.owner {
+		if o >= 0 && f.deleted(int(o)) {
+			f.owner[p] = final(o)
+		}
+	}
+	return &Attribution{f: f, Rebuilt: rv}
 }
 
 // Len is the number of events in the list.
@@ -61,10 +82,4 @@ func (a *Attribution) HasParent(p int) bool { return a.f.flags[p]&feHasParent !=
 
 // Owner is, for a device op p, the event its time is attached to (an
 // event merged into its parent stands for the parent), -1 when none.
-func (a *Attribution) Owner(p int) int {
-	o := a.f.owner[p]
-	for o >= 0 && a.f.deleted(int(o)) {
-		o = a.f.merged[o]
-	}
-	return int(o)
-}
+func (a *Attribution) Owner(p int) int { return int(a.f.owner[p]) }
