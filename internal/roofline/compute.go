@@ -44,8 +44,9 @@ type Row struct {
 	// give one).
 	Est     *Estimate
 	NoModel string
-	// TF32: an FP32 matrix op whose kernels are named for TF32 (or
-	// ROCm's XF32): measured against the TF32 peak.
+	// TF32: an FP32 matrix op whose kernels are named for TF32: "tf32"
+	// (cuBLAS, cuDNN), "xf32" (ROCm) or CUTLASS's "s1688" (its FP32-in,
+	// TF32-math tensor-core GEMMs, m16n8k8): measured against the TF32 peak.
 	TF32 bool
 	Figures
 }
@@ -73,6 +74,10 @@ type Device struct {
 	TotalMem int64
 	Peak     *Peak // nil: unknown, no --peak
 	Known    bool  // the peak table knows the device
+	// PropsID is the deviceProperties entry that names it, -1 for none:
+	// its own id, or the trace's only entry when the device ops of a
+	// single device carry another index (ROCm).
+	PropsID int
 }
 
 // FamilySummary is the device time of one family's rows.
@@ -214,7 +219,7 @@ func Compute(t *trace.Trace, o Options) *Result {
 			if tf32Name[e.Name] == 0 {
 				tf32Name[e.Name] = 2
 				s := strings.ToLower(t.Str(e.Name))
-				if strings.Contains(s, "tf32") || strings.Contains(s, "xf32") {
+				if strings.Contains(s, "tf32") || strings.Contains(s, "xf32") || strings.Contains(s, "s1688") {
 					tf32Name[e.Name] = 1
 				}
 			}
@@ -310,6 +315,9 @@ func (res *Result) notes(t *trace.Trace) []string {
 		notes = append(notes, "the trace has no input shapes (\"Input Dims\"): no op can be modelled; record it with torch.profiler.profile(record_shapes=True)")
 	}
 	for _, d := range res.Devices {
+		if d.PropsID >= 0 && d.PropsID != d.Index {
+			notes = append(notes, fmt.Sprintf("device %d has no deviceProperties entry of its own: the trace's only one (id %d, %q) describes it", d.Index, d.PropsID, d.Name))
+		}
 		if d.Peak == nil {
 			name := fmt.Sprintf("%q", d.Name)
 			switch {
@@ -351,7 +359,7 @@ func (res *Result) notes(t *trace.Trace) []string {
 		}
 	}
 	if tf > 0 {
-		notes = append(notes, fmt.Sprintf("%d fp32 rows ran TF32 kernels (named tf32/xf32): measured against the TF32 peak", tf))
+		notes = append(notes, fmt.Sprintf("%d fp32 rows ran TF32 kernels (named tf32, xf32 or s1688): measured against the TF32 peak", tf))
 	}
 	return notes
 }

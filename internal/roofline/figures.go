@@ -76,11 +76,17 @@ func (o *Override) apply(p *Peak) *Peak {
 func resolveDevices(t *trace.Trace, used map[int]bool, o *Override) []Device {
 	var out []Device
 	for idx := range used {
-		d := Device{Index: idx}
+		d := Device{Index: idx, PropsID: -1}
 		for _, dp := range t.Devices {
 			if dp.ID == idx {
-				d.Name, d.TotalMem = dp.Name, dp.TotalMem
+				d.Name, d.TotalMem, d.PropsID = dp.Name, dp.TotalMem, dp.ID
 			}
+		}
+		if d.PropsID < 0 && len(t.Devices) == 1 && len(used) == 1 {
+			// one visible device: ROCm writes the system's device index
+			// on the device ops and the process's (0) in deviceProperties
+			dp := t.Devices[0]
+			d.Name, d.TotalMem, d.PropsID = dp.Name, dp.TotalMem, dp.ID
 		}
 		if p, ok := LookupPeak(d.Name, d.TotalMem); ok {
 			d.Peak, d.Known = &p, true
