@@ -115,7 +115,9 @@ func (o *rooflineOptions) validate() error {
 }
 
 func runRoofline(e *env, o *rooflineOptions, path string) error {
+	e.shapesOnly = true // the models read shapes, dtypes and scalar values only
 	t, err := e.load(path)
+	e.shapesOnly = false
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ type env struct {
 	demangle       bool // show C++ names demangled in text output
 	maxMemory      maxMemoryFlag
 	loading        string // the trace being read or analysed, for messages
+	shapesOnly     bool   // load keeps only the shapes among the extras (parse.Options.ShapesOnly)
 	cpuProfile     string
 	stopProfile    func()
 }
@@ -122,7 +123,7 @@ func (e *env) loadLean(path string) (*trace.Trace, error) { return e.loadWith(pa
 
 func (e *env) loadWith(path string, lean bool) (*trace.Trace, error) {
 	e.loading = path
-	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin, MaxMemory: e.maxMemory.bytes, NoExtras: lean}
+	opts := parse.Options{AllowTruncated: e.allowTruncated, Stdin: e.stdin, MaxMemory: e.maxMemory.bytes, NoExtras: lean, ShapesOnly: e.shapesOnly}
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}

@@ -37,6 +37,9 @@ type Options struct {
 	// sequence number of collective kernels). The events, their names,
 	// times, ids and links are the same.
 	NoExtras bool
+	// ShapesOnly keeps, of those args, the ones a performance model reads:
+	// "Input Dims", "Input type" and "Concrete Inputs" (roofline).
+	ShapesOnly bool
 }
 
 // Error is an input that cannot be read as a trace. It names the file and
