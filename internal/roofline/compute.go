@@ -149,13 +149,11 @@ func Compute(t *trace.Trace, o Options) *Result {
 		}
 		return modelled[name] == 1
 	}
-	// target[p]: the event whose row p's device time goes to. Children
-	// come after their parent in the list, so one pass pushes each
-	// event's context down to its children before they are met.
-	target := make([]int32, n)
-	for p := range target {
-		target[p] = -1
-	}
+	// tgt[p]-1 is the event whose row p's device time goes to (0: not
+	// met). Children come after their parent in the list, so one pass
+	// pushes each event's context down to its children before they are
+	// met. Once a target has its row, its own entry holds ^row instead.
+	tgt := make([]int32, n)
 	for p := 0; p < n; p++ {
 		x := a.Event(p)
 		if x < 0 || a.Merged(p) {
@@ -165,30 +163,26 @@ func Compute(t *trace.Trace, o Options) *Result {
 		if e.Kind.IsDevice() {
 			continue
 		}
-		ctx := target[p] // the modelled ancestor pushed down, or -1
-		child := int32(-1)
+		ctx := tgt[p] // the modelled ancestor pushed down (+1), or 0
+		child := int32(0)
 		switch {
-		case ctx >= 0:
+		case ctx > 0:
 			child = ctx
 		case e.Kind == trace.KindCPUOp && isModelled(e.Name):
-			ctx, child = int32(p), int32(p)
+			ctx, child = int32(p)+1, int32(p)+1
 		default:
-			ctx = int32(p)
+			ctx = int32(p) + 1
 		}
-		target[p] = ctx
+		tgt[p] = ctx
 		for c := a.FirstChild(p); c >= 0; c = a.NextSibling(c) {
-			target[c] = child
+			tgt[c] = child
 		}
 	}
 
 	// each device op to its row
 	index := map[rowKey]int32{}
-	rowOf := make([]int32, n) // by target position, -1 until its first device op
-	for p := range rowOf {
-		rowOf[p] = -1
-	}
 	tf32Name := make([]int8, len(t.Strings))
-	devices := map[int]bool{}
+	devices := make([]bool, len(t.Tracks))
 	for p := 0; p < n; p++ {
 		x := a.Event(p)
 		if x < 0 {
@@ -200,16 +194,24 @@ func Compute(t *trace.Trace, o Options) *Result {
 		}
 		res.DeviceNs += e.Dur
 		dev := t.Tracks[e.Track].Device
-		devices[dev] = true
-		var ri int32
-		if own := a.Owner(p); own >= 0 && target[own] >= 0 {
-			tg := target[own]
-			if ri = rowOf[tg]; ri < 0 {
-				ri = res.rowFor(t, index, a.Event(int(tg)), false, dev)
-				rowOf[tg] = ri
-				res.Rows[ri].Calls++
+		devices[e.Track] = true
+		ri := int32(-1)
+		if own := a.Owner(p); own >= 0 {
+			switch v := tgt[own]; {
+			case v < 0:
+				ri = ^v // own is a target with its row
+			case v > 0:
+				tg := v - 1
+				if w := tgt[tg]; w < 0 {
+					ri = ^w
+				} else {
+					ri = res.rowFor(t, index, a.Event(int(tg)), false, dev)
+					tgt[tg] = ^ri
+					res.Rows[ri].Calls++
+				}
 			}
-		} else {
+		}
+		if ri < 0 {
 			ri = res.rowFor(t, index, x, true, dev)
 			res.Rows[ri].Calls++
 		}
@@ -226,7 +228,13 @@ func Compute(t *trace.Trace, o Options) *Result {
 			r.TF32 = tf32Name[e.Name] == 1
 		}
 	}
-	res.Devices = resolveDevices(t, devices, o.Peak)
+	used := map[int]bool{}
+	for k, ok := range devices {
+		if ok {
+			used[t.Tracks[k].Device] = true
+		}
+	}
+	res.Devices = resolveDevices(t, used, o.Peak)
 	res.finish()
 	res.Notes = append(res.Notes, res.notes(t)...)
 	return res
