@@ -56,8 +56,8 @@ written once, at the recorded dtypes):
              for RMS norm, 1 per input element for reductions; memory-bound,
              read their bytes
 GEMM, conv and attention are measured against the matrix peak of their dtype
-(TF32 for an FP32 op whose kernels are named tf32/xf32); the other families
-against the FP32 figure.
+(TF32 for an FP32 op whose kernels are named tf32, xf32 or CUTLASS's s1688);
+the other families against the FP32 figure.
 
 Peaks are dense datasheet figures (no sparsity) matched from the trace's
 deviceProperties name: V100, A100 40/80GB (SXM, PCIe), H100 (SXM, PCIe, NVL),
