@@ -13,11 +13,13 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X github.com/tracetab/tracetab/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/tracetab
 
 SKIPLOG  := $(CACHE)/skipped-for-shared.txt
-# The packages with goroutines (parallel reader, gzip read-ahead, gaps' CPU
-# lane, shared trace caches) run again under the race detector, and every
-# command once end to end on the small golden traces; the whole suite under
-# -race took over 10 minutes on 2 cores.
-RACE_PKGS := ./internal/parse ./internal/trace ./internal/gaps ./internal/table
+# The concurrent code's own tests run again under the race detector: the
+# parallel reader and gzip read-ahead (parse), the trace's shared caches
+# (trace), diff's per-step tables on goroutines (diff), and every command
+# once end to end on the golden traces (gaps' second goroutine among them).
+# The whole suite under -race took over 10 minutes on 2 cores, re-running
+# slow raw-JSON checks that start no goroutine of their own.
+RACE_PARSE := 'ParallelAdversarial|ParallelTruncated|ParallelLongString|GzipSameAsPlain|GzipBomb|MemoryBoundStdin'
 
 # Vet, a short fuzz run of the parser, all tests, the race detector on the
 # concurrent packages; then one line saying
@@ -26,9 +28,11 @@ RACE_PKGS := ./internal/parse ./internal/trace ./internal/gaps ./internal/table
 test:
 	$(GO) vet ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
+	$(GO) test -run '^$$' -fuzz '^FuzzCommands$$' -fuzztime 10s ./internal/cli
 	@mkdir -p $(CACHE) && rm -f $(SKIPLOG)
 	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -count=1 -timeout 20m ./... && \
-	$(GO) test -race -count=1 -timeout 20m $(RACE_PKGS) && \
+	$(GO) test -race -count=1 -timeout 20m -run $(RACE_PARSE) ./internal/parse && \
+	$(GO) test -race -count=1 -timeout 20m ./internal/trace ./internal/diff ./internal/safe && \
 	$(GO) test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli; rc=$$?; \
 	if [ -s $(SKIPLOG) ]; then \
 		echo "make test: $$(wc -l < $(SKIPLOG) | tr -d ' ') checks SKIPPED: the shared reference data (../shared) was not found;" \
@@ -51,7 +55,7 @@ stress:
 
 # Refresh golden files after a deliberate change; review the diff.
 golden:
-	$(GO) test ./... -update
+	TRACETAB_UPDATE=1 $(GO) test -count=1 ./...
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/parse

@@ -8,8 +8,10 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -39,6 +41,7 @@ func main() {
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
 	roofline := flag.Bool("roofline", false, "end every step with ops of known FLOPs (conv, causal attention, linear, layer norm) with Concrete Inputs")
+	warm := flag.Bool("warm", false, "no cold first step (no 2.5 ms GPU lag, no dead window): a trace profiled after warm-up")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -58,6 +61,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Scenario = *scenario
+	cfg.Warm = *warm
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	cfg.Roofline = *roofline
 	if *delay != "" {
@@ -90,10 +94,19 @@ func main() {
 		defer f.Close()
 		w = f
 	}
-	bw := bufio.NewWriter(w)
+	var dst io.Writer = w
+	var zw *gzip.Writer
+	if strings.HasSuffix(*out, ".gz") { // a .json.gz name gets gzip, as torch's handler writes it
+		zw = gzip.NewWriter(w)
+		dst = zw
+	}
+	bw := bufio.NewWriter(dst)
 	facts, err := gen.Write(bw, cfg)
 	if err == nil {
 		err = bw.Flush()
+	}
+	if err == nil && zw != nil {
+		err = zw.Close()
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tracegen:", err)

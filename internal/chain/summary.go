@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -29,17 +30,11 @@ type SummaryRow struct {
 	Op         string // up: the op that made the launch call ("" when none)
 	Count      int
 	PerCall    float64 // down: Count / Calls, rounded to 2 decimals
-	MedQueueNs *int64  // lower median of GPU start - launch start; nil when no instance has a launch call
-	MedDurNs   int64   // lower median
+	MedQueueNs *int64  // median (stats.MedianNs) of GPU start - launch start; nil when no instance has a launch call
+	MedDurNs   int64   // median (stats.MedianNs)
 	MinDurNs   int64
 	MaxDurNs   int64
 	TotalDurNs int64
-}
-
-// lowerMedian sorts d and returns its lower median.
-func lowerMedian(d []int64) int64 {
-	slices.Sort(d)
-	return d[(len(d)-1)/2]
 }
 
 type agg struct {
@@ -116,7 +111,7 @@ func Summarize(s *Selection) *Summary {
 	for _, k := range order {
 		a := by[k]
 		a.row.Count = len(a.dur)
-		a.row.MedDurNs = lowerMedian(a.dur)
+		a.row.MedDurNs = stats.MedianNs(a.dur)
 		if out.Dir == Down && out.Calls > 0 {
 			a.row.PerCall = math.Round(float64(a.row.Count)*100/float64(out.Calls)) / 100
 		}
@@ -125,7 +120,7 @@ func Summarize(s *Selection) *Summary {
 			a.row.TotalDurNs += d
 		}
 		if len(a.queue) > 0 {
-			m := lowerMedian(a.queue)
+			m := stats.MedianNs(a.queue)
 			a.row.MedQueueNs = &m
 		}
 		out.Rows = append(out.Rows, a.row)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -68,10 +69,21 @@ var percentFlags = map[string]bool{"max-gpu-idle": true, "min-skew": true, "fail
 func checkFlagValues(cmd *cobra.Command) error {
 	var err error
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if err != nil || f.Value.Type() != "string" {
+		if err != nil {
 			return
 		}
 		v := f.Value.String()
+		if t := f.Value.Type(); t == "float64" || t == "float32" {
+			// strconv reads NaN and Inf: no threshold is met by NaN, so a
+			// gate given one would never fail
+			if x, e := strconv.ParseFloat(v, 64); e != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				err = usageErrorf("--%s %q: give a finite number", f.Name, v)
+			}
+			return
+		}
+		if f.Value.Type() != "string" {
+			return
+		}
 		switch {
 		case durationFlags[f.Name]:
 			if _, e := units.ParseDur(v); e != nil {
@@ -79,7 +91,7 @@ func checkFlagValues(cmd *cobra.Command) error {
 			}
 		case percentFlags[f.Name]:
 			num := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "%"))
-			if p, e := strconv.ParseFloat(num, 64); e != nil || p < 0 || p > 100 {
+			if p, e := strconv.ParseFloat(num, 64); e != nil || math.IsNaN(p) || p < 0 || p > 100 {
 				err = usageErrorf("--%s %q: give a percentage from 0 to 100, e.g. 40 or 40%%", f.Name, v)
 				return
 			}
@@ -176,6 +188,30 @@ func flagError(cmd *cobra.Command, err error) error {
 
 // suggestFlags lists the flags of cmd (its own and inherited) within an
 // edit distance of 2 of name, or that it is a prefix of, closest first.
+// didYouMean is "; did you mean X?" (up to three of cands, the closest
+// first) for a mistyped value v, or "" when none is close.
+func didYouMean(v string, cands []string) string {
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	for _, c := range cands {
+		if d := editDistance(v, c); d <= max(2, len(v)/5) || (len(v) >= 3 && strings.HasPrefix(c, v)) {
+			cs = append(cs, cand{c, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d || (cs[i].d == cs[j].d && cs[i].s < cs[j].s) })
+	if len(cs) == 0 {
+		return ""
+	}
+	var out []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].s)
+	}
+	return "; did you mean " + strings.Join(out, " or ") + "?"
+}
+
 func suggestFlags(cmd *cobra.Command, name string) []string {
 	type cand struct {
 		name string

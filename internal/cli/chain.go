@@ -25,6 +25,7 @@ type chainOptions struct {
 	summary  bool
 	depth    int
 	maxLines int
+	width    int
 	style    string
 	format   string
 }
@@ -101,6 +102,8 @@ backward ops (fwdbwd flows).`,
 				return usageErrorf("--up and --down exclude each other")
 			case o.depth < 0:
 				return usageErrorf("--depth %d: give a number of levels >= 0 (0: all)", o.depth)
+			case checkWidth(o.width) != nil:
+				return checkWidth(o.width)
 			case o.maxLines < 0:
 				return usageErrorf("--max-lines %d: give a number of lines >= 0 (0: all)", o.maxLines)
 			case o.pattern == "" && (o.summary || o.up || o.down || o.regex):
@@ -119,6 +122,7 @@ backward ops (fwdbwd flows).`,
 	f.BoolVar(&o.summary, "summary", false, "over all instances: device work per call (ops) or who launched them (device ops); no chain")
 	f.IntVar(&o.depth, "depth", 0, "show at most this many levels below the root (0: all); self times are unchanged")
 	f.IntVar(&o.maxLines, "max-lines", defaultChainLines, "stop printing after this many lines and count the rest (0: no limit)")
+	addWidthFlag(cmd, &o.width)
 	f.StringVar(&o.style, "style", "auto", "tree drawing: box, plain, or auto (box on a terminal)")
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
 	return cmd
@@ -153,6 +157,11 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 	if o.summary {
 		load = e.loadLean
 	}
+	if _, err := os.Stat(o.path); err != nil && o.path != "-" && o.pattern != "" {
+		if st, err2 := os.Stat(o.pattern); err2 == nil && st.Mode().IsRegular() {
+			return usageErrorf("%s is not a file, %s is: the trace comes first (tracetab chain TRACE PATTERN)", o.path, o.pattern)
+		}
+	}
 	t, err := load(o.path)
 	if err != nil {
 		return err
@@ -160,8 +169,10 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 	// chain looks no id up once the links are built, and counts launches
 	// itself: let go of both before the walk allocates.
 	l := t.Links()
-	l.ReleaseIDIndexes()
-	l.Launched = nil
+	e.letGo(func() {
+		l.ReleaseIDIndexes()
+		l.Launched = nil
+	})
 	sel, err := chain.Select(t, q)
 	if err != nil {
 		var nm *chain.NoMatch
@@ -176,8 +187,10 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 	if o.format == "json" {
 		sink = render.NewChainJSON(e.stdout, o.path)
 	} else {
-		box := o.style == "box" || (o.style == "auto" && isTerminal(e.stdout))
-		sink = render.NewChainText(e.stdout, box)
+		box := o.style == "box" || (o.style == "auto" && e.isTerminal())
+		ts := render.NewChainText(e.stdout, box)
+		ts.SetWidth(e.textWidth(o.width))
+		sink = ts
 	}
 	if o.summary {
 		return chain.RunSummary(sel, sink)

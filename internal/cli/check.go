@@ -43,7 +43,7 @@ matches (all rows without match).
 Budget file:
 
   budgets:
-    - metric: total.gpu_idle_pct    # GPU idle share of its window, %
+    - metric: total.gpu_idle_pct    # GPU idle, % of gaps' denominator
       max: 40
     - metric: total.step_time       # median ProfilerStep CPU time
       max: 25ms
@@ -86,7 +86,7 @@ files: ` + metricnames.Help(diff.RowMetrics...) + `
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.budgetFile, "budget", "", "budget file (YAML or JSON)")
-	f.StringVar(&o.maxIdle, "max-gpu-idle", "", "total.gpu_idle_pct at most this (percent of the GPU window)")
+	f.StringVar(&o.maxIdle, "max-gpu-idle", "", "total.gpu_idle_pct at most this: GPU idle in percent of the steps' GPU windows, the number gaps' verdict gives (docs/output.md, \"GPU idle\")")
 	f.StringVar(&o.maxStep, "max-step-time", "", "median profiler step time at most this (e.g. 25ms)")
 	f.StringArrayVar(&o.min, "min", nil, "METRIC[@REGEX]=MIN, repeatable: a floor, e.g. 'pct_peak@^aten::(mm|addmm)$=40' (an op's time-weighted % of peak, tracetab roofline; needs record_shapes)")
 	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us' (METRIC: a short name or torch's sort key, see below)")

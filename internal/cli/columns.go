@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
@@ -50,17 +47,17 @@ func columnKey(k string) string {
 func addCompactFlags(cmd *cobra.Command) *compactOptions {
 	c := &compactOptions{cmd: cmd}
 	cmd.Flags().StringVar(&c.columns, "columns", "", "compact table: these columns after the name, comma-separated (e.g. self_cuda,calls; torch's sort keys work too); default "+strings.Join(defaultCompactColumns, ","))
-	cmd.Flags().IntVar(&c.width, "width", 0, "compact table: fit lines to this many columns (0: the terminal's width, else $COLUMNS, else 100)")
+	addWidthFlag(cmd, &c.width)
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
 		if c.active() {
-			by, format := cmd.Flags().Lookup("by"), cmd.Flags().Lookup("format")
-			if (by != nil && by.Value.String() != "op") || (format != nil && format.Value.String() != "text") {
-				return usageErrorf("--columns and --width shape the op table's text (--by op, --format text); got --by %s --format %s", by.Value, format.Value)
+			format := cmd.Flags().Lookup("format")
+			if cmd.Flags().Changed("columns") && (format != nil && format.Value.String() != "text" || cmd.Flags().Lookup("by").Value.String() != "op") {
+				return usageErrorf("--columns shapes the op table's text (--by op, --format text); got --by %s --format %s", cmd.Flags().Lookup("by").Value, format.Value)
 			}
-			if c.width < 0 {
-				return usageErrorf("--width %d: want a number of columns from 40, or 0 for the terminal's width", c.width)
-			}
+		}
+		if err := checkWidth(c.width); err != nil {
+			return err
 		}
 		if prev != nil {
 			return prev(cmd, args)
@@ -70,9 +67,14 @@ func addCompactFlags(cmd *cobra.Command) *compactOptions {
 	return c
 }
 
-// active reports whether the compact table was asked for.
+// active reports whether the compact op table was asked for (--columns,
+// or --width for the op view's text).
 func (c *compactOptions) active() bool {
-	return c != nil && (c.cmd.Flags().Changed("columns") || c.cmd.Flags().Changed("width"))
+	if c == nil {
+		return false
+	}
+	f := c.cmd.Flags()
+	return f.Changed("columns") || (f.Changed("width") && f.Lookup("by").Value.String() == "op" && f.Lookup("format").Value.String() == "text")
 }
 
 func compactKeys() []string {
@@ -107,29 +109,10 @@ func (c *compactOptions) layout(e *env, o *tableOptions, res *table.Result) (ren
 			return lay, usageErrorf("--columns: unknown column %q: use %s (or torch's sort keys)", k, strings.Join(compactKeys(), ", "))
 		}
 	}
-	lay.Width = c.width
-	if lay.Width == 0 {
-		lay.Width = terminalWidth(e)
-	}
-	lay.Width = max(lay.Width, 40)
+	lay.Width = e.textWidth(c.width)
 	lay.Torch = render.DefaultTorchLayout()
 	lay.Torch.Limit, lay.Torch.TopLevel = o.limit, o.topLevel
 	return lay, nil
-}
-
-// terminalWidth is stdout's terminal width, else $COLUMNS, else 100.
-func terminalWidth(e *env) int {
-	if ow, ok := e.stdout.(*outWriter); ok {
-		if f, ok := ow.w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-				return w
-			}
-		}
-	}
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
-		return n
-	}
-	return 100
 }
 
 // writeCompact prints the compact op table.

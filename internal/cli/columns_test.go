@@ -68,7 +68,7 @@ func TestCompactFlags(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"table", "--columns", "bogus", sample},
-		{"table", "--by", "kernel", "--width", "80", sample},
+		{"table", "--by", "kernel", "--width", "20", sample},
 		{"table", "--format", "json", "--columns", "calls", sample},
 		{"table", "--width", "-5", sample},
 	} {

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -64,8 +66,8 @@ func checkFailed(format string, a ...any) error {
 }
 
 // exitCode is the one place that maps an error to the process exit code,
-// and prints it.
-func exitCode(err error, stderr io.Writer) int {
+// and prints it. file is the trace being read or analysed, if any.
+func exitCode(err error, stderr io.Writer, file string) int {
 	if err == nil {
 		return ExitOK
 	}
@@ -73,7 +75,20 @@ func exitCode(err error, stderr io.Writer) int {
 	var ee *exitError
 	var pe *parse.Error
 	var we *writeError
+	var ie *safe.PanicError
 	switch {
+	case errors.As(err, &ie):
+		// a bug of tracetab's, not of the input or the flags: exit 3, as
+		// for an input it cannot read, and one line
+		prefix := ""
+		if file != "" {
+			prefix = file + ": "
+		}
+		fmt.Fprintf(stderr, "tracetab: %s%v\n", prefix, ie)
+		if os.Getenv("TRACETAB_TRACEBACK") != "" {
+			stderr.Write(ie.Stack)
+		}
+		return ExitUnreadable
 	case errors.As(err, &we):
 		fmt.Fprintf(stderr, "tracetab: %v\n", we)
 		return ExitUnreadable

@@ -136,7 +136,7 @@ func TestGapsSampleStory(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := gapsJSON(t, path)
-	if g.Schema != "tracetab.gaps/2" {
+	if g.Schema != "tracetab.gaps/3" {
 		t.Errorf("schema %q", g.Schema)
 	}
 	if g.Verdict.Class != "launch-bound" || !strings.Contains(g.Verdict.Headline, "dispatch latency") {

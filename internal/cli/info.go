@@ -14,6 +14,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 type infoOptions struct {
 	path   string
 	format string
+	width  int
 }
 
 func newInfoCmd(e *env) *cobra.Command {
@@ -33,10 +34,14 @@ launch call, and every warning raised while reading. TRACE may be - for stdin.`,
 			if err := checkFormat(o.format, "text", "json"); err != nil {
 				return err
 			}
+			if err := checkWidth(o.width); err != nil {
+				return err
+			}
 			return runInfo(e, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text or json")
+	addWidthFlag(cmd, &o.width)
 	return cmd
 }
 
@@ -49,5 +54,5 @@ func runInfo(e *env, o *infoOptions) error {
 	if o.format == "json" {
 		return render.JSON(e.stdout, in)
 	}
-	return render.InfoText(e.stdout, in)
+	return render.InfoText(e.stdout, in, e.textWidth(o.width))
 }

@@ -56,7 +56,7 @@ func parseSize(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 || math.IsInf(v, 0) || v*mult > math.MaxInt64/2 {
+	if err != nil || math.IsNaN(v) || v < 0 || math.IsInf(v, 0) || v*mult > math.MaxInt64/2 {
 		return 0, fmt.Errorf("bad size %q: use e.g. 8GB, 512MiB, or 0 for no bound", s)
 	}
 	return int64(v * mult), nil
@@ -100,13 +100,24 @@ func (e *env) applyMaxMemory() {
 	e.watchMemory()
 }
 
+// isProcess reports whether this run of Main is the process itself
+// (writing to the process's stdout), not a test calling Main.
+func (e *env) isProcess() bool {
+	ow, ok := e.stdout.(*outWriter)
+	if !ok {
+		return false
+	}
+	f, ok := ow.w.(*os.File)
+	return ok && f == os.Stdout
+}
+
 // watchMemory is the backstop of the bound, for the process itself (not
 // for tests that call Main): the parser refuses a trace whose model will
 // not fit, but an analysis can still outgrow the bound (a shape of trace it
 // handles badly). Then tracetab stops with exit 3 and says so, instead of
 // letting the Go runtime abort or the machine swap.
 func (e *env) watchMemory() {
-	if f, ok := e.stdout.(*os.File); !ok || f != os.Stdout || e.maxMemory.bytes <= 0 {
+	if !e.isProcess() || e.maxMemory.bytes <= 0 {
 		return
 	}
 	bound := e.maxMemory.bytes

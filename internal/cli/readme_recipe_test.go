@@ -60,7 +60,7 @@ func gzFile(t *testing.T, dir, name string, cfg gen.Config) string {
 }
 
 func healthy(seed uint64, slow ...gen.Slow) gen.Config {
-	return gen.Config{Steps: 8, Layers: 8, Noise: gen.Noise{Seed: seed, Jitter: 0.05, Slow: slow}}
+	return gen.Config{Steps: 8, Layers: 8, Warm: true, Noise: gen.Noise{Seed: seed, Jitter: 0.05, Slow: slow}}
 }
 
 // TestREADMEBudget: the README's example budget passes on a healthy

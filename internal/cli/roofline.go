@@ -87,7 +87,7 @@ exits 0 with every row unmodelled and a note.`,
 	f.StringVar(&o.format, "format", "text", "output format: text, md, csv or json")
 	f.StringVar(&o.sort, "sort", "device_ns", "row order: "+strings.Join(roofline.SortKeys, ", ")+" (largest first)")
 	f.IntVar(&o.limit, "limit", 30, "rows to print; negative prints all")
-	f.IntVar(&o.width, "width", 0, "text: fit lines to this many columns (0: the terminal's width, else $COLUMNS, else 100)")
+	addWidthFlag(cmd, &o.width)
 	f.StringVar(&o.peak, "peak", "", "peaks to use instead of the table's: tflops=N (every precision; or fp32=, tf32=, fp16=, bf16=, fp8=), tbps=N")
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	cmd.RegisterFlagCompletionFunc("sort", fixedCompletion(roofline.SortKeys...))
@@ -101,8 +101,8 @@ func (o *rooflineOptions) validate() error {
 	if !(&roofline.Result{}).Sort(o.sort) {
 		return usageErrorf("unknown --sort %q: use %s", o.sort, strings.Join(roofline.SortKeys, ", "))
 	}
-	if o.width < 0 {
-		return usageErrorf("--width %d: want a number of columns from 40, or 0 for the terminal's width", o.width)
+	if err := checkWidth(o.width); err != nil {
+		return err
 	}
 	if o.peak != "" {
 		ov, err := roofline.ParseOverride(o.peak)
@@ -121,7 +121,7 @@ func runRoofline(e *env, o *rooflineOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	prepareRoofline(t)
+	e.letGo(func() { prepareRoofline(t) })
 	res := roofline.Compute(t, roofline.Options{Peak: o.over})
 	res.Sort(o.sort)
 	for _, n := range res.Notes {
@@ -131,11 +131,7 @@ func runRoofline(e *env, o *rooflineOptions, path string) error {
 	case "json":
 		return rooflineview.JSON(e.stdout, path, res, o.limit)
 	}
-	width := o.width
-	if width == 0 {
-		width = terminalWidth(e)
-	}
-	return rooflineview.Table(e.stdout, o.format, res, rooflineview.Options{Limit: o.limit, Width: max(width, 40), Demangle: e.demangle})
+	return rooflineview.Table(e.stdout, o.format, res, rooflineview.Options{Limit: o.limit, Width: e.textWidth(o.width), Demangle: e.demangle})
 }
 
 // prepareRoofline lets go of what the roofline never reads before the

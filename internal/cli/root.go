@@ -13,6 +13,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/info"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -28,13 +29,14 @@ type env struct {
 	maxMemory      maxMemoryFlag
 	loading        string // the trace being read or analysed, for messages
 	shapesOnly     bool   // load keeps only the shapes among the extras (parse.Options.ShapesOnly)
+	sharedTrace    bool   // a trace was read from the tests' cache (testOpen)
 	cpuProfile     string
 	stopProfile    func()
 }
 
 // Main runs tracetab with args (without the program name) and returns the
 // process exit code.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// Most of the heap is pointer-free event storage that lives to the
 	// end: a lower GC target costs little time and keeps the peak near the
 	// live size. Measured on a 1 GB trace (medians of 5, same minute): 20
@@ -43,6 +45,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	debug.SetGCPercent(20)
 	out := &outWriter{w: stdout}
 	e := &env{stdin: stdin, stdout: out, stderr: stderr}
+	// a panic anywhere (the goroutines carry theirs here) is one line and
+	// exit 3, never a goroutine dump
+	defer func() {
+		if r := recover(); r != nil {
+			code = exitCode(safe.New(r), stderr, e.loading)
+		}
+	}()
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -55,7 +64,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if out.err != nil {
 		err = &writeError{out.err}
 	}
-	return exitCode(err, stderr)
+	return exitCode(err, stderr, e.loading)
 }
 
 func newRoot(e *env) *cobra.Command {
@@ -66,7 +75,8 @@ func newRoot(e *env) *cobra.Command {
 any era from 2021 on, kilobytes to gigabytes) and answers in tables: what takes
 the time, where the GPU waits, how a Python call became a kernel.
 
-Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
+Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input, too
+large for --max-memory, or an internal error (please report it).`,
 		Example: `  tracetab info trace.json.gz
   tracetab table trace.json.gz --sort self_cuda_time_total --limit 20
   tracetab table trace.json --by kernel
@@ -104,6 +114,8 @@ Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 unreadable input.`,
 		return pprof.StartCPUProfile(f)
 	}
 	root.SetFlagErrorFunc(flagError)
+	// --version prints what the version command prints
+	root.SetVersionTemplate(buildLine() + "\n")
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
 	root.AddCommand(newCompileCmd(e), newRanksCmd(e))
 	root.AddCommand(newRooflineCmd(e))
@@ -127,12 +139,40 @@ func (e *env) loadWith(path string, lean bool) (*trace.Trace, error) {
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}
-	t, err := parse.Open(path, opts)
+	var t *trace.Trace
+	var err error
+	if testOpen != nil {
+		var shared bool
+		t, shared, err = testOpen(path, opts)
+		e.sharedTrace = e.sharedTrace || shared
+	} else {
+		t, err = parse.Open(path, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
 	printWarnings(e.stderr, t)
+	if afterLoad != nil {
+		afterLoad(t)
+	}
 	return t, nil
+}
+
+// afterLoad, when set (by tests), runs on every trace once it is read.
+var afterLoad func(*trace.Trace)
+
+// testOpen, when set (by tests: internal/testcache), reads traces in place
+// of parse.Open; shared says the trace is shared with other commands of
+// the test binary, which then keep every part of it (letGo).
+var testOpen func(path string, opts parse.Options) (t *trace.Trace, shared bool, err error)
+
+// letGo runs drop, which lets go of parts of the trace the command no
+// longer reads (to lower its peak memory); a trace the tests share keeps
+// them.
+func (e *env) letGo(drop func()) {
+	if !e.sharedTrace {
+		drop()
+	}
 }
 
 // printWarnings prints the reader's warnings, except the "thread named

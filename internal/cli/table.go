@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -24,6 +25,7 @@ type tableOptions struct {
 	groupStack   int
 	topLevel     bool
 	nameWidth    int
+	nameWidthSet bool // --name-width was given (the kernel view then caps names at it)
 	timeUnit     string
 	header       string
 	torch        string
@@ -84,6 +86,7 @@ bytes exactly, without the marker.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
+			o.nameWidthSet = cmd.Flags().Changed("name-width")
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -141,6 +144,13 @@ func (o *tableOptions) validate() error {
 		if !ok {
 			if _, known := metricnames.Lookup(o.sort); known {
 				return usageErrorf("--sort %s: torch's table() has no sort key for it; use one of %s (or a short name: %s)", o.sort, strings.Join(table.SortKeys(), ", "), metricnames.Help())
+			}
+			cands := table.SortKeys()
+			for _, m := range metricnames.Table {
+				cands = append(cands, m.Short)
+			}
+			if hint := didYouMean(o.sort, cands); hint != "" {
+				return usageErrorf("unknown --sort %q%s", o.sort, hint)
 			}
 			return usageErrorf("unknown --sort %q: use one of %s (or a short name: %s)", o.sort, strings.Join(table.SortKeys(), ", "), metricnames.Help())
 		}
@@ -227,7 +237,7 @@ func runTable(e *env, o *tableOptions) error {
 			return err
 		}
 	}
-	dropUnused(t, o)
+	e.letGo(func() { dropUnused(t, o) })
 	switch o.by {
 	case "kernel":
 		return runKernelView(e, o, t)
@@ -243,7 +253,7 @@ func runTable(e *env, o *tableOptions) error {
 	opts := table.Options{Torch: o.version, GroupByShape: o.groupShape, GroupByStack: o.groupStack,
 		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe, StepLo: o.stepLo, StepHi: o.stepHi, HasSteps: o.stepsEnabled}
 	notes := tableNotes(t, &opts)
-	freeUnused(t)
+	e.letGo(func() { freeUnused(t) })
 	if table.NeedsMemory(o.sort) && len(t.Mem) == 0 {
 		return usageErrorf("--sort %s needs [memory] events, and %s has none (profile_memory was off, or a legacy export)", o.sort, o.path)
 	}
@@ -256,7 +266,14 @@ func runTable(e *env, o *tableOptions) error {
 			return err
 		}
 	}
-	if o.compact.active() {
+	if len(res.Rows) == 0 {
+		what := "no CPU op, annotation, runtime call or device op"
+		if o.stepsEnabled {
+			what += " in the selected steps"
+		}
+		return usageErrorf("%s has %s, so the op table has no row (torch's table() would print nothing)", o.path, what)
+	}
+	if o.compact.active() || e.compactForTerminal(o, res) {
 		if o.compact.needsModel() {
 			var mn []string
 			o.compact.rowModel, mn = tableRowModels(t, opts)
@@ -280,6 +297,34 @@ func runTable(e *env, o *tableOptions) error {
 		note(e.stderr, n)
 	}
 	return nil
+}
+
+// compactForTerminal reports whether the op table goes to a terminal
+// narrower than torch's layout (one line per row, about 150 columns and
+// more): then the compact table is shown at the terminal's width, with a
+// note. --torch-exact, --width, a format other than text and a pipe keep
+// torch's layout.
+func (e *env) compactForTerminal(o *tableOptions, res *table.Result) bool {
+	w := e.textWidth(widthAuto)
+	if w == 0 || o.torchExact || o.format != "text" || o.compact.width != widthAuto {
+		return false
+	}
+	lay := render.DefaultTorchLayout()
+	lay.Limit, lay.TopLevel, lay.NameWidth, lay.TimeUnit, lay.Header = o.limit, o.topLevel, o.nameWidth, o.timeUnit, o.header
+	var b strings.Builder
+	if render.OpTable(&b, o.format, o.path, o.sort, res, lay) != nil {
+		return false
+	}
+	widest := 0
+	for _, l := range strings.Split(b.String(), "\n") {
+		widest = max(widest, utf8.RuneCountInString(l))
+	}
+	if widest <= w {
+		return false
+	}
+	o.compact.width = w
+	note(e.stderr, fmt.Sprintf("torch's layout is %d columns, wider than this terminal (%d): the compact table is shown (--torch-exact prints torch's)", widest, w))
+	return true
 }
 
 // refuseEmptyOps, once --match/--exclude left no op row, computes the

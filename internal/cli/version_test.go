@@ -41,6 +41,10 @@ func TestVersionCommand(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "tracetab ") || !strings.Contains(out, runtime.Version()) || stderr != "" {
 		t.Fatalf("exit %d %q %q", code, out, stderr)
 	}
+	flag, _, code := run(t, "--version")
+	if code != 0 || flag != out {
+		t.Errorf("--version printed %q, version %q", flag, out)
+	}
 	if _, _, code := run(t, "version", "extra"); code != ExitUsage {
 		t.Errorf("version extra: exit %d, want 2", code)
 	}

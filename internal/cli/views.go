@@ -23,7 +23,11 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 	}
 	rows, total := table.KernelView(t, keep)
 	if len(rows) == 0 {
-		note(e.stderr, "the trace has no GPU kernels, memcpys or memsets")
+		what := "no GPU kernels, memcpys or memsets"
+		if o.stepsEnabled {
+			what += " launched in the selected steps"
+		}
+		return usageErrorf("%s has %s, so --by kernel has nothing to show (was ProfilerActivity.CUDA on?)", o.path, what)
 	}
 	for _, n := range table.UnlaunchedNotes(t) {
 		note(e.stderr, n)
@@ -48,24 +52,22 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 			filtered[i].Name = names.Demangle(filtered[i].Name)
 		}
 	}
-	return render.Kernels(e.stdout, o.format, o.path, filtered, total, o.limit, o.nameWidth*2, o.stepRange())
+	lay := render.KernelLayout{Limit: o.limit, Width: e.textWidth(o.compact.width)}
+	if o.nameWidthSet {
+		lay.NameWidth = o.nameWidth // else the names fill the width
+	}
+	return render.Kernels(e.stdout, o.format, o.path, filtered, total, lay, o.stepRange())
 }
 
 func runStepView(e *env, o *tableOptions, t *trace.Trace) error {
+	if len(t.StepWindows()) == 0 {
+		return usageErrorf("%s has no ProfilerStep#N annotations, so --by step has nothing to show (no profiler schedule, or prof.step() was not called)", o.path)
+	}
 	rows := table.StepView(t)
-	if len(rows) == 0 {
-		note(e.stderr, "the trace has no ProfilerStep#N annotations (no profiler schedule, or prof.step() was not called)")
-	}
 	if o.stepsEnabled {
-		kept := rows[:0]
-		for _, r := range rows {
-			if r.N >= o.stepLo && r.N <= o.stepHi {
-				kept = append(kept, r)
-			}
-		}
-		rows = kept
+		rows = t.StepsRange(o.stepLo, o.stepHi) // checkSteps made sure some are there
 	}
-	return render.Steps(e.stdout, o.format, o.path, t.TraceStart, rows, o.stepRange())
+	return render.Steps(e.stdout, o.format, o.path, t.TraceStart, rows, o.stepRange(), e.textWidth(o.compact.width))
 }
 
 // stepRange is the --steps selection for JSON, nil without --steps.

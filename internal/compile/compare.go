@@ -117,7 +117,8 @@ func stepStats(t *trace.Trace, ws []trace.Step, hasSteps bool) []StepStats {
 	l := t.Links()
 	out := make([]StepStats, len(ws))
 	durs := make([][]int64, len(ws))
-	work := make([][][2]int64, len(ws))
+	var work []trace.DeviceWork
+	devs := map[int]bool{}
 	for k, w := range ws {
 		out[k] = StepStats{Step: w.N, HasStep: hasSteps, CPUNs: w.End - w.Start}
 		if !hasSteps {
@@ -138,10 +139,15 @@ func stepStats(t *trace.Trace, ws []trace.Step, hasSteps bool) []StepStats {
 			}
 		case e.Kind.IsDeviceWork():
 			k := trace.StepAt(ws, t.LaunchTime(i))
+			d := t.Tracks[e.Track].Device
+			devs[d] = true
+			if !hasSteps {
+				k = 0 // the one window: the device work's own (below)
+			}
+			work = append(work, trace.DeviceWork{Start: e.Start, End: e.End(), Device: int32(d), Step: int32(k)})
 			if k < 0 {
 				continue
 			}
-			work[k] = append(work[k], [2]int64{e.Start, e.End()})
 			switch e.Kind {
 			case trace.KindKernel:
 				out[k].Kernels++
@@ -151,9 +157,23 @@ func stepStats(t *trace.Trace, ws []trace.Step, hasSteps bool) []StepStats {
 			}
 		}
 	}
+	// GPU busy and idle by the one definition (trace.FillGPU): the steps'
+	// GPU windows, or without steps the device work's first start to last
+	// end
+	gw := slices.Clone(ws)
+	if !hasSteps {
+		lo := int64(math.MaxInt64)
+		for _, w := range work {
+			lo = min(lo, w.Start)
+		}
+		if len(work) == 0 {
+			lo = 0
+		}
+		gw = []trace.Step{{N: -1, Start: lo, End: lo}}
+	}
+	trace.FillGPU(gw, work, len(devs))
 	for k := range out {
-		busy, lo, hi := trace.Union(work[k])
-		out[k].GPUBusyNs, out[k].GPUIdleNs = busy, hi-lo-busy
+		out[k].GPUBusyNs, out[k].GPUIdleNs = gw[k].GPUBusyNs, gw[k].GPUIdleNs
 		out[k].MedianKernelNs = median(durs[k])
 	}
 	return out

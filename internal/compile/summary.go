@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -102,14 +103,8 @@ func (w *walk) stepOf(ts int64) (int64, bool) {
 	return w.steps[k].N, true
 }
 
-func median(d []int64) int64 {
-	if len(d) == 0 {
-		return 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
+// median is the one median (stats.MedianNs).
+func median(d []int64) int64 { return stats.MedianNs(d) }
 
 func stepCounts(m map[int64]int) []StepCount {
 	out := make([]StepCount, 0, len(m))

@@ -13,7 +13,7 @@ var RowMetrics = []string{"self_cuda", "cuda_total", "self_cpu", "cpu_total", "c
 const AliasHint = "; torch's sort keys name the same metrics, e.g. self_cuda_time_total for self_cuda"
 
 // TotalMetrics are the trace-level metrics (used as total.NAME in rules).
-var TotalMetrics = []string{"self_cpu", "self_cuda", "gpu_busy", "gpu_idle", "gpu_idle_pct", "step_time", "steps", "unlinked"}
+var TotalMetrics = []string{"self_cpu", "self_cuda", "gpu_busy", "gpu_idle", "gpu_idle_pct", "gpu_idle_pct_lanes", "step_time", "steps", "unlinked"}
 
 // Unit is what a metric's values count.
 type Unit int
@@ -36,7 +36,7 @@ func UnitOf(m string) Unit {
 	switch m {
 	case "count", "steps", "unlinked":
 		return Count
-	case "gpu_idle_pct", "pct_peak":
+	case "gpu_idle_pct", "gpu_idle_pct_lanes", "pct_peak":
 		return Pct
 	case "self_cpu_mem", "self_cuda_mem":
 		return Bytes
@@ -75,7 +75,7 @@ func rowNeeds(m string) need {
 
 func totalNeeds(m string) need {
 	switch m {
-	case "self_cuda", "gpu_busy", "gpu_idle", "gpu_idle_pct":
+	case "self_cuda", "gpu_busy", "gpu_idle", "gpu_idle_pct", "gpu_idle_pct_lanes":
 		return needDevice
 	case "step_time":
 		return needSteps

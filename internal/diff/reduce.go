@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/safe"
+	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -259,6 +261,7 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
+				defer safe.Recover(&errs[k])
 				so := topt
 				so.HasSteps, so.StepLo, so.StepHi = true, steps[g[0]].N, steps[g[1]].N
 				per[k], errs[k] = table.Compute(t, so)
@@ -365,12 +368,16 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	}
 	outside[iCPUTotal], outside[iCudaTotal] = outside[iSelfCPU], outside[iSelfCuda]
 
-	// totals
+	// totals: GPU idle by the one definition (the gaps verdict's, over
+	// the union of the steps each extended to the end of the work it
+	// launched; the GPU window without steps), whose per-step shares add
+	// up to it (trace.FillGPU)
 	g := gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, Top: 1})
-	var busy, window int64
+	v := g.Verdict
+	var laneBusy, laneWindow int64
 	for _, d := range g.Devices {
-		busy += d.BusyNs
-		window += d.WindowNs
+		laneBusy += d.BusyNs
+		laneWindow += d.WindowNs
 	}
 	add := func(m string, v float64) { s.Totals[m] = append(s.Totals[m], v) }
 	if perStep {
@@ -381,31 +388,36 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 		}
 		for _, st := range steps {
 			add("gpu_busy", float64(st.GPUBusyNs))
-			add("gpu_idle", float64(st.GPUSpanNs-st.GPUBusyNs))
+			add("gpu_idle", float64(st.GPUIdleNs))
 			add("step_time", float64(st.End-st.Start))
 		}
 	} else {
 		add("self_cpu", ns(all.SumSelfCPU))
 		add("self_cuda", ns(all.SumSelfDev))
-		add("gpu_busy", float64(busy))
-		add("gpu_idle", float64(window-busy))
+		add("gpu_busy", float64(v.BusyNs))
+		add("gpu_idle", float64(v.IdleNs))
 		if len(steps) > 0 {
 			d := make([]int64, 0, len(steps))
 			for _, st := range steps {
 				d = append(d, st.End-st.Start)
 			}
-			slices.Sort(d)
-			add("step_time", float64(d[len(d)/2]))
+			add("step_time", float64(stats.MedianNs(d)))
 		}
 	}
-	if window > 0 {
-		add("gpu_idle_pct", math.Round(float64(window-busy)*1e4/float64(window))/100)
+	if den := v.SpanNs * int64(v.Devices); den > 0 {
+		add("gpu_idle_pct", pct2(v.IdleNs, den))
+	}
+	if laneWindow > 0 {
+		add("gpu_idle_pct_lanes", pct2(laneWindow-laneBusy, laneWindow))
 	}
 	add("steps", float64(len(steps)))
 	l := t.Links()
 	add("unlinked", float64(l.DeviceOps-l.LinkedDeviceOps))
 	return outside, nil
 }
+
+// pct2 is a*100/b rounded to 2 decimals, as every *_pct field is.
+func pct2(a, b int64) float64 { return math.Round(float64(a)*1e4/float64(b)) / 100 }
 
 // groupSteps cuts the steps into at most n runs of consecutive steps (one
 // step each when there are at most n) whose step numbers increase, so a run

@@ -58,7 +58,7 @@ func ParseRule(s string) (Rule, error) {
 		part = strings.TrimSpace(part)
 		if p, ok := strings.CutSuffix(part, "%"); ok && UnitOf(metric) != Pct {
 			v, err := strconv.ParseFloat(p, 64)
-			if err != nil || v < 0 || math.IsInf(v, 0) || !math.IsNaN(r.Rel) {
+			if err != nil || math.IsNaN(v) || v < 0 || math.IsInf(v, 0) || !math.IsNaN(r.Rel) {
 				return r, fmt.Errorf("rule %q: bad relative part %q", s, part)
 			}
 			r.Rel = v / 100

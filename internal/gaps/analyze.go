@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -58,17 +58,14 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	// The step breakdown and the dead windows do not depend on the device
 	// lanes: the other core computes them meanwhile (the trace's caches are
 	// safe to share).
-	var wg sync.WaitGroup
 	var stepRows []StepLane
 	var bd *Breakdown
 	var dead []DeadWindow
 	var cpuBusy ivs
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wait := safe.Go(func() { // a panic there is raised again by wait
 		bd, cpuBusy = stepBreakdownRuns(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) }, launchers)
 		dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)
-	}()
+	})
 	// The step rows first on this side: the two sides take about as long,
 	// and their lists are gone before the device ops are collected.
 	stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
@@ -117,7 +114,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	}
 
 	if len(devices) == 0 {
-		wg.Wait()
+		wait()
 		r.Dead = dead
 		r.NoGPU = true
 		r.Verdict = Verdict{Class: ClassNoGPU, Headline: noGPUHeadline(t), Denominator: spanName}
@@ -267,7 +264,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	if firstLaunch := firstLaunchIn(devices); len(span) > 0 && firstLaunch < span[0][0] {
 		cpuSpan = mergeIvs(append([][2]int64{{firstLaunch, span[0][0]}}, span...))
 	}
-	wg.Wait()
+	wait()
 	r.Steps, r.Breakdown, r.Dead = stepRows, bd, dead
 	active := intersect(cpuBusy, cpuSpan)
 	r.Verdict = verdict(span, spanName, r.Devices, busyIn, acc, active, r.Narrowed)

@@ -104,13 +104,17 @@ type DeadWindow struct {
 
 // StepLane is one profiler step seen from both lanes.
 type StepLane struct {
-	Step       int64
-	StartNs    int64
-	CPUNs      int64
-	GPUBusyNs  int64
-	GPUIdleNs  int64
-	LargestGap int64
-	Cold       bool
+	Step    int64
+	StartNs int64
+	CPUNs   int64
+	// the step's share of the verdict's GPU time (trace.FillGPU): summed
+	// over the steps, GPUBusyNs and GPUIdleNs are the verdict's busy and
+	// idle time
+	GPUWindowNs int64
+	GPUBusyNs   int64
+	GPUIdleNs   int64
+	LargestGap  int64
+	Cold        bool
 }
 
 // Report is the whole analysis.

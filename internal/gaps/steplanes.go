@@ -7,63 +7,52 @@ import (
 )
 
 // stepLanes is the per-step GPU row: the rows of trace.Steps (a device op
-// belongs to the step holding its launch time), found with a cursor over
-// launch times that mostly come in order and one flat array for the
-// steps' device work instead of a slice per step.
+// belongs to the step holding its launch time; the step's share of GPU
+// time by trace.FillGPU, the definition the verdict's totals follow), found
+// with a cursor over launch times that mostly come in order.
 func stepLanes(t *trace.Trace, o Options, keep func(i int) bool) []StepLane {
+	// the selected steps alone share the GPU time, as the verdict's
+	// denominator is their union
 	steps := t.StepWindows()
+	trace.MarkCold(steps) // among all the steps, by their CPU times
+	if o.HasStep {
+		steps = slices.DeleteFunc(steps, func(s trace.Step) bool { return s.N < o.StepLo || s.N > o.StepHi })
+	}
 	l := t.Links()
-	// Two passes over the device ops: the first counts each step's work,
-	// the second writes it in place (no per-op record in between).
-	off := make([]int, len(steps)+1)
-	stepOf := func(cur *stepCursor, i int, e *trace.Event) int {
+	n := 0
+	for i := 0; i < t.NumEvents(); i++ {
+		if e := t.Ev(i); e.Kind.IsDeviceWork() && (keep == nil || keep(i)) {
+			n++
+		}
+	}
+	work := make([]trace.DeviceWork, 0, n)
+	devs := map[int]bool{}
+	cur := stepCursor{steps: steps}
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
 		if !e.Kind.IsDeviceWork() || (keep != nil && !keep(i)) {
-			return -1
+			continue
 		}
 		lt := e.Start
 		if r := l.Launch[i]; r >= 0 {
 			lt = t.Ev(int(r)).Start
 		}
-		return cur.at(lt)
-	}
-	cur := stepCursor{steps: steps}
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
-		k := stepOf(&cur, i, e)
-		if k < 0 {
-			continue
+		k := cur.at(lt)
+		if k >= 0 {
+			steps[k].DeviceOps++
+			if e.Kind == trace.KindKernel {
+				steps[k].Kernels++
+			}
 		}
-		steps[k].DeviceOps++
-		if e.Kind == trace.KindKernel {
-			steps[k].Kernels++
-		}
-		off[k+1]++
+		d := t.Tracks[e.Track].Device
+		devs[d] = true
+		work = append(work, trace.DeviceWork{Start: e.Start, End: e.End(), Device: int32(d), Step: int32(k)})
 	}
-	for k := range steps {
-		off[k+1] += off[k]
-	}
-	// Each step's work in event order, as trace.Steps appends it.
-	work := make([][2]int64, off[len(steps)])
-	next := slices.Clone(off[:len(steps)])
-	cur = stepCursor{steps: steps}
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
-		if k := stepOf(&cur, i, e); k >= 0 {
-			work[next[k]] = [2]int64{e.Start, e.End()}
-			next[k]++
-		}
-	}
-	for k := range steps {
-		steps[k].SetDeviceWork(work[off[k]:off[k+1]])
-	}
-	trace.MarkCold(steps)
+	trace.FillGPU(steps, work, len(devs))
 	var out []StepLane
 	for _, s := range steps {
-		if o.HasStep && (s.N < o.StepLo || s.N > o.StepHi) {
-			continue
-		}
-		out = append(out, StepLane{Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start, GPUBusyNs: s.GPUBusyNs,
-			GPUIdleNs: s.GPUSpanNs - s.GPUBusyNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
+		out = append(out, StepLane{Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start, GPUWindowNs: s.GPUWindowNs,
+			GPUBusyNs: s.GPUBusyNs, GPUIdleNs: s.GPUIdleNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
 	}
 	return out
 }

@@ -42,8 +42,8 @@ func TestStepLanesAsTraceSteps(t *testing.T) {
 					if o.HasStep && (s.N < o.StepLo || s.N > o.StepHi) {
 						continue
 					}
-					want = append(want, StepLane{Step: s.N, StartNs: s.Start - tr.TraceStart, CPUNs: s.End - s.Start, GPUBusyNs: s.GPUBusyNs,
-						GPUIdleNs: s.GPUSpanNs - s.GPUBusyNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
+					want = append(want, StepLane{Step: s.N, StartNs: s.Start - tr.TraceStart, CPUNs: s.End - s.Start, GPUWindowNs: s.GPUWindowNs,
+						GPUBusyNs: s.GPUBusyNs, GPUIdleNs: s.GPUIdleNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
 				}
 				if !slices.Equal(got, want) {
 					t.Errorf("%s (filtered %v, %+v): stepLanes differs from trace.Steps\n got %+v\nwant %+v", filepath.Base(f), keep != nil, o, got, want)

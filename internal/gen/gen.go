@@ -50,6 +50,9 @@ type Config struct {
 	PGSeq bool
 	// Roofline ends every step with ops of known FLOPs (roofline.go).
 	Roofline bool
+	// Warm leaves out the cold first step (its 2.5 ms GPU lag and dead
+	// window): a trace profiled after warm-up, every step alike.
+	Warm bool
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -400,7 +403,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	if cfg.GEMMScale > 0 {
 		gemmDur = int64(float64(gemmDurBase) * cfg.GEMMScale)
 	}
-	cold := s == 0
+	cold := s == 0 && !cfg.Warm
 	stepStart := t
 	// matmul_add body
 	ma := t + 21_000 + scenarioLen(cfg)

@@ -10,7 +10,12 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
+var updateFlag = flag.Bool("update", false, "rewrite golden files")
+
+// Updating reports whether golden files are rewritten: -update (in a
+// package whose tests import this one) or TRACETAB_UPDATE=1 (make golden:
+// every package, whether it has the flag or not).
+func Updating() bool { return *updateFlag || os.Getenv("TRACETAB_UPDATE") == "1" }
 
 // forbidden are the characters Windows or macOS file systems cannot hold
 // in a file name (the path separators included).
@@ -34,7 +39,7 @@ func Check(t *testing.T, root, name, got string) {
 	t.Helper()
 	name = FileName(name)
 	path := filepath.Join(root, "testdata", "golden", name)
-	if *update {
+	if Updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +50,7 @@ func Check(t *testing.T, root, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./... -update to create it)", err)
+		t.Fatalf("%v (run make golden to create it)", err)
 	}
 	if w := strings.ReplaceAll(string(want), "\r\n", "\n"); w != got {
 		os.WriteFile(path+".got", []byte(got), 0o644)

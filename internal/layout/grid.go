@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -32,6 +34,10 @@ type Grid struct {
 	Width int
 	// MinName is the narrowest a name column is cut to (0: 16).
 	MinName int
+	// Optional lists columns that text may leave out, in the order they
+	// go, when the grid does not fit Width even with its names cut; a
+	// footnote says which were left out (CSV, Markdown and JSON keep all).
+	Optional []int
 }
 
 // Write renders g in format "text", "md" or "csv".
@@ -150,10 +156,71 @@ func (g *Grid) fit() ([][]string, []int) {
 	return rows, target
 }
 
+// narrowed is g without its optional columns, as many as it takes to fit
+// Width (in their order), and the headers of those left out.
+func (g *Grid) narrowed() (*Grid, []string) {
+	cur := g
+	var dropped []string
+	// a column goes while the names would be cut below a comfortable
+	// width (twice MinName) to keep it
+	minName := g.MinName
+	if minName <= 0 {
+		minName = 16
+	}
+	for _, c := range g.Optional {
+		total := 0
+		for i, wd := range cur.widths() {
+			if cur.isName(i) {
+				wd = min(wd, max(2*minName, Runes(cur.Headers[i])))
+			}
+			total += wd + 2
+		}
+		if total <= g.Width {
+			break
+		}
+		// column c of g is at index k of cur
+		k := c
+		for _, d := range dropped {
+			if slices.Index(g.Headers, d) < c {
+				k--
+			}
+		}
+		dropped = append(dropped, g.Headers[c])
+		next := *cur
+		next.Optional = nil
+		next.Headers = slices.Delete(slices.Clone(cur.Headers), k, k+1)
+		next.RightAlign = deleteAt(cur.RightAlign, k)
+		next.Names = deleteAt(cur.Names, k)
+		next.Rows = make([][]string, len(cur.Rows))
+		for i, r := range cur.Rows {
+			next.Rows[i] = deleteAt(r, k)
+		}
+		cur = &next
+	}
+	return cur, dropped
+}
+
+func deleteAt[T any](s []T, k int) []T {
+	if k >= len(s) {
+		return s
+	}
+	return slices.Delete(slices.Clone(s), k, k+1)
+}
+
 // writeText lays the grid out as aligned columns under a dashed rule; a
 // line ends at its last character (no text output ends a line with a
 // space).
 func (g *Grid) writeText(w io.Writer) error {
+	if g.Width > 0 && len(g.Optional) > 0 {
+		n, dropped := g.narrowed()
+		if len(dropped) > 0 {
+			if err := n.writeText(w); err != nil {
+				return err
+			}
+			_, err := io.WriteString(w, "(to fit "+strconv.Itoa(g.Width)+" columns, left out: "+strings.Join(dropped, ", ")+")\n")
+			return err
+		}
+	}
 	rows, width := g.fit()
 	var b, l strings.Builder
 	line := func(cells []string) {

@@ -103,3 +103,38 @@ func TestWrap(t *testing.T) {
 		t.Errorf("width 0 wrapped: %q", got)
 	}
 }
+
+func TestGridOptionalColumns(t *testing.T) {
+	g := &Grid{
+		Headers:    []string{"Total", "Min", "Max", "Name"},
+		Rows:       [][]string{{"1.000ms", "0.100ms", "0.900ms", strings.Repeat("k", 40)}},
+		RightAlign: []bool{true, true, true, false},
+		Names:      []bool{false, false, false, true},
+		Optional:   []int{2, 1},
+		Width:      56,
+	}
+	var b bytes.Buffer
+	if err := g.Write(&b, "text"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for _, l := range lines[:len(lines)-1] {
+		if Runes(l) > 56 {
+			t.Errorf("line over 56: %q", l)
+		}
+	}
+	if strings.Contains(lines[0], "Max") || !strings.Contains(lines[0], "Min") {
+		t.Errorf("want Max left out first and Min kept: %q", lines[0])
+	}
+	if !strings.Contains(lines[len(lines)-1], "left out: Max") {
+		t.Errorf("no footnote: %q", out)
+	}
+	// wide enough: nothing left out, no footnote
+	g.Width = 200
+	b.Reset()
+	g.Write(&b, "text")
+	if strings.Contains(b.String(), "left out") || !strings.Contains(b.String(), "Max") {
+		t.Errorf("a wide grid lost a column: %q", b.String())
+	}
+}

@@ -216,6 +216,18 @@ func (p *parser) strOrWord() ([]byte, bool) {
 	return s.word(), false
 }
 
+// textValue reads a string value, its escapes decoded as an event name's
+// are (a non-string scalar is its text; an object or array is "").
+func (p *parser) textValue() string {
+	s := &p.sc
+	if s.peek() == '"' {
+		raw, esc := s.str()
+		return p.text(raw, esc)
+	}
+	raw, _ := p.strOrWord()
+	return p.text(raw, false)
+}
+
 func (p *parser) internValue() trace.StrID {
 	s := &p.sc
 	if s.peek() != '"' {

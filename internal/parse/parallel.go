@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -96,7 +97,7 @@ func (p *parser) parallelEvents() error {
 					return
 				default:
 				}
-				results[i] <- p.runSegment(cands, i)
+				results[i] <- p.safeSegment(cands, i)
 			}
 		}()
 	}
@@ -146,6 +147,18 @@ func (p *parser) parallelEvents() error {
 		mendedText: p.sc.mendedText, firstMendedText: p.sc.firstMendedText}
 	p.sc.pos, p.sc.end = 0, 0
 	return p.sc.fill()
+}
+
+// safeSegment is runSegment on a worker goroutine: a panic there becomes
+// the segment's error (an internal error), reported as the sequential
+// reader's would be.
+func (p *parser) safeSegment(cands []int64, i int) (r segResult) {
+	defer func() {
+		if x := recover(); x != nil {
+			r = segResult{err: safe.New(x)}
+		}
+	}()
+	return p.runSegment(cands, i)
 }
 
 // runSegment parses the segment that starts at cands[i].

@@ -509,8 +509,7 @@ func (p *parser) deviceProps() {
 			var v int64
 			switch k {
 			case "name":
-				raw, _ := p.strOrWord()
-				d.Name = p.text(raw, false)
+				d.Name = p.textValue()
 				return
 			case "id", "totalGlobalMem", "numSms", "computeMajor", "computeMinor":
 				v, _ = p.intValue()
@@ -540,8 +539,7 @@ func (p *parser) distInfo() {
 	p.fields(func(k string) {
 		switch k {
 		case "backend":
-			raw, _ := p.strOrWord()
-			p.t.Dist.Backend = p.text(raw, false)
+			p.t.Dist.Backend = p.textValue()
 		case "rank":
 			p.t.Dist.Rank, _ = p.intValue()
 		case "world_size":

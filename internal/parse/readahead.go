@@ -3,6 +3,8 @@ package parse
 import (
 	"io"
 	"time"
+
+	"github.com/tracetab/tracetab/internal/safe"
 )
 
 // readahead reads its source on its own goroutine, a block ahead of the
@@ -29,6 +31,11 @@ func newReadahead(src io.Reader) *readahead {
 	go func() {
 		defer close(r.exited)
 		defer close(r.blocks)
+		defer func() {
+			if x := recover(); x != nil {
+				errc <- safe.New(x) // the reader's error: an internal one
+			}
+		}()
 		for {
 			var b []byte
 			select {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/chain"
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -44,9 +45,21 @@ func patternText(s *chain.Selection) string {
 	return strconv.Quote(s.Pattern)
 }
 
-func deviceLine(d *chain.DeviceOp) string {
+// minChainName is the narrowest a name is cut to in a chain line.
+const minChainName = 24
+
+// fitName cuts name in the middle so that it and rest fit in room runes
+// (room <= 0: no limit), never below minChainName.
+func fitName(name string, room int, rest string) string {
+	if room <= 0 {
+		return name
+	}
+	return layout.Cut(name, max(room-layout.Runes(rest), minChainName))
+}
+
+func deviceLine(d *chain.DeviceOp, room int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "GPU %d stream %d  %s  %s", d.Device, d.Stream, d.Name, kindLabel(d.Kind))
+	b.WriteString("  " + kindLabel(d.Kind))
 	if d.HasLaunch {
 		b.WriteString("  queue " + units.Dur(d.QueueNs))
 	} else {
@@ -65,12 +78,15 @@ func deviceLine(d *chain.DeviceOp) string {
 	if d.Bytes >= 0 {
 		fmt.Fprintf(&b, "  bytes %d", d.Bytes)
 	}
-	return b.String()
+	head := fmt.Sprintf("GPU %d stream %d  ", d.Device, d.Stream)
+	// the name is cut to leave room for its kind; the other fields go on
+	// continuation lines when they do not fit (ChainTextSink.item)
+	return head + fitName(d.Name, room-layout.Runes(head), "  "+kindLabel(d.Kind)) + b.String()
 }
 
-func eventLine(it *chain.Item, up bool) string {
+func eventLine(it *chain.Item, up bool, room int) string {
 	var b strings.Builder
-	b.WriteString(it.Name + "  " + kindLabel(it.EvKind))
+	b.WriteString("  " + kindLabel(it.EvKind))
 	if up {
 		b.WriteString("  child at +" + units.Dur(it.OffsetNs))
 	} else {
@@ -86,18 +102,19 @@ func eventLine(it *chain.Item, up bool) string {
 	for _, m := range it.Marks {
 		b.WriteString("  [" + m + "]")
 	}
-	return b.String()
+	return fitName(it.Name, room, "  "+kindLabel(it.EvKind)) + b.String()
 }
 
 // ChainTextSink writes chains as text: a tree for down walks, one frame
 // per line for up walks.
 type ChainTextSink struct {
-	w    *bufio.Writer
-	box  bool
-	open []bool // open[d]: the last event drawn at depth d has siblings to come
-	node *chain.Item
-	c    *chain.ChainInfo
-	n    int // chains begun
+	w     *bufio.Writer
+	box   bool
+	width int    // the lines' width, names cut to fit (0: no limit)
+	open  []bool // open[d]: the last event drawn at depth d has siblings to come
+	node  *chain.Item
+	c     *chain.ChainInfo
+	n     int // chains begun
 }
 
 // NewChainText returns a text sink; box draws the tree with box-drawing
@@ -106,7 +123,56 @@ func NewChainText(w io.Writer, box bool) *ChainTextSink {
 	return &ChainTextSink{w: bufio.NewWriterSize(w, 64<<10), box: box}
 }
 
-func (t *ChainTextSink) line(s string) { t.w.WriteString(strings.TrimRight(s, " ") + "\n") }
+// SetWidth makes the lines fit width runes by cutting names (0: no limit).
+func (t *ChainTextSink) SetWidth(width int) { t.width = width }
+
+// room is what a line with prefix pre leaves for the rest, 0 for no limit.
+func (t *ChainTextSink) room(pre string) int {
+	if t.width <= 0 {
+		return 0
+	}
+	return max(t.width-layout.Runes(pre), 1)
+}
+
+// line writes one line; a prose line (a "#" header, a parenthesised
+// note) wider than the width is wrapped, its continuation indented.
+func (t *ChainTextSink) line(s string) {
+	s = strings.TrimRight(s, " ")
+	body := strings.TrimLeft(s, " \n")
+	if t.width > 0 && layout.Runes(s) > t.width && (strings.HasPrefix(body, "#") || strings.HasPrefix(body, "(")) {
+		lead := s[:len(s)-len(body)]
+		indent := strings.Repeat(" ", layout.Runes(strings.TrimLeft(lead, "\n"))+2)
+		t.w.WriteString(lead + strings.Join(layout.Wrap(body, t.width-layout.Runes(lead), indent), "\n") + "\n")
+		return
+	}
+	t.w.WriteString(s + "\n")
+}
+
+// item writes pre+text; when that is wider than the width, the text's
+// fields (separated by two spaces) that do not fit go on continuation
+// lines under it, indented past pre.
+func (t *ChainTextSink) item(pre, text string) {
+	if t.width <= 0 || layout.Runes(pre+text) <= t.width {
+		t.line(pre + text)
+		return
+	}
+	cont := strings.Repeat(" ", layout.Runes(pre)+4)
+	fields := strings.Split(text, "  ")
+	cur := pre + fields[0]
+	for _, f := range fields[1:] {
+		if layout.Runes(cur)+2+layout.Runes(f) > t.width && strings.TrimSpace(cur) != "" && cur != cont {
+			t.line(cur)
+			cur = cont + f
+			continue
+		}
+		if cur == cont {
+			cur += f
+		} else {
+			cur += "  " + f
+		}
+	}
+	t.line(cur)
+}
 
 // Begin writes what was selected.
 func (t *ChainTextSink) Begin(s *chain.Selection) error {
@@ -165,7 +231,7 @@ func (t *ChainTextSink) BeginChain(c *chain.ChainInfo) error {
 			step = fmt.Sprintf(", launched in ProfilerStep#%d", c.Step)
 		}
 		t.line(fmt.Sprintf("# %s%s%s, up from the GPU to the code that launched it", c.Device.Name, inst, step))
-		t.line(deviceLine(c.Device))
+		t.item("", deviceLine(c.Device, t.room("")))
 		switch {
 		case c.Unlinked && c.Device.HasCorr:
 			t.line(fmt.Sprintf("  (no launch call with correlation id %d in the trace: launched before the profiling window opened, or the trace lacks the CPU side)", c.Device.Corr))
@@ -231,7 +297,7 @@ func (t *ChainTextSink) Item(it *chain.Item) error {
 		}
 		switch it.Kind {
 		case chain.ItemEvent:
-			t.line("  " + arrow + eventLine(it, true))
+			t.item("  "+arrow, eventLine(it, true, t.room("  "+arrow)))
 			if it.Launched > 1 {
 				t.line(fmt.Sprintf("     (this call launched %d device ops)", it.Launched))
 			}
@@ -257,7 +323,7 @@ func (t *ChainTextSink) Item(it *chain.Item) error {
 			line = t.prefix(d) + b
 		}
 		t.setOpen(d, !it.Last)
-		t.line(line + eventLine(it, false) + levelMark(d))
+		t.item(line, eventLine(it, false, t.room(line+levelMark(d)))+levelMark(d))
 	case chain.ItemDevice, chain.ItemMoreDevice:
 		pre := t.prefix(d + 1)
 		if t.node != nil && t.node.HasChildren {
@@ -270,7 +336,7 @@ func (t *ChainTextSink) Item(it *chain.Item) error {
 		if it.Kind == chain.ItemMoreDevice {
 			t.line(fmt.Sprintf("%s%s... %d more device ops launched by this call", pre, devArrow, it.Count))
 		} else {
-			t.line(pre + devArrow + deviceLine(it.Dev))
+			t.item(pre+devArrow, deviceLine(it.Dev, t.room(pre+devArrow)))
 		}
 	case chain.ItemHop:
 		t.setOpen(d, true)
@@ -308,7 +374,9 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 		}
 		t.line(h + ": device work per call")
 		g = &Grid{Headers: []string{"Per call", "Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Kind", "Name"},
-			RightAlign: []bool{true, true, true, true, true, true, true}}
+			RightAlign: []bool{true, true, true, true, true, true, true},
+			Names:      []bool{false, false, false, false, false, false, false, false, true},
+			Optional:   []int{5, 6, 7}, Width: t.width}
 		for _, r := range s.Rows {
 			g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.PerCall, 'f', 2, 64), strconv.Itoa(r.Count), dur(r.TotalDurNs),
 				queue(r.MedQueueNs), dur(r.MedDurNs), dur(r.MinDurNs), dur(r.MaxDurNs), kindLabel(r.Kind), r.Name})
@@ -320,7 +388,9 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 		}
 		t.line(h + ": who launched them")
 		g = &Grid{Headers: []string{"Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Launch call", "Op", "Name"},
-			RightAlign: []bool{true, true, true, true, true, true}}
+			RightAlign: []bool{true, true, true, true, true, true},
+			Names:      []bool{false, false, false, false, false, false, true, true, true},
+			Optional:   []int{4, 5}, Width: t.width}
 		for _, r := range s.Rows {
 			lc, op := r.LaunchCall, r.Op
 			if lc == "" {

@@ -2,7 +2,6 @@ package render
 
 import (
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -18,7 +17,10 @@ type CompactColumn struct {
 	cell   func(r *table.Row, res *table.Result) string
 }
 
-func usCell(us float64) string { return units.Dur(int64(math.Round(us * 1e3))) }
+// usCell formats an op row's time as torch's layout does (_format_time):
+// the row's float microseconds scaled and rounded by the same rule, so a
+// tie prints the same digits in both layouts.
+func usCell(us float64) string { return torchTime(us, "") }
 
 func pctCell(a, b float64) string {
 	if b == 0 {
@@ -49,7 +51,7 @@ var CompactColumns = []CompactColumn{
 // order (the name always first) and the width of the whole line.
 type CompactLayout struct {
 	Columns  []CompactColumn
-	Width    int // the line's width in runes; the name column takes what is left
+	Width    int // the line's width in runes, the name column taking what is left; 0: no limit
 	Demangle bool
 	Torch    TorchLayout // for the row limit and top-level filter
 	// Model gives a row's roofline figures for the model columns; nil
@@ -91,24 +93,45 @@ func CompactOpTable(w io.Writer, res *table.Result, lay CompactLayout) error {
 	if lay.Demangle {
 		raw = names.DemangleAll(raw)
 	}
-	for i := range rows {
-		if rows[i].Device {
-			// a kernel or GPU annotation row can share its name with a CPU
-			// row (a Triton op and its kernel; ProfilerStep* on both lanes)
-			raw[i] += GPUMarker
-		}
-	}
 	rest := lay.Width
 	for _, wd := range widths {
 		rest -= wd + 2
 	}
 	nameW := max(rest, minNameWidth)
-	shown := names.Column(raw, nameW)
+	if lay.Width <= 0 {
+		nameW = 0 // no limit: every name whole
+	}
+	// a kernel or GPU annotation row can share its name with a CPU row (a
+	// Triton op and its kernel; ProfilerStep* on both lanes): it ends in
+	// the marker, after the cut and any #2, as in torch's layout
+	shown := make([]string, len(rows))
+	for _, dev := range []bool{false, true} {
+		var idx []int
+		var col []string
+		for i := range rows {
+			if rows[i].Device == dev {
+				idx, col = append(idx, i), append(col, raw[i])
+			}
+		}
+		w := nameW
+		m := ""
+		if dev {
+			m = GPUMarker
+			if w > 0 {
+				w = max(w-runes(m), len(names.Ellipsis)+2)
+			}
+		}
+		for k, s := range names.Column(col, w) {
+			shown[idx[k]] = s + m
+		}
+	}
 	longest := runes("Name")
 	for _, s := range shown {
 		longest = max(longest, runes(s))
 	}
-	nameW = min(nameW, longest)
+	if nameW <= 0 || nameW > longest {
+		nameW = longest
+	}
 
 	var b strings.Builder
 	line := func(name string, vals []string) {

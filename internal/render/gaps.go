@@ -12,7 +12,9 @@ import (
 )
 
 // GapsSchema versions the JSON form of the gaps report.
-const GapsSchema = "tracetab.gaps/2"
+// 3: steps[] are each step's share of the verdict's GPU time (trace.FillGPU:
+// gpu_window_ns, and busy and idle inside it, summing to the verdict's).
+const GapsSchema = "tracetab.gaps/3"
 
 func us(ns int64) float64 { return float64(ns) / 1e3 }
 func nsT(ns int64) string { return fmtUs(us(ns)) }
@@ -156,6 +158,7 @@ func GapsJSON(w io.Writer, file string, r *gaps.Report) error {
 		Step      int64 `json:"step"`
 		StartNs   int64 `json:"start_ns"`
 		CPUNs     int64 `json:"cpu_ns"`
+		GPUWinNs  int64 `json:"gpu_window_ns"`
 		GPUBusyNs int64 `json:"gpu_busy_ns"`
 		GPUIdleNs int64 `json:"gpu_idle_ns"`
 		LargestNs int64 `json:"largest_gap_ns"`
@@ -285,7 +288,7 @@ func GapsJSON(w io.Writer, file string, r *gaps.Report) error {
 		out.Syncs = append(out.Syncs, syncJSON{s.Name, s.StartNs, s.DurNs, s.GPUBusyNs})
 	}
 	for _, s := range r.Steps {
-		out.Steps = append(out.Steps, stepJSON{s.Step, s.StartNs, s.CPUNs, s.GPUBusyNs, s.GPUIdleNs, s.LargestGap, s.Cold})
+		out.Steps = append(out.Steps, stepJSON{s.Step, s.StartNs, s.CPUNs, s.GPUWindowNs, s.GPUBusyNs, s.GPUIdleNs, s.LargestGap, s.Cold})
 	}
 	return JSON(w, out)
 }

@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/info"
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
-// InfoText writes the summary of a trace for a person. Offsets are from
+// InfoText writes the summary of a trace for a person, each line that is
+// wider than width (0: no limit) wrapped under its value. Offsets are from
 // the origin the "origin" line names, the one every command uses.
-func InfoText(w io.Writer, in *info.Info) error {
+func InfoText(w io.Writer, in *info.Info, width int) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("file        %s (%s of JSON, %s)\n", in.File, units.Bytes(in.SizeBytes), in.Container)
@@ -52,9 +54,30 @@ func InfoText(w io.Writer, in *info.Info) error {
 	for _, w := range in.Warnings {
 		p("warning     %s\n", w)
 	}
-	_, err := io.WriteString(w, b.String())
+	out := b.String()
+	if width > 0 {
+		var wb strings.Builder
+		for _, l := range strings.SplitAfter(out, "\n") {
+			if layout.Runes(strings.TrimSuffix(l, "\n")) <= width {
+				wb.WriteString(l)
+				continue
+			}
+			l = strings.TrimSuffix(l, "\n")
+			key, val := l, ""
+			if r := []rune(l); len(r) > len(infoIndent) {
+				key, val = string(r[:len(infoIndent)]), string(r[len(infoIndent):])
+			}
+			lines := layout.Wrap(val, width-len(infoIndent), "")
+			wb.WriteString(key + strings.Join(lines, "\n"+infoIndent) + "\n")
+		}
+		out = wb.String()
+	}
+	_, err := io.WriteString(w, out)
 	return err
 }
+
+// infoIndent lines a wrapped value up under the values.
+const infoIndent = "            "
 
 type infoPrintf func(format string, a ...any)
 

@@ -135,9 +135,11 @@ func OpGrid(res *table.Result, lay TorchLayout, csv bool) *Grid {
 		g.Headers = append(g.Headers, "# of Calls", "Input Shapes")
 	}
 	g.RightAlign = make([]bool, len(g.Headers))
+	g.Names = make([]bool, len(g.Headers))
 	for i := 1; i < len(g.Headers)-1; i++ {
 		g.RightAlign[i] = true
 	}
+	g.Names[0], g.Names[len(g.Names)-1] = true, true // the name and the shapes: code spans in Markdown
 	tf := func(x float64) string { return torchTime(x, lay.TimeUnit) }
 	if csv {
 		tf = func(x float64) string { return strconv.FormatInt(table.Ns(x), 10) }

@@ -178,7 +178,11 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 		row(vals)
 		if hasStack {
 			empty := make([]string, len(headers))
-			for k, fr := range r.Stack[1:] {
+			var rest []string // the frames after the first; a row without a stack has none (Python's [][1:])
+			if len(r.Stack) > 1 {
+				rest = r.Stack[1:]
+			}
+			for k, fr := range rest {
 				if k+1 >= maxFrames {
 					break
 				}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -32,10 +33,17 @@ type kernelJSON struct {
 // KernelSort names the order of the kernel view.
 const KernelSort = "total_ns"
 
+// KernelLayout says how the kernel view's text is laid out.
+type KernelLayout struct {
+	Limit     int // rows shown; < 0 all
+	NameWidth int // the longest name shown, cut in the middle; 0: no cap
+	Width     int // the text's width, names cut to fit it; 0: no limit
+}
+
 // Kernels writes the kernel view.
-func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, limit, nameWidth int, steps *table.StepRange) error {
-	if limit >= 0 && len(rows) > limit {
-		rows = rows[:limit]
+func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, lay KernelLayout, steps *table.StepRange) error {
+	if lay.Limit >= 0 && len(rows) > lay.Limit {
+		rows = rows[:lay.Limit]
 	}
 	rnd := func(ns float64) int64 { return int64(math.Round(ns)) }
 	pct2 := func(p float64) float64 { return math.Round(p*100) / 100 }
@@ -50,13 +58,15 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 		}{KernelSchema, file, KernelSort, steps, totalNs, []kernelJSON{}}
 		for _, r := range rows {
 			out.Rows = append(out.Rows, kernelJSON{Name: r.Name, Kind: r.Kind.String(), Class: r.Class, Calls: r.Count,
-				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: rnd(r.MedianNs), MinNs: r.MinNs, MaxNs: r.MaxNs,
+				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: r.MedianNs, MinNs: r.MinNs, MaxNs: r.MaxNs,
 				StddevNs: rnd(r.StdDevNs), GPUPct: pct2(r.Pct)})
 		}
 		return JSON(w, out)
 	}
 	g := &Grid{Headers: []string{"Time %", "Total", "Calls", "Avg", "Median", "Min", "Max", "StdDev", "Kind", "Class", "Name"},
-		RightAlign: []bool{true, true, true, true, true, true, true, true, false, false, false}}
+		RightAlign: []bool{true, true, true, true, true, true, true, true, false, false, false},
+		Names:      []bool{false, false, false, false, false, false, false, false, false, false, true},
+		Optional:   []int{7, 8, 5, 6, 3}} // StdDev, Kind, Min, Max, Avg: on a narrow terminal
 	t := func(ns float64) string { return units.Dur(rnd(ns)) }
 	if format == "csv" {
 		g.Headers = []string{"gpu_time_pct", "total_ns", "calls", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns", "kind", "class", "name"}
@@ -67,17 +77,16 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 		shown[i] = r.Name
 	}
 	if format == "text" {
-		shown = names.Column(shown, nameWidth) // middle ellipsis, #2 for collisions
+		shown = names.Column(shown, lay.NameWidth) // middle ellipsis, #2 for collisions
+		g.Width = lay.Width
 	}
 	for i, r := range rows {
-		name := shown[i]
 		g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.Pct, 'f', 2, 64), t(float64(r.TotalNs)), strconv.FormatInt(r.Count, 10),
-			t(r.MeanNs), t(r.MedianNs), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, name})
+			t(r.MeanNs), t(float64(r.MedianNs)), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, shown[i]})
 	}
 	return g.Write(w, format)
 }
 
-// fmtUs formats microseconds with a unit for people.
 func fmtUs(us float64) string {
 	switch a := max(us, -us); {
 	case a >= 1e6:
@@ -89,30 +98,39 @@ func fmtUs(us float64) string {
 }
 
 // StepSchema versions the JSON form of the step view. 2: integer ns,
-// gpu_busy_pct (null without CPU time), steps.
-const StepSchema = "tracetab.steps/2"
+// gpu_busy_pct (null without CPU time), steps. 3: the step's share of GPU
+// time by the one definition of GPU idle (gpu_window_ns, gpu_busy_ns,
+// gpu_idle_ns, gpu_idle_pct, devices, largest_gap_ns); gpu_span_ns and
+// gpu_busy_pct (of the CPU time) are gone.
+const StepSchema = "tracetab.steps/3"
 
 type stepJSON struct {
-	Step       int64    `json:"step"`
-	StartNs    int64    `json:"start_ns"`
-	CPUNs      int64    `json:"cpu_ns"`
-	GPUBusyNs  int64    `json:"gpu_busy_ns"`
-	GPUSpanNs  int64    `json:"gpu_span_ns"`
-	GPUBusyPct *float64 `json:"gpu_busy_pct"`
-	Kernels    int      `json:"kernels"`
-	DeviceOps  int      `json:"device_ops"`
-	Cold       bool     `json:"cold"`
+	Step         int64    `json:"step"`
+	StartNs      int64    `json:"start_ns"`
+	CPUNs        int64    `json:"cpu_ns"`
+	GPUWindowNs  *int64   `json:"gpu_window_ns"` // the GPU figures are null without device work
+	GPUBusyNs    *int64   `json:"gpu_busy_ns"`
+	GPUIdleNs    *int64   `json:"gpu_idle_ns"`
+	GPUIdlePct   *float64 `json:"gpu_idle_pct"`
+	Devices      int      `json:"devices"`
+	LargestGapNs *int64   `json:"largest_gap_ns"`
+	Kernels      int      `json:"kernels"`
+	DeviceOps    int      `json:"device_ops"`
+	Cold         bool     `json:"cold"`
+}
+
+// stepIdlePct is the step's GPU idle share of its window on its devices,
+// nil when the window is empty.
+func stepIdlePct(r trace.Step) *float64 {
+	if den := r.GPUWindowNs * int64(r.Devices); den > 0 {
+		p := math.Round(float64(r.GPUIdleNs)*1e4/float64(den)) / 100
+		return &p
+	}
+	return nil
 }
 
 // Steps writes the step view; start times are relative to t0.
-func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps *table.StepRange) error {
-	busyPct := func(r trace.Step) *float64 {
-		if cpu := r.End - r.Start; cpu > 0 {
-			p := math.Round(float64(r.GPUBusyNs)*100/float64(cpu)*100) / 100
-			return &p
-		}
-		return nil
-	}
+func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps *table.StepRange, width int) error {
 	if format == "json" {
 		out := struct {
 			Schema string           `json:"schema"`
@@ -121,32 +139,72 @@ func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps 
 			Rows   []stepJSON       `json:"steps"`
 		}{StepSchema, file, steps, []stepJSON{}}
 		for _, r := range rows {
-			out.Rows = append(out.Rows, stepJSON{r.N, r.Start - t0, r.End - r.Start, r.GPUBusyNs, r.GPUSpanNs, busyPct(r),
-				r.Kernels, r.DeviceOps, r.Cold})
+			j := stepJSON{Step: r.N, StartNs: r.Start - t0, CPUNs: r.End - r.Start, GPUIdlePct: stepIdlePct(r), Devices: r.Devices,
+				Kernels: r.Kernels, DeviceOps: r.DeviceOps, Cold: r.Cold}
+			if r.Devices > 0 {
+				j.GPUWindowNs, j.GPUBusyNs, j.GPUIdleNs, j.LargestGapNs = &r.GPUWindowNs, &r.GPUBusyNs, &r.GPUIdleNs, &r.LargestGapNs
+			}
+			out.Rows = append(out.Rows, j)
 		}
 		return JSON(w, out)
 	}
-	g := &Grid{Headers: []string{"Step", "Start", "CPU time", "GPU busy", "GPU busy %", "Kernels", "Device ops", "Note"},
-		RightAlign: []bool{true, true, true, true, true, true, true, false}}
+	g := &Grid{Headers: []string{"Step", "Start", "CPU time", "GPU window", "GPU busy", "GPU idle", "Idle %", "Kernels", "Note"},
+		RightAlign: []bool{true, true, true, true, true, true, true, true, false}, Width: width}
 	t := units.Dur
 	if format == "csv" {
-		g.Headers = []string{"step", "start_ns", "cpu_ns", "gpu_busy_ns", "gpu_busy_pct", "kernels", "device_ops", "note"}
+		g.Headers = []string{"step", "start_ns", "cpu_ns", "gpu_window_ns", "gpu_busy_ns", "gpu_idle_ns", "gpu_idle_pct", "kernels", "device_ops", "cold"}
 		t = func(ns int64) string { return strconv.FormatInt(ns, 10) }
 	}
+	cold := false
 	for _, r := range rows {
-		n := ""
-		if r.Cold {
-			n = "cold: much longer than the median step"
-		}
-		busy := "-"
+		idle := "-"
 		if format == "csv" {
-			busy = ""
+			idle = ""
 		}
-		if p := busyPct(r); p != nil {
-			busy = strconv.FormatFloat(*p, 'f', 2, 64)
+		if p := stepIdlePct(r); p != nil {
+			idle = strconv.FormatFloat(*p, 'f', 2, 64)
 		}
-		g.Rows = append(g.Rows, []string{strconv.FormatInt(r.N, 10), t(r.Start - t0), t(r.End - r.Start), t(r.GPUBusyNs), busy,
-			strconv.Itoa(r.Kernels), strconv.Itoa(r.DeviceOps), n})
+		gpu := func(ns int64) string {
+			if r.Devices == 0 {
+				return idle // no device work: n/a
+			}
+			return t(ns)
+		}
+		row := []string{strconv.FormatInt(r.N, 10), t(r.Start - t0), t(r.End - r.Start), gpu(r.GPUWindowNs), gpu(r.GPUBusyNs), gpu(r.GPUIdleNs), idle,
+			strconv.Itoa(r.Kernels)}
+		if format == "csv" {
+			row = append(row, strconv.Itoa(r.DeviceOps), strconv.FormatBool(r.Cold))
+		} else {
+			n := ""
+			if r.Cold {
+				n, cold = "cold*", true
+			}
+			row = append(row, n)
+		}
+		g.Rows = append(g.Rows, row)
 	}
-	return g.Write(w, format)
+	if err := g.Write(w, format); err != nil || format == "csv" {
+		return err
+	}
+	foot := "GPU window: from the step's start to its end or the later end of the device work it launched, less what an earlier step's window covers; GPU busy: the device work in it; idle: the rest (docs/output.md, \"GPU idle\")."
+	if len(rows) > 0 && rows[0].Devices == 0 {
+		foot = "The trace has no device work: the GPU columns are n/a."
+	}
+	if cold {
+		foot += " *cold: much longer than the median step (warm-up, a cold start)."
+	}
+	if format == "md" {
+		_, err := io.WriteString(w, "\n"+layout.MdText(foot)+"\n")
+		return err
+	}
+	wrap := width
+	if wrap <= 0 {
+		wrap = 100
+	}
+	for _, l := range layout.Wrap(foot, wrap, "") {
+		if _, err := io.WriteString(w, l+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -28,11 +28,11 @@ func Attribute(t *trace.Trace, o Options) *Attribution {
 		v = rec.Default()
 	}
 	rv := rec.Rebuild(v)
-	var keep []bool
+	var keep, keepMem []bool
 	if o.HasSteps {
-		keep = stepMask(t, o.StepLo, o.StepHi)
+		keep, keepMem = stepMask(t, o.StepLo, o.StepHi)
 	}
-	f := buildWith(t, rv, keep, true)
+	f := buildWith(t, rv, keep, keepMem, true)
 	// an event merged into a parent that was merged in turn stands for the
 	// last one: resolve each chain once (path compression), so Owner is
 	// O(1) however deep a run of same-named events nests

@@ -12,13 +12,13 @@ import (
 // and the parent/child tree. The list is built directly in torch's order
 // (start, then longest first, then file order) by merging the per-track
 // orders the trace already has.
-func build(t *trace.Trace, v Version, keep []bool) *fevents {
-	return buildWith(t, v, keep, false)
+func build(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
+	return buildWith(t, v, keep, keepMem, false)
 }
 
 // buildWith is build; withOwners also records, for each device op, the
 // event its time is attached to (Attribute).
-func buildWith(t *trace.Trace, v Version, keep []bool, withOwners bool) *fevents {
+func buildWith(t *trace.Trace, v Version, keep, keepMem []bool, withOwners bool) *fevents {
 	l := t.Links()
 	n := t.NumEvents()
 	f := &fevents{t: t, start0: t.TraceStart, keyIDs: fill32(len(t.Strings), -1), keyIndex: map[string]int32{}}
@@ -57,7 +57,7 @@ func buildWith(t *trace.Trace, v Version, keep []bool, withOwners bool) *fevents
 			f.gpuAnn[it.idx] = [2]int64{it.s, it.e}
 		}
 	}
-	mem := f.unusedMemory(t, v, isFE)
+	mem := f.unusedMemory(t, v, isFE, keepMem)
 	for k, m := range mem {
 		ts := t.Mem[m].Ts
 		extra = append(extra, item{ts, ts, int32(n + k)})
@@ -164,8 +164,16 @@ func buildWith(t *trace.Trace, v Version, keep []bool, withOwners bool) *fevents
 	f.attach(t, l, v, pos)
 	f.attachMemory(v)
 	// The tree's two link columns take the place of the positions and the
-	// threads, which are done with as the tree is built (buildTree).
-	f.buildTree(pos[:len(f.ev)])
+	// threads, which are done with as the tree is built (buildTree). The
+	// list can be longer than the trace (one synthetic event per [memory]
+	// record no op claimed, where few events are FunctionEvents): then the
+	// positions do not have the room and the column is a new one.
+	if len(f.ev) <= len(pos) {
+		pos = pos[:len(f.ev)]
+	} else {
+		pos = make([]int32, len(f.ev))
+	}
+	f.buildTree(pos)
 	return f
 }
 

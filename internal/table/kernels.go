@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -19,7 +20,7 @@ type KernelRow struct {
 	TotalNs  int64
 	MinNs    int64
 	MaxNs    int64
-	MedianNs float64
+	MedianNs int64 // stats.MedianNs: the mean of the middle two for an even count
 	MeanNs   float64
 	StdDevNs float64 // population standard deviation
 	Pct      float64 // share of all device op time
@@ -68,11 +69,7 @@ func KernelView(t *trace.Trace, keep func(i int) bool) (rows []KernelRow, totalN
 			r.TotalNs += x
 		}
 		r.MeanNs = float64(r.TotalNs) / float64(len(d))
-		if len(d)%2 == 1 {
-			r.MedianNs = float64(d[len(d)/2])
-		} else {
-			r.MedianNs = float64(d[len(d)/2-1]+d[len(d)/2]) / 2
-		}
+		r.MedianNs = stats.MedianSortedNs(d)
 		var ss float64
 		for _, x := range d {
 			dx := float64(x) - r.MeanNs

@@ -28,8 +28,9 @@ func memBytes(r *trace.MemEvent, v Version) (cpu, dev int64) {
 // §2.7): every CPU event adds the bytes of every [memory] record whose time
 // lies in its interval, both ends included, on any thread. It stores the
 // usage per trace event and returns the records no event claimed (and the
-// [OutOfMemory] ones), which become "[memory]" events of their own.
-func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(int, *trace.Event) bool) []int {
+// [OutOfMemory] ones), which become "[memory]" events of their own; with
+// keepMem (a selection of steps), only the records it keeps do.
+func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(int, *trace.Event) bool, keepMem []bool) []int {
 	if len(t.Mem) == 0 {
 		return nil
 	}
@@ -79,7 +80,7 @@ func (f *fevents) unusedMemory(t *trace.Trace, v Version, isFE func(int, *trace.
 	}
 	var out []int
 	for _, rc := range recs {
-		if !used[rc.idx] || t.Mem[rc.idx].OOM {
+		if (!used[rc.idx] || t.Mem[rc.idx].OOM) && (keepMem == nil || keepMem[rc.idx]) {
 			out = append(out, rc.idx)
 		}
 	}

@@ -121,12 +121,12 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 	if hasDevice(t) {
 		res.UseDevice = "cuda"
 	}
-	var keep []bool
+	var keep, keepMem []bool
 	if o.HasSteps {
-		keep = stepMask(t, o.StepLo, o.StepHi)
+		keep, keepMem = stepMask(t, o.StepLo, o.StepHi)
 		res.Steps = &StepRange{o.StepLo, o.StepHi}
 	}
-	f := build(t, rv, keep)
+	f := build(t, rv, keep, keepMem)
 	res.Notes = append(res.Notes, overlapNotes(t)...)
 	var negEvents int
 	res.Rows, negEvents = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
@@ -198,20 +198,29 @@ func HasStacks(t *trace.Trace) bool {
 }
 
 // stepMask marks the events of profiler steps lo..hi.
-func stepMask(t *trace.Trace, lo, hi int64) []bool {
+func stepMask(t *trace.Trace, lo, hi int64) (keep, keepMem []bool) {
 	steps := t.StepWindows()
-	keep := make([]bool, t.NumEvents())
+	in := func(at int64) bool {
+		k := trace.StepAt(steps, at)
+		return k >= 0 && steps[k].N >= lo && steps[k].N <= hi
+	}
+	keep = make([]bool, t.NumEvents())
 	for i := range keep {
 		e := t.Ev(i)
 		at := e.Start
 		if e.Kind.IsDevice() {
 			at = t.LaunchTime(i)
 		}
-		if k := trace.StepAt(steps, at); k >= 0 && steps[k].N >= lo && steps[k].N <= hi {
-			keep[i] = true
-		}
+		keep[i] = in(at)
 	}
-	return keep
+	// a [memory] record belongs to the step its time falls in, as a CPU
+	// event does by its start: the records outside the steps are no
+	// step's leftovers
+	keepMem = make([]bool, len(t.Mem))
+	for i := range t.Mem {
+		keepMem[i] = in(t.Mem[i].Ts)
+	}
+	return keep, keepMem
 }
 
 // overlapNotes are facts about the trace a reader of the table should

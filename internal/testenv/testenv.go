@@ -14,6 +14,11 @@ import (
 // that check what they can without it.
 func SharedDir() (string, bool) {
 	if d := os.Getenv("TRACETAB_SHARED"); d != "" {
+		// set on purpose: a folder that is not the reference data is an
+		// error, never a silent run that checks nothing
+		if msg := checkShared(d); msg != "" {
+			panic("TRACETAB_SHARED=" + d + ": " + msg)
+		}
 		return d, true
 	}
 	_, file, _, _ := runtime.Caller(0)
@@ -21,6 +26,20 @@ func SharedDir() (string, bool) {
 	d := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
 	st, err := os.Stat(filepath.Join(d, "oracle"))
 	return d, err == nil && st.IsDir()
+}
+
+// checkShared says what is wrong with d as the shared reference data, or "".
+func checkShared(d string) string {
+	for _, sub := range []string{"traces", "oracle", "oracle-gpu"} {
+		st, err := os.Stat(filepath.Join(d, sub))
+		if err != nil || !st.IsDir() {
+			return "not the shared reference data (no " + sub + "/ folder)"
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(d, "traces", "*.json*")); len(m) == 0 {
+		return "traces/ holds no trace"
+	}
+	return ""
 }
 
 // Shared returns the shared folder, or skips the test.

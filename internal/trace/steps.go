@@ -11,11 +11,19 @@ type Step struct {
 	N          int64
 	Start, End int64 // the annotation's CPU window (ns, as written)
 
-	Kernels      int   // kernels launched from the step
-	DeviceOps    int   // kernels, memcpys and memsets launched from the step
-	GPUBusyNs    int64 // union of that device work
-	GPUSpanNs    int64 // its first start to last end
-	LargestGapNs int64 // the longest idle stretch inside that span
+	Kernels   int // kernels launched from the step
+	DeviceOps int // kernels, memcpys and memsets launched from the step
+
+	// The step's share of GPU time, by the one definition (FillGPU): its
+	// GPU window (from its start to its end or the later end of the work
+	// it launched, less what an earlier step's window covers), the device
+	// work inside it summed over the devices, and the rest of window x
+	// devices: GPUBusyNs + GPUIdleNs = GPUWindowNs * Devices.
+	GPUWindowNs  int64
+	GPUBusyNs    int64
+	GPUIdleNs    int64
+	Devices      int   // the devices the idle time is counted on
+	LargestGapNs int64 // the longest stretch of the window with no work on a device
 	Cold         bool  // much longer than the median step (warm-up, cold start)
 }
 
@@ -73,47 +81,48 @@ func (t *Trace) LaunchTime(i int) int64 {
 }
 
 // Steps returns the profiler steps with the device work launched from
-// each (a device op belongs to the step holding its launch time). keep,
-// when set, selects the device ops that count.
+// each (a device op belongs to the step holding its launch time) and their
+// share of GPU time (FillGPU). keep, when set, selects the device ops that
+// count.
 func (t *Trace) Steps(keep func(i int) bool) []Step {
 	steps := t.StepWindows()
-	work := make([][][2]int64, len(steps))
+	MarkCold(steps)
+	return t.stepsOf(steps, keep)
+}
+
+// StepsRange is Steps for the steps numbered lo to hi alone, as gaps
+// selects them: their windows share the GPU time, and only the device work
+// launched in them counts (the cold mark is still among all the steps).
+func (t *Trace) StepsRange(lo, hi int64) []Step {
+	steps := t.StepWindows()
+	MarkCold(steps)
+	steps = slices.DeleteFunc(steps, func(s Step) bool { return s.N < lo || s.N > hi })
+	return t.stepsOf(steps, func(i int) bool { return StepAt(steps, t.LaunchTime(i)) >= 0 })
+}
+
+func (t *Trace) stepsOf(steps []Step, keep func(i int) bool) []Step {
+	var work []DeviceWork
+	devs := map[int]bool{}
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsDeviceWork() || (keep != nil && !keep(i)) {
 			continue
 		}
 		k := StepAt(steps, t.LaunchTime(i))
-		if k < 0 {
-			continue
-		}
-		steps[k].DeviceOps++
-		if e.Kind == KindKernel {
-			steps[k].Kernels++
-		}
-		work[k] = append(work[k], [2]int64{e.Start, e.End()})
-	}
-	for k := range steps {
-		steps[k].SetDeviceWork(work[k])
-	}
-	MarkCold(steps)
-	return steps
-}
-
-// SetDeviceWork fills the step's GPU busy time, span and largest gap from
-// the intervals of the device work launched in it (sorted in place).
-func (s *Step) SetDeviceWork(w [][2]int64) {
-	busy, lo, hi := Union(w) // sorts w
-	s.GPUBusyNs, s.GPUSpanNs = busy, hi-lo
-	if len(w) > 1 {
-		end := w[0][1]
-		for _, x := range w[1:] {
-			if x[0] > end {
-				s.LargestGapNs = max(s.LargestGapNs, x[0]-end)
+		if k >= 0 {
+			steps[k].DeviceOps++
+			if e.Kind == KindKernel {
+				steps[k].Kernels++
 			}
-			end = max(end, x[1])
+		}
+		d := t.Tracks[e.Track].Device
+		devs[d] = true
+		if len(steps) > 0 {
+			work = append(work, DeviceWork{Start: e.Start, End: e.End(), Device: int32(d), Step: int32(k)})
 		}
 	}
+	FillGPU(steps, work, len(devs))
+	return steps
 }
 
 // MarkCold flags the first step as cold when it is much longer than the

@@ -1,0 +1,87 @@
+// Package testcache reads each reference trace once per test binary: the
+// tests of a package share the parsed trace (keyed by its path, size,
+// modification time and reading options), so a suite that runs forty
+// commands over twenty-five shared traces parses each one once or twice
+// instead of hundreds of times. Only the read-only inputs are cached (the
+// shared reference data and the repository's testdata); a trace a test
+// writes is read afresh. Cached traces must not be changed: commands that
+// let go of parts of a trace to save memory skip that for a cached one.
+package testcache
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+type key struct {
+	path     string
+	size     int64
+	modNs    int64
+	truncOK  bool
+	lean     bool
+	shapes   bool // parse.Options.ShapesOnly
+	seq      bool
+	maxBytes int64
+}
+
+type entry struct {
+	once sync.Once
+	t    *trace.Trace
+	err  error
+}
+
+var (
+	mu      sync.Mutex
+	entries = map[key]*entry{}
+)
+
+// Cacheable reports whether path is one of the read-only inputs the cache
+// keeps: a file under the shared reference data or the repository's
+// testdata.
+func Cacheable(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	roots := []string{filepath.Join(testenv.Root(), "testdata")}
+	if d, ok := testenv.SharedDir(); ok {
+		roots = append(roots, d)
+	}
+	for _, r := range roots {
+		if ra, err := filepath.Abs(r); err == nil && strings.HasPrefix(abs, ra+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Open is parse.Open, once per trace and options for the test binary;
+// shared reports whether the trace came from (or went into) the cache.
+func Open(path string, opts parse.Options) (t *trace.Trace, shared bool, err error) {
+	if path == "-" || opts.Progress != nil || !Cacheable(path) {
+		t, err = parse.Open(path, opts)
+		return t, false, err
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		t, err = parse.Open(path, opts)
+		return t, false, err
+	}
+	// keyed by the path as given: the trace names its file as it was opened
+	k := key{path, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.ShapesOnly, opts.Sequential, opts.MaxMemory}
+	mu.Lock()
+	e := entries[k]
+	if e == nil {
+		e = &entry{}
+		entries[k] = e
+	}
+	mu.Unlock()
+	e.once.Do(func() { e.t, e.err = parse.Open(path, opts) })
+	return e.t, true, e.err
+}
