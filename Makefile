@@ -22,7 +22,9 @@ SKIPLOG  := $(CACHE)/skipped-for-shared.txt
 RACE_PARSE := 'ParallelAdversarial|ParallelTruncated|ParallelLongString|GzipSameAsPlain|GzipBomb|MemoryBoundStdin'
 
 # Vet, a short fuzz run of the parser, all tests, the race detector on the
-# concurrent packages; then one line saying
+# concurrent packages, the DuckDB queries over exported traces (tests/duckdb:
+# a module of its own, built with cgo; the tracetab binary stays pure Go);
+# then one line saying
 # how many checks skipped because ../shared (real traces, torch's tables)
 # is absent, and how to run them.
 test:
@@ -33,9 +35,12 @@ test:
 	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -count=1 -timeout 20m ./... && \
 	$(GO) test -race -count=1 -timeout 20m -run $(RACE_PARSE) ./internal/parse && \
 	$(GO) test -race -count=1 -timeout 20m ./internal/trace ./internal/diff ./internal/safe && \
-	$(GO) test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli; rc=$$?; \
-	if [ -s $(SKIPLOG) ]; then \
-		echo "make test: $$(wc -l < $(SKIPLOG) | tr -d ' ') checks SKIPPED: the shared reference data (../shared) was not found;" \
+	$(GO) test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli && \
+	(cd tests/duckdb && CGO_ENABLED=1 $(GO) test -count=1 -timeout 20m ./...); rc=$$?; \
+	if grep -qs '(no chromium)' $(SKIPLOG); then \
+		echo "make test: $$(grep -c '(no chromium)' $(SKIPLOG)) browser checks SKIPPED: Chromium was not found (apt-get install chromium)"; fi; \
+	if grep -qsv '(no chromium)' $(SKIPLOG); then \
+		echo "make test: $$(grep -vc '(no chromium)' $(SKIPLOG)) checks SKIPPED: the shared reference data (../shared) was not found;" \
 		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \
 	else echo "make test: no check skipped for want of ../shared"; fi; exit $$rc
 

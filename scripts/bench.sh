@@ -56,7 +56,8 @@ run "scan baseline" "$scan" "$trace"
 # Each command as the user types it, @ standing for the trace; the pattern
 # of chain is a name every trace made by tracegen has.
 for cmd in "info @" "table @" "table @ --by kernel" "table @ --by step" "gaps @" "compile @" \
-  "chain @ aten::mm --summary" "ranks @" "roofline @"; do
+  "chain @ aten::mm --summary" "ranks @" "roofline @" \
+  "report @ -o /dev/null"; do
   sub=${cmd%% *}
   $bin "$sub" --help >/dev/null 2>&1 || continue
   # shellcheck disable=SC2086

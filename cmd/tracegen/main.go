@@ -42,6 +42,15 @@ func main() {
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
 	roofline := flag.Bool("roofline", false, "end every step with ops of known FLOPs (conv, causal attention, linear, layer norm) with Concrete Inputs")
 	warm := flag.Bool("warm", false, "no cold first step (no 2.5 ms GPU lag, no dead window): a trace profiled after warm-up")
+	var mem gen.Memory
+	flag.IntVar(&mem.AllocsPerOp, "mem-allocs", 0, "[memory] events: allocations on cuda:0 per cpu_op, freed before the op ends")
+	memLeak := flag.String("mem-leak", "", "[memory] events: each step leaks this many bytes on cuda:0 in aten::empty (e.g. 1MiB, 4096)")
+	flag.IntVar(&mem.PreTrace, "mem-pretrace", 0, "[memory] events: frees of 1 MiB blocks allocated before the trace began")
+	flag.BoolVar(&mem.CPU, "mem-cpu", false, "[memory] events: CPU allocations too (one per main-thread op, one per step on a thread without ops)")
+	flag.BoolVar(&mem.Reuse, "mem-reuse", false, "[memory] events: freed addresses are handed out again (else every allocation has a new address)")
+	capture := flag.Int("capture", 0, "capture a CUDA graph of this many kernel launches before the first step (cudaStreamBeginCapture ... EndCapture) and replay it in every step")
+	recompileAt := flag.Int("recompile-at", 0, "with -variant compiled or triton: the compiled region recompiles (Torch-Compiled Region: 0/1) from ProfilerStep#N on")
+	beforeStep := flag.Bool("straggler-before-step", false, "with -straggler-delay: the straggler spends its delay before each ProfilerStep#N begins (it enters the step late)")
 	flag.Parse()
 	v := *variant
 	if v == "eager" {
@@ -62,8 +71,27 @@ func main() {
 	}
 	cfg.Scenario = *scenario
 	cfg.Warm = *warm
+	if *memLeak != "" {
+		n, err := parseBytes(*memLeak)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tracegen: -mem-leak:", err)
+			os.Exit(2)
+		}
+		mem.LeakBytes = n
+	}
+	if err := mem.Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(2)
+	}
+	cfg.Memory = mem
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	cfg.Roofline = *roofline
+	cfg.StragglerBeforeStep = *beforeStep
+	cfg.Capture, cfg.RecompileAt = *capture, *recompileAt
+	if cfg.Capture < 0 || cfg.RecompileAt < 0 {
+		fmt.Fprintln(os.Stderr, "tracegen: -capture and -recompile-at must not be negative")
+		os.Exit(2)
+	}
 	if *delay != "" {
 		ns, err := units.ParseDur(*delay)
 		if err != nil {
@@ -133,4 +161,24 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("bad -size %q: use e.g. 200MB or 1GB", s)
 	}
 	return int64(f * float64(mult)), nil
+}
+
+// parseBytes reads a size in bytes: 4096, 512KiB, 1MiB, 1MB, 2GiB.
+func parseBytes(s string) (int64, error) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, suf := range []struct {
+		s string
+		m int64
+	}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}} {
+		if x, ok := strings.CutSuffix(u, suf.s); ok {
+			mult, u = suf.m, strings.TrimSpace(x)
+			break
+		}
+	}
+	n, err := strconv.ParseInt(u, 10, 64)
+	if err != nil || n < 0 || n > (1<<50)/mult {
+		return 0, fmt.Errorf("bad size %q: use e.g. 4096, 512KiB or 1MiB", s)
+	}
+	return n * mult, nil
 }

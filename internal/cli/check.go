@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/memory"
 	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
 	"github.com/tracetab/tracetab/internal/table"
@@ -70,12 +71,16 @@ time-weighted % of the peak of its bound resource (tracetab roofline's
 peak_pct, per step; it needs record_shapes=True and a device the peak table
 knows), held by a floor: "min: 40" in a budget file, --min 'pct_peak@RE=40'.
 Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.
+Memory metrics, per device (match selects devices by name: cuda:0, cpu;
+see tracetab memory --help): ` + strings.Join(diff.MemoryMetrics, ", ") + `
+(peak Total Allocated, peak Total Reserved, median growth per step).
 torch's sort keys (table --sort) name the same metrics in --max and budget
 files: ` + metricnames.Help(diff.RowMetrics...) + `
 (also as total.self_cpu_time_total, total.self_cuda_time_total).`,
 		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
   tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --max 'self_cuda_mem=2GB' --allow-missing
-  tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml`,
+  tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml
+  tracetab check trace.json --max 'peak_allocated@^cuda=20GiB' --max 'step_growth=0'`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.validate(); err != nil {
@@ -177,19 +182,27 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	opts := diff.Options{By: o.by, Torch: o.version, Normalize: !o.noNormalize}
-	for _, b := range o.budgets {
-		opts.Roofline = opts.Roofline || diff.IsModelMetric(b.Metric)
+	rowBudgets, memBudgets := diff.SplitMemory(o.budgets)
+	var rowOut, memOut []diff.Outcome
+	if len(rowBudgets) > 0 {
+		opts := diff.Options{By: o.by, Torch: o.version, Normalize: !o.noNormalize}
+		for _, b := range rowBudgets {
+			opts.Roofline = opts.Roofline || diff.IsModelMetric(b.Metric)
+		}
+		if opts.Normalize && len(t.StepWindows()) == 0 {
+			note(e.stderr, path+" has no ProfilerStep#N annotations: whole-trace values, and step metrics are n/a")
+			opts.Normalize = false
+		}
+		s, err := diff.Reduce([]*trace.Trace{t}, []string{path}, opts)
+		if err != nil {
+			return err
+		}
+		rowOut = diff.Check(s, rowBudgets)
 	}
-	if opts.Normalize && len(t.StepWindows()) == 0 {
-		note(e.stderr, path+" has no ProfilerStep#N annotations: whole-trace values, and step metrics are n/a")
-		opts.Normalize = false
+	if len(memBudgets) > 0 {
+		memOut = diff.CheckMemory(memory.Build(t, memory.Options{}), memBudgets)
 	}
-	s, err := diff.Reduce([]*trace.Trace{t}, []string{path}, opts)
-	if err != nil {
-		return err
-	}
-	out := diff.Check(s, o.budgets)
+	out := diff.MergeOutcomes(o.budgets, rowOut, memOut)
 	g := &diff.Gate{AllowMissing: o.allowMissing, Checked: map[string]int{}}
 	for _, oc := range out {
 		g.Violations = append(g.Violations, oc.Failed...)

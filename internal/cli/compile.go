@@ -5,11 +5,13 @@ import (
 
 	"github.com/tracetab/tracetab/internal/compile"
 	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 type compileOptions struct {
 	format string
 	top    int
+	width  int
 }
 
 func newCompileCmd(e *env) *cobra.Command {
@@ -65,7 +67,10 @@ Exit codes: 0 ok (also with the notes above), 2 usage error, 3 unreadable input.
 				return err
 			}
 			if o.top < 0 {
-				return usageErrorf("--top must not be negative")
+				return usageErrorf("--top %d: want a number of rows from 0 (0: all)", o.top)
+			}
+			if err := checkWidth(o.width); err != nil {
+				return err
 			}
 			if len(args) == 2 {
 				return runCompare(e, o, args[0], args[1])
@@ -75,6 +80,7 @@ Exit codes: 0 ok (also with the notes above), 2 usage error, 3 unreadable input.
 	}
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, md or json")
 	cmd.Flags().IntVar(&o.top, "top", 20, "text and md: list at most this many kernels, graph sequences, vanished ops, vanished kernels, fusions and kept kernels (0: all; json lists all)")
+	widthFlag(cmd.Flags(), &o.width)
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "json"))
 	return cmd
 }
@@ -86,12 +92,16 @@ func runCompile(e *env, o *compileOptions, path string) error {
 	}
 	s := compile.Summarize(t)
 	if !s.HasCompile {
-		note(e.stderr, "no torch.compile activity in "+path+": no compiled region, no Inductor kernel, no graph replay")
+		msg := "no torch.compile activity in " + path + ": no compiled region, no Inductor kernel, no graph replay"
+		if n := len(s.Capture.Windows); n > 0 {
+			msg += "; it records " + units.Plural(n, "CUDA graph capture", "CUDA graph captures")
+		}
+		note(e.stderr, msg)
 	}
 	if o.format == "json" {
 		return render.CompileJSON(e.stdout, path, s)
 	}
-	return render.CompileText(e.stdout, o.format, path, s, o.top)
+	return render.CompileText(e.stdout, o.format, path, s, render.CompileView{Width: e.textWidth(o.width), Top: o.top})
 }
 
 func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error {
@@ -110,5 +120,5 @@ func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error
 	if o.format == "json" {
 		return render.CompareJSON(e.stdout, eagerPath, compiledPath, c)
 	}
-	return render.CompareText(e.stdout, o.format, eagerPath, compiledPath, c, o.top)
+	return render.CompareText(e.stdout, o.format, eagerPath, compiledPath, c, render.CompileView{Width: e.textWidth(o.width), Top: o.top})
 }

@@ -89,7 +89,7 @@ func rawGPUIdle(t *testing.T, evs []rawEvent) rawIdle {
 			continue
 		}
 		lo := usToNs(t, e.Ts)
-		hi := lo + usToNs(t, e.Dur)
+		hi := lo + max(0, usToNs(t, e.Dur)) // a negative dur is read as 0
 		switch {
 		case (e.Cat == "user_annotation" || e.Cat == "cpu_op" || e.Cat == "Operator") && rawStepName.MatchString(e.Name):
 			var n int64

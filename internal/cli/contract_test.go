@@ -31,11 +31,16 @@ var contractRuns = [][]string{
 	{"gaps", "TRACE"},
 	{"chain", "TRACE"},
 	{"compile", "TRACE"},
+	{"compile", "TRACE", "OTHER"},
 	{"diff", "TRACE", "OTHER"},
 	{"check", "--max-gpu-idle", "100", "TRACE"},
 	{"ranks", "TRACE"},
 	{"ranks", "TRACE", "OTHER"},
 	{"roofline", "TRACE"},
+	{"memory", "TRACE"},
+	{"memory", "--timeline", "--width", "60", "TRACE"},
+	{"crop", "TRACE", "--window", "0ns..1ms", "-o", "OUTJSON"},
+	{"export", "TRACE", "--to", "OUTDIR"},
 }
 
 var (
@@ -211,6 +216,10 @@ func TestOutputContract(t *testing.T) {
 					a = tr
 				case "OTHER":
 					a = other
+				case "OUTJSON": // a file the command writes
+					a = filepath.Join(t.TempDir(), "out.json")
+				case "OUTDIR":
+					a = t.TempDir()
 				}
 				line = append(line, a)
 			}

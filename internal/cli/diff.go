@@ -12,8 +12,10 @@ import (
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/memoryview"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 type diffOptions struct {
@@ -31,6 +33,8 @@ type diffOptions struct {
 	allowMissing   bool
 	requireSameEnv bool
 	ignoreAddRem   bool
+	correct        string
+	width          int
 	rules          []diff.Rule
 	version        table.Version
 }
@@ -43,17 +47,35 @@ func newDiffCmd(e *env) *cobra.Command {
 		Long: `diff compares a base and a new side, each one trace, several traces
 (diff b1.json b2.json -- n1.json n2.json) or a directory of traces.
 
-Every metric has one sample per profiler step of every trace: the work
-inside the ProfilerStep#N windows (CPU events by their start, device ops by
-the step of their launch call). Work outside the steps is its own row,
-"(outside steps)", never divided by a step count. Each side shows the median
-with the spread of its 95% confidence interval (± x%), then the change and
-the p-value of a two-sided Mann-Whitney U test over the samples, as
-benchstat does. A change that is not significant at --alpha is shown as ~
-and never fails a rule; when the samples are too few for the test to reach
---alpha (3 vs 3 steps, or one trace per side without steps) the p column
-says "few" and the thresholds alone decide. --no-normalize compares one
-whole-trace sample per trace.
+Every metric has one sample per profiler step of every trace, for op and
+kernel rows alike: the work inside the ProfilerStep#N windows (CPU events by
+their start, device ops by the step of their launch call). A trace of more
+than 24 steps has its row samples over groups of consecutive steps, each
+divided by its step count (so a 30-step trace gives 15 samples to every
+row), while the totals gpu_busy, gpu_idle and step_time keep one sample per
+step. Work outside the steps is its own row, "(outside steps)", one sample
+per trace, never divided by a step count. Each table says n, the samples per
+side (a column when the rows differ: per-call metrics count the samples in
+which the row ran). Each side shows the median with the spread of its 95%
+confidence interval (± x%), then the change and the p-value of a two-sided
+Mann-Whitney U test over the samples, as benchstat does. A change that is
+not significant at --alpha is shown as ~ and never fails a rule; when the
+samples are too few for the test to reach --alpha (3 vs 3 steps, or one
+trace per side without steps) the p column says "few" and the thresholds
+alone decide. --no-normalize compares one whole-trace sample per trace.
+
+The p-values are per row: of 200 rows that did not change, about 10 pass
+alpha 0.05 by chance. --correct holm adjusts them with Holm-Bonferroni over
+the rows of each metric (the i-th smallest of m p-values becomes the largest
+(m-j+1)p(j) for j <= i), so that no row of a metric is called changed by
+chance more often than alpha; the adjusted p is shown and decides ~.
+
+Rows are sorted by the largest absolute change first (text: in each metric's
+table; Markdown, JSON and CSV: by the first --metric). A CPU row gone from
+BASE and one new in NEW with the same median calls, half to twice its
+cpu_total and names that share at least half of their words are paired as
+"changed form" (a DataLoader iterator of num_workers=0 becoming the
+multi-process one): listed together with the time that moved.
 
 Rows are aligned by key: op name (--by op), device op name (--by kernel;
 --key op keys them by the op that launched them, so a renamed cuBLAS kernel
@@ -87,6 +109,7 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
   tracetab diff base1.json base2.json -- new1.json new2.json --fail-on 'self_cuda>5%'
   tracetab diff base.json new.json --fail-on 'total.gpu_idle>5%' --fail-on 'count>0@^aten::copy_$'
   tracetab diff base.json new.json --format md >> "$GITHUB_STEP_SUMMARY"
+  tracetab diff base.json new.json --correct holm --fail-on 'self_cpu>5%'   # many rows: Holm-Bonferroni
   tracetab diff base.json new.json --fail-on 'self_cuda>10%' --format junit > tracetab.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			base, nw, err := splitSides(cmd, args)
@@ -113,13 +136,16 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "one whole-trace sample per trace instead of one per step")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "op rows keyed by (name, input shapes)")
 	f.StringVar(&o.torch, "torch", "", "op rows: "+torchFlagHelp+"; see table --help")
-	f.IntVar(&o.limit, "limit", 50, "rows to print (negative: all); violations are always listed")
+	f.IntVar(&o.limit, "limit", 50, "rows to print per table (negative: all); violations are always listed")
 	f.IntVar(&o.top, "top", 20, "md: rows in the main table; the rest fold into <details>")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, json, junit or csv")
 	f.Float64Var(&o.alpha, "alpha", 0.05, "significance level of the Mann-Whitney test")
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "rules that measure nothing (n/a) warn instead of failing")
 	f.BoolVar(&o.requireSameEnv, "require-same-env", false, "exit 1 when the traces come from different environments")
 	f.BoolVar(&o.ignoreAddRem, "ignore-added-removed", false, "leave out device rows found on one side only")
+	f.StringVar(&o.correct, "correct", "none", "correct the p-values for the many rows: none, or holm (Holm-Bonferroni over the rows of each metric)")
+	widthFlag(f, &o.width)
+	cmd.RegisterFlagCompletionFunc("correct", fixedCompletion("none", "holm"))
 	return cmd
 }
 
@@ -133,7 +159,7 @@ func splitSides(cmd *cobra.Command, args []string) (base, nw []string, err error
 	case dash > 0 && dash < len(args):
 		base, nw = args[:dash], args[dash:]
 	default:
-		return nil, nil, usageErrorf("diff takes BASE NEW, or BASE... -- NEW... (got %d argument(s)); see 'tracetab diff --help'", len(args))
+		return nil, nil, usageErrorf("diff takes BASE NEW, or BASE... -- NEW... (got %s); see 'tracetab diff --help'", units.Plural(len(args), "argument", "arguments"))
 	}
 	expand := func(list []string) ([]string, error) {
 		var out []string
@@ -183,6 +209,20 @@ func (o *diffOptions) validate() error {
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return usageErrorf("--alpha %v: want a level between 0 and 1, e.g. 0.05", o.alpha)
+	}
+	switch o.correct {
+	case "none", "":
+		o.correct = diff.CorrectNone
+	case "holm":
+		o.correct = diff.CorrectHolm
+	default:
+		return usageErrorf("unknown --correct %q: use none or holm", o.correct)
+	}
+	if o.top < 0 {
+		return usageErrorf("--top %d: want a number of rows from 0", o.top)
+	}
+	if err := checkWidth(o.width); err != nil {
+		return err
 	}
 	for i, m := range o.metrics {
 		o.metrics[i] = metricnames.Short(m)
@@ -260,9 +300,10 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 	if err != nil {
 		return err
 	}
-	d := diff.Compare(base, nw, diff.CompareOptions{Metrics: o.metrics, Alpha: o.alpha, IgnoreAddedRemoved: o.ignoreAddRem})
+	d := diff.Compare(base, nw, diff.CompareOptions{Metrics: o.metrics, Alpha: o.alpha, IgnoreAddedRemoved: o.ignoreAddRem, Correct: o.correct})
 	g := &diff.Gate{AllowMissing: o.allowMissing, RequireSameEnv: o.requireSameEnv, Mismatches: d.Mismatches}
 	g.Violations, g.NA, g.Checked = diff.Evaluate(d, o.rules)
+	diffMemory(d, g, sides, o.rules)
 	for _, r := range o.rules {
 		g.Rules = append(g.Rules, r.Text)
 	}
@@ -278,7 +319,10 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 	case "csv":
 		err = render.DiffCSV(e.stdout, d)
 	default:
-		err = render.DiffText(e.stdout, o.format, d, g, render.DiffView{Top: o.top, Limit: o.limit})
+		err = render.DiffText(e.stdout, o.format, d, g, render.DiffView{Top: o.top, Limit: o.limit, Width: e.textWidth(o.width)})
+		if err == nil {
+			err = memoryview.DiffText(e.stdout, d.Memory, o.format, o.top, e.textWidth(o.width))
+		}
 	}
 	if err != nil {
 		return err

@@ -77,7 +77,7 @@ func TestDiffSelf(t *testing.T) {
 	p := genFile(t, "a.json", gen.Config{Steps: 6, Layers: 2, Noise: gen.Noise{Seed: 7, Jitter: 0.05}})
 	d, stderr, code := diffJSON(t, p, p, "--fail-on", "self_cuda>0%", "--fail-on", "count>0",
 		"--fail-on", "total.gpu_idle>0%", "--fail-on", "self_cpu>0us")
-	if code != 0 || d.Schema != "tracetab.diff/2" || len(d.Mismatches) != 0 {
+	if code != 0 || d.Schema != "tracetab.diff/3" || len(d.Mismatches) != 0 {
 		t.Fatalf("exit %d %s %+v", code, stderr, d.Mismatches)
 	}
 	if len(d.Rows) == 0 || d.Outside == nil {
@@ -493,8 +493,8 @@ func noSteps(t *testing.T) string {
 func TestDiffFormats(t *testing.T) {
 	p := testdata("sample.pt.trace.json")
 	out, _, code := run(t, "diff", p, p, "--format", "csv")
-	if code != 0 || !strings.HasPrefix(out, "row,status,metric,unit,base,new,delta,delta_pct,p_value,verdict") ||
-		!strings.Contains(out, "aten::mm,,self_cuda,ns,11328,11328,0,0,1,~,4,4") {
+	if code != 0 || !strings.HasPrefix(out, "row,status,paired_with,metric,unit,base,new,delta,delta_pct,p_value,p_value_adjusted,verdict") ||
+		!strings.Contains(out, "aten::mm,,,self_cuda,ns,11328,11328,0,0,1,,~,4,4") {
 		t.Errorf("csv: exit %d\n%s", code, out)
 	}
 	out, _, _ = run(t, "diff", p, p, "--fail-on", "self_cuda>10%", "--format", "junit")
@@ -675,6 +675,7 @@ func TestDiffJSONContract(t *testing.T) {
 	nw := filepath.Join(shared, "traces", "HTA__trace_diff__test__test.json.gz")
 	docs := map[string][]string{
 		"diff":  {"diff", base, nw, "--format", "json", "--limit", "-1", "--fail-on", "self_cuda>10%"},
+		"holm":  {"diff", base, nw, "--format", "json", "--limit", "-1", "--correct", "holm"},
 		"check": {"check", base, "--max-gpu-idle", "10", "--max-step-time", "25ms", "--max", "count@^aten::mm$=3", "--format", "json"},
 	}
 	for name, args := range docs {
@@ -706,7 +707,7 @@ func TestDiffJSONContract(t *testing.T) {
 					if i := strings.Index(string(x), "."); i >= 0 && len(x)-i-1 > 2 {
 						t.Errorf("%s: %s = %s has more than 2 decimals", name, key, x)
 					}
-				case key == "p_value", key == "alpha":
+				case key == "p_value", key == "p_value_adjusted", key == "alpha":
 				default:
 					t.Errorf("%s: number field %q has no unit", name, key)
 				}

@@ -139,13 +139,13 @@ func gateResult(e *env, format, what string, g *diff.Gate) error {
 	}
 	var parts []string
 	if n := len(g.Violations); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s violation(s)", n, what))
+		parts = append(parts, units.Plural(n, what+" violation", what+" violations"))
 	}
 	if n := len(g.NA); n > 0 && !g.AllowMissing {
-		parts = append(parts, fmt.Sprintf("%d %s(s) measured nothing (n/a; --allow-missing makes them warnings)", n, what))
+		parts = append(parts, units.Plural(n, what, what+"s")+" measured nothing (n/a; --allow-missing makes them warnings)")
 	}
 	if n := len(g.Mismatches); n > 0 && g.RequireSameEnv {
-		parts = append(parts, fmt.Sprintf("%d environment mismatch(es) under --require-same-env", n))
+		parts = append(parts, units.Plural(n, "environment mismatch", "environment mismatches")+" under --require-same-env")
 	}
 	return checkFailed("%s", strings.Join(parts, "; "))
 }

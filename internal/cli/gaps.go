@@ -171,5 +171,5 @@ func runGaps(e *env, o *gapsOptions) error {
 	case "md", "csv":
 		return render.GapsTables(e.stdout, r, o.format)
 	}
-	return render.GapsText(e.stdout, r, opts.MinGap)
+	return render.GapsText(e.stdout, r, opts.MinGap, render.StepSparks{Cells: gaps.BusyCells(t, opts, sparkCells), Glyphs: e.glyphs()})
 }

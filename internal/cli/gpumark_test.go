@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"github.com/tracetab/tracetab/internal/layout"
 	"io"
 	"os"
 	"path/filepath"
@@ -178,7 +179,8 @@ func TestGPUMarkerSharedTraces(t *testing.T) {
 				t.Fatalf("%d rows in md, %d in JSON", len(mc), len(doc.Rows))
 			}
 			for i, r := range doc.Rows {
-				if want := r.Name + map[bool]string{true: " [gpu]"}[r.Device]; mc[i] != want {
+				// the name cell is a code span (layout.MdCode), the marker inside it
+				if want := layout.MdCode(r.Name + map[bool]string{true: " [gpu]"}[r.Device]); mc[i] != want {
 					t.Errorf("md row %d: %q, want %q", i, mc[i], want)
 				}
 			}

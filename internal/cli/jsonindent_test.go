@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/testenv"
@@ -23,6 +24,9 @@ func TestJSONIndented(t *testing.T) {
 			{"check", tr, "--max-gpu-idle", "1", "--max", "self_cpu@^nothing$=1ms"},
 		} {
 			out, stderr, code := run(t, append(args, "--format", "json")...)
+			if code == ExitUsage && strings.Contains(stderr, "nothing to show") {
+				continue // a view of something the trace lacks (steps, kernels) is refused
+			}
 			if code > 1 {
 				t.Errorf("%v: exit %d %s", args, code, stderr)
 				continue

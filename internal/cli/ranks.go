@@ -22,6 +22,9 @@ type ranksOptions struct {
 	minSkew      string
 	failOnSkew   string
 	allowMissing bool
+	collectives  bool
+	top          int
+	width        int
 }
 
 func newRanksCmd(e *env) *cobra.Command {
@@ -57,11 +60,56 @@ last in (split evenly on a tie). No clock alignment is needed; where every
 trace has wall-clock times, the median |end - end on the first rank| of the
 matched collectives is reported as the clocks' skew.
 
+Overlap (HTA's get_comm_comp_overlap): the communication time during which
+a compute kernel (a kernel that is not communication; memcpys and memsets
+are not compute) ran too, as a share of the communication time, per rank
+over its window.
+
 Verdict: the rank that caused the most wait is the slowest of the given
 ranks. Its skew is the caused wait per other rank per step, as a share of
 its median step time; below --min-skew (5%) the ranks are balanced. Groups
 of kernels that do not match (different counts, a name missing on a rank)
 are left out and named; if nothing matches there is no verdict.
+
+Why it was late (where every rank has the steps): with comparable clocks,
+each rank's ProfilerStep#N start on one clock. A straggler that entered
+most common steps last, with the shortest step (every step ends when its
+last collective ends), is "late before the step" (the delay is before the
+step begins: data loading, the previous step's tail); otherwise "late
+inside the step", with how much later into its own step it reached its
+collectives than the median of the others. Without comparable clocks the
+two cannot be told apart and ranks says so.
+
+HTA's potential-straggler count (get_potential_stragglers with one
+candidate): of the matched collectives whose longest kernel lasts at least
+1% of the mean step, the one name (and process group) whose kernel
+durations differ most across the ranks (the largest mean over the steps of
+their standard deviation); in each step, the rank that arrived last at its
+last occurrence (latest start on comparable clocks, as HTA, else the
+shortest kernel) counts once.
+
+--collectives lists every matched collective (name #k, step, process group
+and seq) with the rank that arrived last, the start and end skew (latest
+minus earliest, comparable clocks only), the wait it caused, and each rank's
+launch time, kernel start, end, duration, wait and how far into its own
+step it reached it, on one clock (from the earliest rank's trace start; each
+rank's own when the clocks are not comparable). Text and Markdown list the
+first --top (20; 0: all); JSON always has every one in "collectives", CSV
+with --collectives is one row per collective and rank.
+
+Bandwidth, where the trace records sizes ("Collective name", "dtype", "In
+msg nelems", "Out msg nelems", "Group size" on the kernel, or on the
+record_param_comms that launched it): the size S as nccl-tests counts it
+(all-gather: the output; reduce-scatter and all-to-all: the input;
+all-reduce, broadcast, reduce: the buffer), algbw = S / time and busbw =
+algbw times nccl-tests' factor for n = Group size ranks (nccl-tests'
+doc/PERFORMANCE.md: all-reduce 2(n-1)/n; all-gather, reduce-scatter and
+all-to-all (n-1)/n; broadcast, reduce and send/recv 1), in GB/s of 1e9
+bytes. A matched collective's time is its shortest kernel (the transfer once
+the last rank arrived); the per-rank table divides by the rank's own kernel
+durations, waits included (lower bounds). link is busbw as a share of the
+device's nominal per-direction NVLink bandwidth (V100 SXM 150, A100 SXM 300,
+H100/H200 450, B200 900 GB/s), an upper bound within one node only.
 
 Two files with the same rank, or different world sizes, exit 2.
 --fail-on-skew PCT exits 1 when the slowest rank's skew exceeds PCT, and
@@ -70,7 +118,10 @@ unless --allow-missing.`,
 		Example: `  tracetab ranks traces/                       # every *.json / *.json.gz in the directory
   tracetab ranks worker0.pt.trace.json.gz worker1.pt.trace.json.gz
   tracetab ranks traces/ --fail-on-skew 10      # CI: exit 1 when a rank holds the others back by more than 10% of a step
-  tracetab ranks traces/ --format json | jq '.verdict.rank'`,
+  tracetab ranks traces/ --collectives --top 0  # every matched collective, each rank's arrival on one clock
+  tracetab ranks traces/ --format md >> "$GITHUB_STEP_SUMMARY"
+  tracetab ranks traces/ --format json | jq '.verdict.rank'
+  tracetab ranks traces/ --format json | jq '.collectives[] | {name, last_rank, busbw_gbps}'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("ranks takes one trace per rank (FILE... or a DIR), got none; see 'tracetab ranks --help'")
@@ -81,6 +132,12 @@ unless --allow-missing.`,
 			if err := checkFormat(o.format, "text", "md", "csv", "json"); err != nil {
 				return err
 			}
+			if o.top < 0 {
+				return usageErrorf("--top %d: want a number of collectives from 0 (0: all)", o.top)
+			}
+			if err := checkWidth(o.width); err != nil {
+				return err
+			}
 			return runRanks(e, o, args)
 		},
 	}
@@ -88,7 +145,10 @@ unless --allow-missing.`,
 	f.StringVar(&o.minSkew, "min-skew", "5", "a slowest rank that makes each other rank wait less than this share of its median step time is no straggler: balanced (percent)")
 	f.StringVar(&o.failOnSkew, "fail-on-skew", "", "exit 1 when the slowest rank's skew (caused wait per other rank per step, percent of its median step time) exceeds this")
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "with --fail-on-skew: a skew that cannot be measured (n/a) warns instead of failing")
-	f.StringVar(&o.format, "format", "text", "output format: text, md, csv (the per-rank table) or json")
+	f.StringVar(&o.format, "format", "text", "output format: text, md, csv (the per-rank table; with --collectives one row per collective and rank) or json")
+	f.BoolVar(&o.collectives, "collectives", false, "text, md and csv: list the matched collectives with each rank's arrival (json always has them)")
+	f.IntVar(&o.top, "top", 20, "with --collectives, text and md: list at most this many collectives (0: all)")
+	widthFlag(f, &o.width)
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
@@ -152,16 +212,13 @@ func runRanks(e *env, o *ranksOptions, args []string) error {
 	for _, n := range r.Notes {
 		note(e.stderr, n)
 	}
-	if r.Verdict == nil && len(ss) == 1 {
-		note(e.stderr, r.NoVerdict)
-	}
 	switch o.format {
 	case "json":
 		err = render.RanksJSON(e.stdout, r)
-	case "md", "csv":
-		err = render.RanksTable(e.stdout, r, o.format)
+	case "csv":
+		err = render.RanksCSV(e.stdout, r, o.collectives)
 	default:
-		err = render.RanksText(e.stdout, r)
+		err = render.RanksText(e.stdout, o.format, r, render.RanksView{Width: e.textWidth(o.width), Collectives: o.collectives, Top: o.top})
 	}
 	if err != nil || o.failOnSkew == "" {
 		return err

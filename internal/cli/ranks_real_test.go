@@ -3,13 +3,16 @@ package cli
 import (
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/testenv"
@@ -19,18 +22,49 @@ import (
 // encoding/json and integer arithmetic only.
 type rawRank struct {
 	rank, world int64
+	base        int64
+	origin      int64      // base + the ts of the Trace span (else the earliest event)
+	device      string     // deviceProperties[0].name
 	steps       [][3]int64 // N, start, end
 	kernels     []rawKernel
 	compute     [][2]int64 // device work that is not communication
+	comp        [][2]int64 // kernels that are not communication (HTA's compute kernels)
 	comm        [][2]int64
 	win         [][2]int64 // each step, extended to the end of the device work launched in it
+	sizedOps    int        // CPU ops with "In msg nelems" or "Out msg nelems"
+	sizedUsed   int        // of those, the ones whose interval holds a communication kernel's launch call
 }
 
 type rawKernel struct {
 	name       string
-	start, dur int64
+	start, dur int64 // start absolute (base + ts)
+	launch     int64 // the launch call's start, absolute; -1 when it is not in the trace
 	step       int64
 	comm       bool
+	size       rawSize
+}
+
+// rawSize is a collective's size as the raw args write it.
+type rawSize struct {
+	coll, dtype  string
+	in, out, grp int64
+	known        bool
+}
+
+func rawSizeOf(args map[string]any) rawSize {
+	z := rawSize{in: -1, out: -1, grp: -1}
+	num := func(k string) int64 {
+		if v, ok := args[k].(json.Number); ok {
+			n, _ := v.Int64()
+			return n
+		}
+		return -1
+	}
+	z.coll, _ = args["Collective name"].(string)
+	z.dtype, _ = args["dtype"].(string)
+	z.in, z.out, z.grp = num("In msg nelems"), num("Out msg nelems"), num("Group size")
+	z.known = z.in >= 0 || z.out >= 0
+	return z
 }
 
 // rawComm is the definition of a communication kernel, written out again.
@@ -59,7 +93,32 @@ func rawNs(t *testing.T, v any) int64 {
 	return w*1000 + f
 }
 
+var rawRanks struct {
+	sync.Mutex
+	m map[string]rawRank
+}
+
+// readRawRank reads path; a shared trace once per test binary (generated
+// files may be rewritten between reads).
 func readRawRank(t *testing.T, path string) rawRank {
+	t.Helper()
+	if dir, ok := testenv.SharedDir(); !ok || !strings.HasPrefix(filepath.Clean(path), filepath.Clean(dir)) {
+		return readRawRankOnce(t, path)
+	}
+	rawRanks.Lock()
+	defer rawRanks.Unlock()
+	if r, ok := rawRanks.m[path]; ok {
+		return r
+	}
+	r := readRawRankOnce(t, path)
+	if rawRanks.m == nil {
+		rawRanks.m = map[string]rawRank{}
+	}
+	rawRanks.m[path] = r
+	return r
+}
+
+func readRawRankOnce(t *testing.T, path string) rawRank {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -78,6 +137,7 @@ func readRawRank(t *testing.T, path string) rawRank {
 		TraceEvents     []map[string]any `json:"traceEvents"`
 		DistributedInfo map[string]any   `json:"distributedInfo"`
 		Base            json.Number      `json:"baseTimeNanoseconds"`
+		Devices         []map[string]any `json:"deviceProperties"`
 	}
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
@@ -94,12 +154,27 @@ func readRawRank(t *testing.T, path string) rawRank {
 		}
 	}
 	base, _ := doc.Base.Int64()
-	launch := map[string]int64{} // correlation -> launch call start
+	out.base = base
+	if len(doc.Devices) > 0 {
+		out.device, _ = doc.Devices[0]["name"].(string)
+	}
+	type call struct {
+		ts  int64
+		tid string
+	}
+	launch := map[string]call{} // correlation -> launch call
 	type pending struct {
 		k    rawKernel
 		corr string
 	}
+	type sized struct {
+		start, end int64
+		size       rawSize
+		used       bool
+	}
+	ops := map[string][]*sized{} // tid -> sized CPU ops
 	var ks []pending
+	first, span := int64(math.MaxInt64), int64(-1)
 	for _, e := range doc.TraceEvents {
 		if e["ph"] != "X" {
 			continue
@@ -111,20 +186,68 @@ func readRawRank(t *testing.T, path string) rawRank {
 		if e["dur"] != nil {
 			dur = rawNs(t, e["dur"])
 		}
+		first = min(first, ts)
+		tid := fmt.Sprint(e["tid"])
 		switch cat {
+		case "Trace":
+			if span < 0 {
+				span = ts
+			}
 		case "user_annotation", "cpu_op":
 			if n, ok := strings.CutPrefix(name, "ProfilerStep#"); ok {
 				v, _ := strconv.ParseInt(n, 10, 64)
 				out.steps = append(out.steps, [3]int64{v, ts, ts + dur})
 			}
+			if z := rawSizeOf(args); cat == "cpu_op" && z.known {
+				ops[tid] = append(ops[tid], &sized{ts, ts + dur, z, false})
+				out.sizedOps++
+			}
 		case "cuda_runtime", "cuda_driver":
 			if c, ok := args["correlation"].(json.Number); ok {
-				launch[string(c)] = ts
+				if _, seen := launch[string(c)]; !seen {
+					launch[string(c)] = call{ts, tid}
+				}
 			}
 		case "kernel", "gpu_memcpy", "gpu_memset":
 			c, _ := args["correlation"].(json.Number)
-			ks = append(ks, pending{rawKernel{name: name, start: base + ts, dur: dur, step: -1}, string(c)})
+			ks = append(ks, pending{rawKernel{name: name, start: base + ts, dur: dur, step: -1, launch: -1, size: rawSizeOf(args)}, string(c)})
 			ks[len(ks)-1].k.comm = cat == "kernel" && rawComm.MatchString(name)
+			if cat == "kernel" && !ks[len(ks)-1].k.comm {
+				out.comp = append(out.comp, [2]int64{ts, ts + dur})
+			}
+		}
+	}
+	out.origin = base + first
+	if span >= 0 {
+		out.origin = base + span
+	}
+	// a communication kernel's launch call and, when the kernel records no
+	// size, the innermost sized op around that call on its thread
+	for i := range ks {
+		p := &ks[i]
+		l, ok := launch[p.corr]
+		if !ok || p.corr == "" || !p.k.comm {
+			continue
+		}
+		p.k.launch = base + l.ts
+		var in *sized
+		for _, o := range ops[l.tid] {
+			if o.start <= l.ts && l.ts < o.end && (in == nil || o.start >= in.start) {
+				in = o
+			}
+		}
+		if in != nil {
+			in.used = true
+			if !p.k.size.known {
+				p.k.size = in.size
+			}
+		}
+	}
+	for _, l := range ops {
+		for _, o := range l {
+			if o.used {
+				out.sizedUsed++
+			}
 		}
 	}
 	// a device op belongs to the step its launch call ran in (its own
@@ -136,7 +259,7 @@ func readRawRank(t *testing.T, path string) rawRank {
 	for _, p := range ks {
 		at := p.k.start - base
 		if l, ok := launch[p.corr]; ok && p.corr != "" {
-			at = l
+			at = l.ts
 		}
 		for j, s := range out.steps {
 			if s[1] <= at && at < s[2] {
@@ -254,11 +377,16 @@ func rawMatch(rs []rawRank) rawWaits {
 	return w
 }
 
+// rawMedian is the middle value, the mean of the middle two for an even
+// count (an odd half ns rounded up).
 func rawMedian(d []int64) int64 {
 	s := append([]int64(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	n := len(s)
-	return s[(n-1)/2] + (s[n/2]-s[(n-1)/2])/2
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return s[n/2-1] + (s[n/2]-s[n/2-1]+1)/2
 }
 
 type ranksDoc struct {
@@ -364,7 +492,7 @@ func TestRanksDLRM(t *testing.T) {
 	rs := []rawRank{readRawRank(t, files[0]), readRawRank(t, files[1])}
 	// the files are given in reverse: the output is in rank order
 	d, stderr := ranksJSONOf(t, files[1], files[0])
-	if d.Schema != "tracetab.ranks/1" || len(d.Ranks) != 2 {
+	if d.Schema != "tracetab.ranks/2" || len(d.Ranks) != 2 {
 		t.Fatalf("schema %q, %d ranks", d.Schema, len(d.Ranks))
 	}
 	for i, r := range rs {
@@ -490,12 +618,11 @@ func TestRanksRefusedReal(t *testing.T) {
 	}
 }
 
-// TestRanksProcessGroupReal: HTA's NCCL trace carries "Process Group
-// Name" on its kernels (no Seq): a second rank made from it (rank 1, every
-// communication kernel 1ms longer, written back with encoding/json) is
-// matched by process group, name and occurrence, and rank 0 arrived last
-// in every matched collective, as the raw matching says.
-func TestRanksProcessGroupReal(t *testing.T) {
+// pgPair writes HTA's NCCL trace as a.json (rank 0) and a copy as b.json
+// (rank 1, every communication kernel 1 ms longer, written back with
+// encoding/json) into a new directory.
+func pgPair(t *testing.T) string {
+	t.Helper()
 	src := filepath.Join(testenv.Shared(t), "traces", "HTA__nccl_parser_config__nccl_data.json.gz")
 	f, err := os.Open(src)
 	if err != nil {
@@ -528,6 +655,20 @@ func TestRanksProcessGroupReal(t *testing.T) {
 	plain, _ := io.ReadAll(gz2)
 	in.Close()
 	os.WriteFile(a, plain, 0o644)
+	if longer == 0 {
+		t.Fatal("no communication kernel made longer")
+	}
+	return dir
+}
+
+// TestRanksProcessGroupReal: HTA's NCCL trace carries "Process Group
+// Name" on its kernels (no Seq): a second rank made from it (rank 1, every
+// communication kernel 1ms longer, written back with encoding/json) is
+// matched by process group, name and occurrence, and rank 0 arrived last
+// in every matched collective, as the raw matching says.
+func TestRanksProcessGroupReal(t *testing.T) {
+	dir := pgPair(t)
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
 	rs := []rawRank{readRawRank(t, a), readRawRank(t, b)}
 	w := rawMatch(rs)
 	var m map[string]any
@@ -537,8 +678,8 @@ func TestRanksProcessGroupReal(t *testing.T) {
 		t.Errorf("matched by %q", by)
 	}
 	d, _ := ranksJSONOf(t, dir)
-	if longer == 0 || w.matched == 0 || d.Matching.Collectives != w.matched || w.last[0] != w.matched {
-		t.Fatalf("%d kernels made longer; matched %d, raw %d (rank 0 last in %d)", longer, d.Matching.Collectives, w.matched, w.last[0])
+	if w.matched == 0 || d.Matching.Collectives != w.matched || w.last[0] != w.matched {
+		t.Fatalf("matched %d, raw %d (rank 0 last in %d)", d.Matching.Collectives, w.matched, w.last[0])
 	}
 	if v := d.Verdict; v == nil || v.Rank != 0 || v.Last != w.matched || v.CausedWaitNs != w.caused[0] || v.CausedWaitNs != int64(w.matched)*1_000_000 {
 		t.Errorf("verdict %+v; raw caused %d over %d", v, w.caused[0], w.matched)

@@ -208,6 +208,9 @@ func TestRanksGolden(t *testing.T) {
 	bal := filepath.Join(t.TempDir(), "balanced")
 	os.Mkdir(bal, 0o755)
 	writeRanks(t, bal, gen.Config{Steps: 4, World: 2}, 0, 1)
+	late := filepath.Join(t.TempDir(), "late")
+	os.Mkdir(late, 0o755)
+	writeRanks(t, late, gen.Config{Steps: 3, World: 3, Straggler: 1, StragglerDelay: 2_000_000, StragglerBeforeStep: true}, 0, 1, 2)
 	for _, c := range []struct {
 		name string
 		args []string
@@ -217,11 +220,14 @@ func TestRanksGolden(t *testing.T) {
 		{"ranks.straggler_csv.golden", []string{dir, "--format", "csv"}},
 		{"ranks.straggler_json.golden", []string{dir, "--format", "json"}},
 		{"ranks.balanced.golden", []string{bal}},
+		{"ranks.straggler_collectives_80.golden", []string{dir, "--collectives", "--width", "80"}},
+		{"ranks.late_before_step_80.golden", []string{late, "--collectives", "--top", "2", "--width", "80"}},
+		{"ranks.straggler_collectives_csv.golden", []string{dir, "--collectives", "--format", "csv"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := run(t, append([]string{"ranks"}, c.args...)...)
 			clean := func(s string) string {
-				return strings.ReplaceAll(strings.ReplaceAll(s, dir, "JOB"), bal, "JOB")
+				return strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(s, dir, "JOB"), bal, "JOB"), late, "JOB")
 			}
 			golden.Check(t, root, c.name, "exit "+itoa(code)+"\n-- stdout --\n"+clean(out)+"-- stderr --\n"+clean(stderr))
 		})

@@ -119,6 +119,9 @@ large for --max-memory, or an internal error (please report it).`,
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
 	root.AddCommand(newCompileCmd(e), newRanksCmd(e))
 	root.AddCommand(newRooflineCmd(e))
+	root.AddCommand(newMemoryCmd(e))
+	root.AddCommand(newReportCmd(e))
+	root.AddCommand(newCropCmd(e), newExportCmd(e))
 	root.AddCommand(newVersionCmd(e))
 	groupCommands(root)
 	return root

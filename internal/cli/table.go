@@ -34,6 +34,7 @@ type tableOptions struct {
 	steps        string
 	format       string
 	torchExact   bool
+	hist         bool // --by kernel: a duration histogram per row (kernelhist.go)
 	version      table.Version
 	matchRe      *regexp.Regexp
 	excludeRe    *regexp.Regexp
@@ -110,6 +111,7 @@ bytes exactly, without the marker.`,
 	f.StringVar(&o.format, "format", "text", "output format: text, md, csv or json")
 	f.BoolVar(&o.torchExact, "torch-exact", false, "print torch's table byte for byte: no [gpu] marker on device rows (text op table only)")
 	o.compact = addCompactFlags(cmd)
+	f.BoolVar(&o.hist, "hist", false, "with --by kernel (text, md): a compact histogram of each kernel's durations, 12 log-spaced bins from its min to its max (Unicode blocks on a terminal, ASCII otherwise)")
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		keys := table.SortKeys()
 		for _, m := range metricnames.Table {
@@ -186,6 +188,9 @@ func (o *tableOptions) validate() error {
 	}
 	if o.torchExact && (o.by != "op" || o.format != "text" || o.compact.active()) {
 		return usageErrorf("--torch-exact is for torch's own text table: drop it, or drop --by, --format, --columns and --width")
+	}
+	if err := o.checkHist(); err != nil {
+		return err
 	}
 	if o.steps != "" {
 		lo, hi, err := parseRange(o.steps)

@@ -47,6 +47,10 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 			return err
 		}
 	}
+	raw := make([]string, len(filtered)) // the names as written, before demangling
+	for i := range filtered {
+		raw[i] = filtered[i].Name
+	}
 	if e.demangle && (o.format == "text" || o.format == "md") {
 		for i := range filtered {
 			filtered[i].Name = names.Demangle(filtered[i].Name)
@@ -56,7 +60,7 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 	if o.nameWidthSet {
 		lay.NameWidth = o.nameWidth // else the names fill the width
 	}
-	return render.Kernels(e.stdout, o.format, o.path, filtered, total, lay, o.stepRange())
+	return render.Kernels(e.stdout, o.format, o.path, filtered, total, lay, o.stepRange(), kernelHists(e, o, t, keep, filtered, raw)...)
 }
 
 func runStepView(e *env, o *tableOptions, t *trace.Trace) error {

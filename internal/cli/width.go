@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -19,9 +20,10 @@ const minWidth = 40
 const widthHelp = "fit text output to this many columns, cutting long names in the middle (0: no limit); default: the terminal's width when the output is a terminal, no limit when it is piped"
 
 // addWidthFlag adds the --width every text view takes.
-func addWidthFlag(cmd *cobra.Command, w *int) {
-	cmd.Flags().IntVar(w, "width", widthAuto, widthHelp)
-}
+func addWidthFlag(cmd *cobra.Command, w *int) { widthFlag(cmd.Flags(), w) }
+
+// widthFlag adds --width to a flag set.
+func widthFlag(f *pflag.FlagSet, w *int) { f.IntVar(w, "width", widthAuto, widthHelp) }
 
 // checkWidth refuses a --width below minWidth (other than 0 and auto).
 func checkWidth(w int) error {

@@ -80,12 +80,17 @@ type Comparison struct {
 	Metrics                   []Metric // on the median step
 	Disappeared               []Gone
 	Fused                     []Fusion
-	Stayed                    []Stayed
-	Headline                  *Stayed     // the kept library kernel the closing sentence names: GEMM first, then attention, conv, collective; the largest eager time
-	NoGPU                     [2]bool     // eager, compiled: no kernel, memcpy or memset at all
-	Devices                   [2][]string // GPU names from deviceProperties, sorted and distinct
-	EagerCompiled             bool        // the eager trace shows torch.compile activity
-	CompiledCompiled          bool        // the compiled trace does
+	Stayed                    []Stayed // compute kernels both traces run
+	Comm                      []Stayed // communication kernels both traces run (not compute: their own list)
+	// Headline is the kept library kernel the closing sentence names: of
+	// the GEMM library kernels (not a split-K reduction, epilogue or
+	// matrix-vector helper) the one with the largest eager time, else the
+	// attention, then the convolution kernel.
+	Headline         *Stayed
+	NoGPU            [2]bool     // eager, compiled: no kernel, memcpy or memset at all
+	Devices          [2][]string // GPU names from deviceProperties, sorted and distinct
+	EagerCompiled    bool        // the eager trace shows torch.compile activity
+	CompiledCompiled bool        // the compiled trace does
 }
 
 func ratio(e, c int64) *float64 {
@@ -212,6 +217,7 @@ type side struct {
 	kerN   map[string]int
 	kerNs  map[string]int64
 	kerDur map[string][]int64
+	kerOp  map[string]map[string]int // per kernel name: the ops that launched it
 	// per eager op name: kernels launched below it
 	below   map[string]map[string]bool
 	belowNs map[string]int64
@@ -219,7 +225,7 @@ type side struct {
 
 func newSide(t *trace.Trace, ws []trace.Step) *side {
 	s := &side{t: t, ws: ws, opN: map[string]int{}, opNs: map[string]int64{}, kerN: map[string]int{}, kerNs: map[string]int64{},
-		kerDur: map[string][]int64{}, below: map[string]map[string]bool{}, belowNs: map[string]int64{}}
+		kerDur: map[string][]int64{}, kerOp: map[string]map[string]int{}, below: map[string]map[string]bool{}, belowNs: map[string]int64{}}
 	l := t.Links()
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
@@ -240,6 +246,12 @@ func newSide(t *trace.Trace, ws []trace.Step) *side {
 			s.kerNs[n] += e.Dur
 			s.kerDur[n] = append(s.kerDur[n], e.Dur)
 			if r := l.Launch[i]; r >= 0 {
+				if o := l.Launch[r]; o >= 0 {
+					if s.kerOp[n] == nil {
+						s.kerOp[n] = map[string]int{}
+					}
+					s.kerOp[n][t.NameOf(int(o))]++
+				}
 				seen := map[string]bool{}
 				for p := l.Parent[r]; p >= 0; p = l.Parent[p] {
 					pe := t.Ev(int(p))
@@ -361,8 +373,18 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 	for n, cnt := range cs.kerN {
 		if !IsInductorKernel(n) {
 			if es.kerN[n] > 0 {
-				c.Stayed = append(c.Stayed, Stayed{Name: n, Family: Family(n, ""), EagerCount: es.kerN[n], CompiledCount: cnt,
-					EagerTotalNs: es.kerNs[n], CompiledTotalNs: cs.kerNs[n], EagerMedianNs: median(es.kerDur[n]), CompiledMedianNs: median(cs.kerDur[n])})
+				op := top(es.kerOp[n])
+				if op == "" {
+					op = top(cs.kerOp[n])
+				}
+				st := Stayed{Name: n, Family: Family(n, op), EagerCount: es.kerN[n], CompiledCount: cnt,
+					EagerTotalNs: es.kerNs[n], CompiledTotalNs: cs.kerNs[n], EagerMedianNs: median(es.kerDur[n]), CompiledMedianNs: median(cs.kerDur[n])}
+				if st.Family == "collective" || trace.IsCommKernel(n) {
+					st.Family = "collective"
+					c.Comm = append(c.Comm, st)
+				} else {
+					c.Stayed = append(c.Stayed, st)
+				}
 			}
 			continue
 		}
@@ -389,7 +411,7 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 		}
 		return strings.Compare(a.Kernel, b.Kernel)
 	})
-	slices.SortFunc(c.Stayed, func(a, b Stayed) int {
+	byTime := func(a, b Stayed) int {
 		if (a.Family != "") != (b.Family != "") {
 			if a.Family != "" {
 				return -1
@@ -400,10 +422,13 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 			return cmp.Compare(b.CompiledTotalNs, a.CompiledTotalNs)
 		}
 		return strings.Compare(a.Name, b.Name)
-	})
-	for _, fam := range []string{"gemm", "attention", "conv", "collective"} {
+	}
+	slices.SortFunc(c.Stayed, byTime)
+	slices.SortFunc(c.Comm, byTime)
+	for _, fam := range []string{"gemm", "attention", "conv"} {
 		for i := range c.Stayed {
-			if s := &c.Stayed[i]; s.Family == fam && (c.Headline == nil || s.EagerTotalNs > c.Headline.EagerTotalNs) {
+			s := &c.Stayed[i]
+			if s.Family == fam && !IsGEMMHelper(s.Name) && (c.Headline == nil || s.EagerTotalNs > c.Headline.EagerTotalNs) {
 				c.Headline = s
 			}
 		}

@@ -32,6 +32,29 @@ type Summary struct {
 	Tax                 Tax
 	Steps               []StepRow
 	UnattributedLookups int // TorchDynamo Cache Lookup calls followed by no compiled call
+	Capture             Capture
+	Recompiles          []Recompile // the compiles of a Dynamo frame after its first, in time order
+}
+
+// GraphOnly reports whether the compiled code's kernels all ran in graph
+// replays: no kernel was launched from a compiled call.
+func (s *Summary) GraphOnly() bool {
+	return s.Graphs.Replays > 0 && s.Scope.CompiledKernels == 0 && s.Scope.GraphKernels > 0
+}
+
+// Recompile is a compile of a Dynamo frame after its first (Torch-Compiled
+// Region F/C with C > 0), as the trace shows it. Profiler traces do not
+// record why Dynamo recompiled (TORCH_LOGS=recompiles or tlparse do).
+type Recompile struct {
+	Name           string
+	Frame, Compile int
+	Calls          int
+	FirstNs        int64 // its first call's start, from the trace's origin (docs/output.md)
+	Step           int64 // the ProfilerStep#N of its first call; -1 outside the steps
+	// CompileNs is the compile work inside the window (the union of the
+	// outermost "(dynamo_timed)" events and compile frames) between the
+	// frame's previous compile's first call and this one's first call.
+	CompileNs int64
 }
 
 // Region is one compiled entry point, by name.
@@ -44,7 +67,8 @@ type Region struct {
 	TotalNs   int64 // sum of the calls' durations (torch's CPU total)
 	MedianNs  int64
 	PerStep   []StepCount
-	Outermost int // calls not nested in another compiled call
+	Outermost int   // calls not nested in another compiled call
+	FirstNs   int64 // its first call's start, on the trace's clock (ts)
 }
 
 // StepCount is a count in one profiler step.

@@ -75,7 +75,7 @@ var taxFrame = regexp.MustCompile(`^torch/_dynamo/convert_frame\.py\(\d+\): _com
 // Library kernel families, by the op that launched the kernel or, failing
 // that (graph replays, unlinked kernels), by the kernel's name.
 var (
-	gemmOp   = regexp.MustCompile(`^aten::(mm|addmm|bmm|baddbmm|matmul|linear|_scaled_mm|addmv|mv|_int_mm)$|gemm`)
+	gemmOp   = regexp.MustCompile(`^aten::(mm|addmm|bmm|baddbmm|matmul|linear|_scaled_mm|addmv|mv|_int_mm)$|(^|[^b])gemm`) // not fbgemm's ops
 	attnOp   = regexp.MustCompile(`attention|flash|_efficient_attention|_cudnn_attention`)
 	convOp   = regexp.MustCompile(`^aten::(convolution|_convolution|cudnn_convolution|conv\dd|miopen_convolution)|convolution`)
 	collOp   = regexp.MustCompile(`^(c10d|nccl|rccl)|record_param_comms|all_reduce|allreduce|all_gather|reduce_scatter`)
@@ -106,4 +106,23 @@ func Family(kernel, op string) string {
 		return "gemm"
 	}
 	return ""
+}
+
+// gemmHelper matches the base names of the kernels a GEMM library runs
+// beside the GEMM itself: split-K reductions (cuBLAS splitKreduce_kernel,
+// CUTLASS and hipBLASLt reductions), epilogues, and matrix-vector kernels
+// (gemv).
+var gemmHelper = regexp.MustCompile(`(?i)splitk|reduce|reduction|epilogue|gemv`)
+
+// IsGEMMHelper reports whether a GEMM-family kernel is a helper of the
+// GEMM (a split-K reduction, an epilogue, a matrix-vector kernel), never
+// "the GEMM" itself. Only the kernel's base name counts (before its
+// template arguments and parameters: a GEMM instantiated with a gemv
+// tensor type is still a GEMM).
+func IsGEMMHelper(kernel string) bool {
+	base := strings.TrimPrefix(kernel, "void ")
+	if i := strings.IndexAny(base, "<("); i > 0 {
+		base = base[:i]
+	}
+	return gemmHelper.MatchString(base)
 }

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/tracetab/tracetab/internal/stats"
@@ -103,7 +104,7 @@ func (w *walk) stepOf(ts int64) (int64, bool) {
 	return w.steps[k].N, true
 }
 
-// median is the one median (stats.MedianNs).
+// median is stats.MedianNs, the one median of every view.
 func median(d []int64) int64 { return stats.MedianNs(d) }
 
 func stepCounts(m map[int64]int) []StepCount {
@@ -222,6 +223,9 @@ func Summarize(t *trace.Trace) *Summary {
 			}
 			regs[name] = a
 			regOrder = append(regOrder, name)
+		}
+		if a.r.Calls == 0 || e.Start < a.r.FirstNs {
+			a.r.FirstNs = e.Start
 		}
 		a.r.Calls++
 		a.r.TotalNs += e.Dur
@@ -508,7 +512,47 @@ func Summarize(t *trace.Trace) *Summary {
 	if !s.HasCompile {
 		s.Steps = nil
 	}
+	s.Capture = captures(w)
+	s.Recompiles = recompiles(s, w, taxIvs)
 	return s
+}
+
+// recompiles lists the compiles of each Dynamo frame after its first, with
+// the compile work the window shows before each.
+func recompiles(s *Summary, w *walk, tax [][2]int64) []Recompile {
+	byFrame := map[int][]Region{}
+	for _, r := range s.Regions {
+		if r.Kind == KindDynamo {
+			byFrame[r.Frame] = append(byFrame[r.Frame], r)
+		}
+	}
+	var out []Recompile
+	for _, rs := range byFrame {
+		slices.SortFunc(rs, func(a, b Region) int { return cmp.Compare(a.FirstNs, b.FirstNs) })
+		for k, r := range rs {
+			if r.Compile <= 0 {
+				continue
+			}
+			x := Recompile{Name: r.Name, Frame: r.Frame, Compile: r.Compile, Calls: r.Calls, FirstNs: r.FirstNs - w.t.TraceStart, Step: -1}
+			if st, ok := w.stepOf(r.FirstNs); ok {
+				x.Step = st
+			}
+			lo := int64(math.MinInt64)
+			if k > 0 {
+				lo = rs[k-1].FirstNs
+			}
+			var in [][2]int64
+			for _, iv := range tax {
+				if iv[0] >= lo && iv[0] < r.FirstNs {
+					in = append(in, iv)
+				}
+			}
+			x.CompileNs, _, _ = trace.Union(in)
+			out = append(out, x)
+		}
+	}
+	slices.SortFunc(out, func(a, b Recompile) int { return cmp.Compare(a.FirstNs, b.FirstNs) })
+	return out
 }
 
 func classRank(c string) int {
@@ -586,7 +630,7 @@ func (g *Graphs) finish(t *trace.Trace, ops map[int32][]int32, w *walk) {
 	}
 	if len(counts) > 0 {
 		slices.Sort(counts)
-		g.MinKernels, g.MedianKernels, g.MaxKernels = int(counts[0]), int(counts[len(counts)/2]), int(counts[len(counts)-1])
+		g.MinKernels, g.MedianKernels, g.MaxKernels = int(counts[0]), int(stats.MedianSortedNs(counts)), int(counts[len(counts)-1])
 	}
 	for _, k := range order {
 		a := seqs[k]

@@ -60,8 +60,8 @@ func NewBudget(metric, match, max string) (Budget, error) {
 		b.Total, b.Metric = true, m
 	} else {
 		metric = metricnames.Short(metric)
-		if !slices.Contains(RowMetrics, metric) && !IsModelMetric(metric) {
-			return b, fmt.Errorf("unknown metric %q (one of %s, or total.%s%s)", metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."), AliasHint)
+		if !slices.Contains(RowMetrics, metric) && !IsMemoryMetric(metric) && !IsModelMetric(metric) {
+			return b, fmt.Errorf("unknown metric %q (one of %s, %s, or total.%s, or per device %s%s)", metric, strings.Join(RowMetrics, ", "), strings.Join(ModelMetrics, ", "), strings.Join(TotalMetrics, ", total."), strings.Join(MemoryMetrics, ", "), AliasHint)
 		}
 		b.Metric = metric
 	}

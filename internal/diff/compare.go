@@ -3,6 +3,7 @@ package diff
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/tracetab/tracetab/internal/stats"
 )
@@ -23,9 +24,12 @@ type Change struct {
 	Abs       float64 // New.Median - Base.Median (percentage points for a share)
 	Rel       float64 // Abs / Base.Median; +Inf when Base is 0 and New is not, NaN when both are 0
 	P         float64 // two-sided Mann-Whitney p-value; NaN when not tested
-	MinP      float64 // the smallest p the sample sizes allow
-	Verdict   string
-	Missing   string // why the metric is not measured (Verdict n/a)
+	// PAdj is P adjusted for the many rows (--correct holm: Holm-Bonferroni
+	// over the family of the metric); NaN when not tested or not corrected.
+	PAdj    float64
+	MinP    float64 // the smallest p the sample sizes allow
+	Verdict string
+	Missing string // why the metric is not measured (Verdict n/a)
 }
 
 // Counts reports whether a rule may fail on this change: it is measured
@@ -43,7 +47,7 @@ func median0(s stats.Summary) float64 {
 
 // compare builds a Change from the samples of both sides.
 func compare(metric string, b, n []float64, alpha float64, missing string) Change {
-	c := Change{Metric: metric, Base: stats.Summarize(b), New: stats.Summarize(n), P: math.NaN(), MinP: stats.MinP(len(b), len(n))}
+	c := Change{Metric: metric, Base: stats.Summarize(b), New: stats.Summarize(n), P: math.NaN(), PAdj: math.NaN(), MinP: stats.MinP(len(b), len(n))}
 	if missing != "" {
 		c.Verdict, c.Missing = Unmeasured, missing
 		return c
@@ -81,7 +85,8 @@ type DiffRow struct {
 	Key       string
 	BaseLabel string // --by step: the steps' own numbers
 	NewLabel  string
-	Status    string // "", "added" (only in NEW) or "removed" (only in BASE)
+	Status    string // "", "added" (only in NEW), "removed" (only in BASE), or FormChanged
+	Pair      string // FormChanged: the key of the row on the other side
 	Device    bool
 	Kernels   []string // --key op: device ops behind the row, both sides
 	Metrics   map[string]Change
@@ -106,14 +111,27 @@ type Diff struct {
 	Alpha      float64
 	GeoMeans   []GeoMean
 	Mismatches []Mismatch
-	Ignored    int // added or removed device rows left out (--ignore-added-removed)
+	Ignored    int         // added or removed device rows left out (--ignore-added-removed)
+	Memory     *MemoryDiff // per device memory (memory.go); nil when neither side has [memory] events
+	// Forms pairs the rows that changed form: a CPU row gone from BASE and
+	// one new in NEW that took most of its time (renamed.go).
+	Forms []FormChange
+	// Correct is the correction for many rows ("" none, "holm").
+	Correct string
 }
+
+// Corrections for many rows.
+const (
+	CorrectNone = ""
+	CorrectHolm = "holm"
+)
 
 // CompareOptions tune Compare.
 type CompareOptions struct {
 	Metrics            []string
 	Alpha              float64
-	IgnoreAddedRemoved bool // leave out device rows found on one side only
+	IgnoreAddedRemoved bool   // leave out device rows found on one side only
+	Correct            string // CorrectNone or CorrectHolm
 }
 
 func missingOf(b, n *Side, key string) string {
@@ -127,7 +145,7 @@ func missingOf(b, n *Side, key string) string {
 // metric changed come first, by the size of the change.
 func Compare(base, nw *Side, o CompareOptions) *Diff {
 	d := &Diff{Base: base, New: nw, Totals: map[string]Change{}, Metrics: o.Metrics, Alpha: o.Alpha,
-		Mismatches: CompareEnv(base.Traces, nw.Traces)}
+		Mismatches: CompareEnv(base.Traces, nw.Traces), Correct: o.Correct}
 	nb, nn := base.Samples(), nw.Samples()
 	zeros := func(n int) map[string][]float64 {
 		m := map[string][]float64{}
@@ -193,27 +211,21 @@ func Compare(base, nw *Side, o CompareOptions) *Diff {
 	for _, m := range TotalMetrics {
 		d.Totals[m] = compare(m, base.Totals[m], nw.Totals[m], o.Alpha, missingOf(base, nw, "total."+m))
 	}
-	first := o.Metrics[0]
-	rank := func(c Change) int {
-		switch c.Verdict {
-		case Changed, TooFew:
-			return 0
-		}
-		return 1
+	if o.Correct == CorrectHolm {
+		d.holm()
 	}
+	d.pairForms()
+	// the largest absolute change of the first metric first (ties by key)
+	first := o.Metrics[0]
 	slices.SortStableFunc(d.Rows, func(x, y DiffRow) int {
-		cx, cy := x.Metrics[first], y.Metrics[first]
-		if a, b := rank(cx), rank(cy); a != b {
-			return a - b
-		}
-		ax, ay := math.Abs(cx.Abs), math.Abs(cy.Abs)
+		ax, ay := math.Abs(x.Metrics[first].Abs), math.Abs(y.Metrics[first].Abs)
 		switch {
 		case ax > ay:
 			return -1
 		case ax < ay:
 			return 1
 		}
-		return 0
+		return strings.Compare(x.Key, y.Key)
 	})
 	for _, m := range o.Metrics {
 		g := GeoMean{Metric: m}

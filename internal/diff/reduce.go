@@ -277,10 +277,7 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	base := a.nb
 	nb := 1
 	if perStep {
-		nb = len(groups)
-		if o.By == "kernel" {
-			nb = len(steps)
-		}
+		nb = len(groups) // op and kernel rows alike: one sample per step, or per group of steps in a long trace
 	}
 	a.nb += nb
 
@@ -307,16 +304,33 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 		a.nb = base + 1
 	case "kernel":
 		l := t.Links()
+		// a step's group, and the group's size: a sample of a group is the
+		// mean over its steps, as the op rows' are
+		groupOf := make([]int, len(steps))
+		for gi, g := range groups {
+			for k := g[0]; k <= g[1]; k++ {
+				groupOf[k] = gi
+			}
+		}
 		for i := 0; i < t.NumEvents(); i++ {
 			e := t.Ev(i)
 			if !e.Kind.IsDeviceWork() {
 				continue
 			}
 			b := 0
+			v := vals{float64(e.Dur), float64(e.Dur), 0, 0, 1, 0, 0}
 			if perStep {
 				b = trace.StepAt(steps, t.LaunchTime(i))
+				if b >= 0 {
+					b = groupOf[b]
+					if g := groups[b]; g[1] > g[0] {
+						size := float64(g[1] - g[0] + 1)
+						for j := range v {
+							v[j] /= size
+						}
+					}
+				}
 			}
-			v := vals{float64(e.Dur), float64(e.Dur), 0, 0, 1, 0, 0}
 			if b < 0 {
 				for j := range v {
 					outside[j] += v[j]

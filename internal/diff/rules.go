@@ -50,8 +50,8 @@ func ParseRule(s string) (Rule, error) {
 		if r.Match != nil {
 			return r, fmt.Errorf("rule %q: @REGEX does not apply to totals", s)
 		}
-	} else if !slices.Contains(RowMetrics, metric) {
-		return r, fmt.Errorf("rule %q: unknown metric %q (one of %s, or total.%s%s)", s, metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."), AliasHint)
+	} else if !slices.Contains(RowMetrics, metric) && !IsMemoryMetric(metric) {
+		return r, fmt.Errorf("rule %q: unknown metric %q (one of %s, or total.%s, or per device %s%s)", s, metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."), strings.Join(MemoryMetrics, ", "), AliasHint)
 	}
 	r.Metric = metric
 	for _, part := range strings.Split(limits, "&") {
@@ -148,6 +148,9 @@ type NA struct {
 func Evaluate(d *Diff, rules []Rule) (viol []Violation, na []NA, checked map[string]int) {
 	checked = map[string]int{}
 	for _, r := range rules {
+		if IsMemoryMetric(r.Metric) {
+			continue // EvaluateMemory (memory.go)
+		}
 		if r.Total {
 			c := d.Totals[r.Metric]
 			if c.Verdict == Unmeasured {

@@ -194,7 +194,11 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		c.streamOps[[2]int64{int64(s.dev), s.id}] = s.ops
 	}
 	acc := newIdleAcc(func(i int32) string { return t.NameOf(int(i)) })
-	listed := &topN[gapRec]{n: o.Top, cmp: func(x, y gapRec) int {
+	top := o.Top
+	if o.AllGaps {
+		top = 0 // no bound
+	}
+	listed := &topN[gapRec]{n: top, cmp: func(x, y gapRec) int {
 		if x.len() != y.len() {
 			return cmp.Compare(y.len(), x.len())
 		}
@@ -254,7 +258,9 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		}
 		busyIn = append(busyIn, in)
 	}
-	for _, g := range listed.result() {
+	res := listed.result()
+	r.Gaps = make([]Gap, 0, len(res))
+	for _, g := range res {
 		r.Gaps = append(r.Gaps, g.gap(t, allSteps))
 	}
 	r.Syncs = syncReport(t, syncs, mergeIvs(inCalls), o.Top)

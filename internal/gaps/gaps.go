@@ -10,10 +10,13 @@ import "slices"
 
 // Options select what to analyse.
 type Options struct {
-	Device  int   // -1: all devices
-	Stream  int64 // -1: all streams
-	MinGap  int64 // ns: shorter idle stretches are not listed (they still count as idle)
-	Top     int   // gaps and dead windows to list per device
+	Device int   // -1: all devices
+	Stream int64 // -1: all streams
+	MinGap int64 // ns: shorter idle stretches are not listed (they still count as idle)
+	Top    int   // gaps and dead windows to list per device
+	// AllGaps lists every gap of at least MinGap, whatever Top (which
+	// still bounds the dead windows and blocking calls listed).
+	AllGaps bool
 	StepLo  int64 // with HasStep: only profiler steps StepLo..StepHi
 	StepHi  int64
 	HasStep bool

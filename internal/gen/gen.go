@@ -46,6 +46,9 @@ type Config struct {
 	// many ns later than the others, which wait for it in the kernel.
 	Straggler      int
 	StragglerDelay int64
+	// StragglerBeforeStep: the straggler's delay is before each
+	// ProfilerStep#N begins (late.go), not inside the step.
+	StragglerBeforeStep bool
 	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
 	PGSeq bool
 	// Roofline ends every step with ops of known FLOPs (roofline.go).
@@ -53,6 +56,14 @@ type Config struct {
 	// Warm leaves out the cold first step (its 2.5 ms GPU lag and dead
 	// window): a trace profiled after warm-up, every step alike.
 	Warm bool
+	// Memory writes [memory] events (memory.go).
+	Memory Memory
+	// Capture > 0 captures a CUDA graph of this many kernel launches
+	// before the first step and replays it in every step (capture.go).
+	Capture int
+	// RecompileAt > 0: the compiled region recompiles (0/1) from
+	// ProfilerStep#RecompileAt on (recompile.go).
+	RecompileAt int
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -80,6 +91,13 @@ type Facts struct {
 	PerStep []StepFacts
 	// RooflineCalls counts the calls of RooflineOps written.
 	RooflineCalls int
+	// Memory is the truth about the [memory] events (nil without them).
+	Memory *MemoryFacts
+	// CapturedLaunches are the launch calls recorded into the graph;
+	// Replayed the kernels its replays ran (capture.go).
+	CapturedLaunches, Replayed int
+	// RecompileNs is the compile work before the first recompiled call.
+	RecompileNs int64
 }
 
 // StepFacts is what the generator wrote inside one ProfilerStep#N.
@@ -123,10 +141,13 @@ type writer struct {
 	// noise scales durations (noise.go)
 	noise *noiser
 	// rank mode (rank.go): the next launch's device op gets this start
-	// and duration instead of its own, and these extra kernel args
+	// and duration instead of its own, and these extra kernel args;
+	// lateIn is how late this rank entered the step (late.go)
+	lateIn   int64
 	fixColl  func(start int64) (int64, int64)
 	collArgs string
 	seq      int64
+	mem      *memState // [memory] events (memory.go), nil without
 }
 
 type countWriter struct {
@@ -148,10 +169,15 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 		cfg.Steps = 1
 	}
 	g.header(cfg)
+	g.memInit(cfg.Memory)
 	t := int64(1_000_000) // 1 ms after the trace start
+	t = g.capture(cfg, t)
 	for s := 0; ; s++ {
 		before := g.f
+		g.memStepStart()
+		t0 := t
 		t = g.step(s, t, cfg)
+		g.memStepEnd(t0, t-2_000)
 		g.f.Steps++
 		g.f.PerStep = append(g.f.PerStep, StepFacts{N: int64(s + 2), Kernels: g.f.Kernels - before.Kernels,
 			Memcpys: g.f.Memcpys - before.Memcpys, RuntimeCalls: g.f.LaunchCalls - before.LaunchCalls,
@@ -166,6 +192,7 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	}
 	t = g.finalSync(t)
 	g.footer(t)
+	g.f.Memory = g.memFacts()
 	if err := g.w.Flush(); err != nil {
 		return g.f, err
 	}
@@ -325,6 +352,7 @@ func (g *writer) op(cat, name string, tid int, ts, dur int64, dims, types string
 	g.ext++
 	g.x(cat, name, [2]int{pid, tid}, ts, dur, g.opArgs(ext, dims, types))
 	if cat == "cpu_op" {
+		g.memOp(name, tid, ts, dur)
 		g.f.CPUOps++
 	} else {
 		g.f.Annotations++
@@ -404,6 +432,8 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		gemmDur = int64(float64(gemmDurBase) * cfg.GEMMScale)
 	}
 	cold := s == 0 && !cfg.Warm
+	lateIn := g.enterLate(cfg, t)
+	t += lateIn
 	stepStart := t
 	// matmul_add body
 	ma := t + 21_000 + scenarioLen(cfg)
@@ -438,7 +468,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	bodyEnd := cur + int64(layers)*layerW
 	comm := layers > 0 || cfg.World > 0
 	if comm {
-		bodyEnd += 90_000 + g.stragglerDelay(cfg) // copy + all-reduce
+		bodyEnd += 90_000 + g.stragglerDelay(cfg) - lateIn // copy + all-reduce
 	}
 	rfStart := bodyEnd
 	bodyEnd += rooflineLen(cfg)
@@ -454,13 +484,14 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
 	g.scenario(cfg, stepStart+21_000)
 	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
+	g.memStepBody(maEnd, stepStart)
 	var gemmEnd int64
 	switch variant {
 	case "compiled":
 		// torch.compile: a cache lookup, then the compiled region runs one
 		// addmm that first copies the bias device to device.
 		g.op("user_annotation", "TorchDynamo Cache Lookup", mainTid, mm, 5_000, "", "")
-		g.op("user_annotation", "Torch-Compiled Region: 0/0", mainTid, mm+6_000, matmulEnd-mm-6_000+addEnd-matmulEnd, "", "")
+		g.op("user_annotation", g.region(cfg, stepNo, stepStart+2_000), mainTid, mm+6_000, matmulEnd-mm-6_000+addEnd-matmulEnd, "", "")
 		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, mmIn+4_000, mmEnd-mmIn, "[[64], [64, 64], [64, 64], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
 		g.launch(mainTid, eAddmm, "cudaMemcpyAsync", occ, 4_000, devMemcpy, 7, "Memcpy DtoD (Device -> Device)", 1_200)
 		gemmEnd = g.launch(mainTid, eAddmm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
@@ -468,7 +499,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		// torch.compile with Inductor: the GEMM stays a cuBLAS call inside
 		// the compiled graph, the add becomes one Triton kernel.
 		g.op("cpu_op", "TorchDynamo Cache Lookup", mainTid, mm, 5_000, "", "")
-		g.op("cpu_op", "Torch-Compiled Region: 0/0", mainTid, mm+6_000, addEnd-mm-6_000, "", "")
+		g.op("cpu_op", g.region(cfg, stepNo, stepStart+2_000), mainTid, mm+6_000, addEnd-mm-6_000, "", "")
 		g.op("cpu_op", "AOTDispatcher Runtime Wrapper Prologue", mainTid, mm+6_500, 1_500, "", "")
 		g.op("user_annotation", "## Call CompiledFxGraph fgen3xq7v2tracetab ##", mainTid, mm+9_000, addEnd-1_000-mm-9_000, "", "")
 		eMm := g.op("cpu_op", "aten::mm", mainTid, mmIn+4_000, mmEnd-mmIn-4_000, dims64, types2)
@@ -508,6 +539,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		g.launch(mainTid, eAdd, "cudaLaunchKernel", launch2, 16_000, devKernel, 7, addKernel, addDur)
 		g.f.AddDurNs = addDur
 	}
+	g.graphReplay(cfg, maEnd+1_000)
 
 	for l := 0; l < layers; l++ {
 		lt := cur + int64(l)*layerW

@@ -51,8 +51,9 @@ func (g *writer) rankCollective(cfg Config, ct int64) int64 {
 		return 0
 	}
 	late := cfg.StragglerDelay > 0 && cfg.Rank == cfg.Straggler
+	ct -= g.lateIn // the schedule every rank keeps
 	var shift int64
-	if late {
+	if late && !cfg.StragglerBeforeStep {
 		shift = cfg.StragglerDelay
 		g.op("user_annotation", "straggler_work", mainTid, ct+45_000-shift/2, shift/2, "", "")
 	}

@@ -138,3 +138,37 @@ func TestGridOptionalColumns(t *testing.T) {
 		t.Errorf("a wide grid lost a column: %q", b.String())
 	}
 }
+
+func TestDistinctPaths(t *testing.T) {
+	cases := []struct {
+		in, want []string
+	}{
+		{[]string{"/a/b/trace.json"}, []string{"trace.json"}},
+		{[]string{"d/dlrm_kineto.tar.gz__worker0_step_12.1694128201545.pt.trace.json.gz", "d/dlrm_kineto.tar.gz__worker1_step_12.1694128201556.pt.trace.json.gz"},
+			[]string{"...worker0_step_12.1694128201545...", "...worker1_step_12.1694128201556..."}},
+		{[]string{"x/rank0.json", "x/rank1.json", "x/rank12.json"}, []string{"rank0.json", "rank1.json", "rank12.json"}},
+		{[]string{"a/t.json", "b/t.json"}, []string{"a/t.json", "b/t.json"}},
+	}
+	for _, c := range cases {
+		got := DistinctPaths(c.in)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("DistinctPaths(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestMarkdownCompact(t *testing.T) {
+	long := "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float>, at::detail::Array<char*, 3> >(int, at::native::MulFunctor<float>, at::detail::Array<char*, 3>)"
+	g := &Grid{Headers: []string{"Name", "Δ"}, Rows: [][]string{{long, "+1.0%"}, {long + "2", "~"}, {"", "-"}}, RightAlign: []bool{false, true}, Names: []bool{true}}
+	var b bytes.Buffer
+	if err := g.WriteMarkdownCompact(&b, 60); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 5 || lines[1] != "| --- | ---: |" || strings.Contains(b.String(), "  ") {
+		t.Fatalf("%q", lines)
+	}
+	if !strings.HasPrefix(lines[2], "| `void") || lines[2] == lines[3] || len(lines[2]) > 80 || lines[4] != "| | - |" {
+		t.Errorf("%q", lines)
+	}
+}

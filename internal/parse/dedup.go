@@ -44,6 +44,8 @@ func hashAux(a *trace.Aux) uint64 {
 	h = mix(h, uint64(a.PyID))
 	h = mix(h, uint64(a.PyParent))
 	h = mix(h, uint64(a.PG)|uint64(a.Seq)<<32)
+	h = mix(h, uint64(a.Coll)|uint64(a.Dtype)<<32)
+	h = mix(h, uint64(a.InNelems)^uint64(a.OutNelems)<<20^uint64(a.GroupSize)<<40)
 	if a.HasLaunch {
 		h = mix(h, 1)
 	}

@@ -34,6 +34,8 @@ type evState struct {
 	hasAux           bool
 	argName          string // M events: args.name
 	memBytes, memTot int64
+	memResv, memAddr int64
+	memHas           uint8 // trace.MemHas* flags
 	memDevType       int64
 	memDevID         int64
 	hasMemBytes      bool
@@ -157,8 +159,8 @@ func (p *parser) args() {
 				break
 			}
 			p.extraArg(key)
-		case "Process Group Name", "pg_name", "Seq", "seq":
-			// rare (collective kernels only): kept even with NoExtras
+		case "Process Group Name", "pg_name", "Seq", "seq", "Collective name", "dtype", "In msg nelems", "Out msg nelems", "Group size":
+			// rare (collectives only): kept even with NoExtras
 			p.extraArg(key)
 		case "Ev Idx", "Profiler Event Index":
 			e.evIdx = true
@@ -171,7 +173,20 @@ func (p *parser) args() {
 		case "Bytes":
 			e.memBytes, e.hasMemBytes = p.intValue()
 		case "Total Allocated":
-			e.memTot, _ = p.intValue()
+			if v, ok := p.intValue(); ok {
+				e.memTot = v
+				e.memHas |= trace.MemHasTotal
+			}
+		case "Total Reserved":
+			if v, ok := p.intValue(); ok {
+				e.memResv = v
+				e.memHas |= trace.MemHasReserved
+			}
+		case "Addr":
+			if v, ok := p.intValue(); ok {
+				e.memAddr = v
+				e.memHas |= trace.MemHasAddr
+			}
 		case "Device Type":
 			if v, ok := p.intValue(); ok {
 				e.memDevType = v
@@ -467,6 +482,27 @@ func (p *parser) extraArg(key []byte) {
 	case "Seq", "seq":
 		if v, ok := p.intValue(); ok {
 			e.aux.Seq = v
+			e.hasAux = true
+		}
+	case "Collective name":
+		e.aux.Coll = p.internValue()
+		e.hasAux = true
+	case "dtype":
+		e.aux.Dtype = p.internValue()
+		e.hasAux = true
+	case "In msg nelems":
+		if v, ok := p.intValue(); ok {
+			e.aux.InNelems = v
+			e.hasAux = true
+		}
+	case "Out msg nelems":
+		if v, ok := p.intValue(); ok {
+			e.aux.OutNelems = v
+			e.hasAux = true
+		}
+	case "Group size":
+		if v, ok := p.intValue(); ok {
+			e.aux.GroupSize = v
 			e.hasAux = true
 		}
 	}

@@ -251,7 +251,7 @@ func (p *parser) merge(w *parser) {
 				x.Concrete = strMap[x.Concrete]
 				if x.Aux >= 0 {
 					a := *wt.Aux.At(int(x.Aux))
-					a.PG = strMap[a.PG]
+					a.PG, a.Coll, a.Dtype = strMap[a.PG], strMap[a.Coll], strMap[a.Dtype]
 					x.Aux = p.addAux(a)
 				}
 				e.Extra = p.addExtra(x)

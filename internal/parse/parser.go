@@ -763,8 +763,8 @@ func (p *parser) instant() {
 			return
 		}
 		t.Mem = append(t.Mem, trace.MemEvent{
-			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, Track: p.track(e.pid, e.tid),
-			DevType: int8(e.memDevType), DevID: int8(e.memDevID), OOM: name == "[OutOfMemory]",
+			Ts: e.ts, Bytes: e.memBytes, TotalAlloc: e.memTot, TotalReserved: e.memResv, Addr: e.memAddr, Has: e.memHas,
+			Track: p.track(e.pid, e.tid), DevType: int8(e.memDevType), DevID: int8(e.memDevID), OOM: name == "[OutOfMemory]",
 		})
 	case "Record Window End":
 		if e.hasTs {

@@ -19,14 +19,16 @@ const (
 
 // Collective is one collective matched across the ranks that took part.
 type Collective struct {
-	Name   string
-	PG     string // "" when matched without process groups
-	Seq    int64  // -1 when matched without seq
-	Step   int64  // -1 when matched over the whole trace
-	Nth    int    // occurrence of Name (in PG and Step), from 1; 0 with seq
-	Ranks  []int  // indices into the summaries, ascending
-	Starts []int64
-	Durs   []int64
+	Name     string
+	PG       string // "" when matched without process groups
+	Seq      int64  // -1 when matched without seq
+	Step     int64  // -1 when matched over the whole trace
+	Nth      int    // occurrence of Name (in PG and Step), from 1; 0 with seq
+	Ranks    []int  // indices into the summaries, ascending
+	Starts   []int64
+	Durs     []int64
+	Launches []int64 // -1 where the launch call is not in the trace
+	Size     Size    // the first given rank's recorded size (noSize when none records one)
 }
 
 // Exclusion is a group of communication kernels that could not be matched.
@@ -178,7 +180,7 @@ func (m *Matching) matchGroup(ss []*Summary, in []int, groups []map[groupKey][]C
 		}
 	}
 	for j := 0; j < n; j++ {
-		c := Collective{Name: groups[ranks[0]][k][j].Name, PG: k.pg, Seq: k.seq, Step: k.step, Ranks: ranks}
+		c := Collective{Name: groups[ranks[0]][k][j].Name, PG: k.pg, Seq: k.seq, Step: k.step, Ranks: ranks, Size: noSize}
 		if k.seq < 0 {
 			c.Nth = j + 1
 		}
@@ -186,6 +188,10 @@ func (m *Matching) matchGroup(ss []*Summary, in []int, groups []map[groupKey][]C
 			x := groups[i][k][j]
 			c.Starts = append(c.Starts, x.Start)
 			c.Durs = append(c.Durs, x.Dur)
+			c.Launches = append(c.Launches, x.Launch)
+			if !c.Size.Known() && x.Size.Known() {
+				c.Size = x.Size
+			}
 		}
 		m.Collectives = append(m.Collectives, c)
 	}

@@ -9,9 +9,11 @@ package ranks
 
 import (
 	"cmp"
+	"math"
 	"path/filepath"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -38,7 +40,11 @@ type Summary struct {
 	Backend      string // distributedInfo's backend; "" when absent
 
 	Steps        []int64 // the ProfilerStep#N numbers, in time order
+	StepStart    []int64 // each step's start, absolute ns (Base + ts)
+	StepDur      []int64 // each step's CPU duration
 	MedianStepNs int64   // median ProfilerStep CPU time; -1 without steps
+	Origin       int64   // the trace's time origin (its Trace span, else its first event), absolute ns
+	Device       string  // the name of the first device in deviceProperties; "" when absent
 
 	HasGPU        bool   // the trace has kernels, memcpys or memsets
 	Window        string // WindowSteps or WindowDevice; "" without GPU
@@ -47,7 +53,15 @@ type Summary struct {
 	CommNs        int64  // union of communication kernels inside Window
 	ExposedCommNs int64  // communication not overlapped by compute, inside Window
 	IdleNs        int64  // Window minus the union of all device work
-	CommKernels   int    // communication kernels in the whole trace
+	// OverlapNs is the communication inside Window that ran while a
+	// compute kernel ran (HTA's get_comm_comp_overlap: compute kernels are
+	// the kernels that are not communication, memcpys and memsets apart).
+	OverlapNs   int64
+	CommKernels int // communication kernels in the whole trace
+	// SizedOps are CPU ops that record a collective's size
+	// (record_param_comms); SizedOpsNoKernel those of them that launched no
+	// communication kernel in the trace.
+	SizedOps, SizedOpsNoKernel int
 
 	Colls []Coll // communication kernels in start order, for matching
 	Epoch bool   // times are wall-clock times, comparable across hosts
@@ -55,12 +69,14 @@ type Summary struct {
 
 // Coll is one communication kernel.
 type Coll struct {
-	Name  string
-	PG    string // "Process Group Name" of the kernel; "" when absent
-	Seq   int64  // "Seq" of the kernel; -1 when absent
-	Step  int64  // the ProfilerStep#N its launch call ran in; -1 outside steps
-	Start int64  // absolute ns (baseTimeNanoseconds + ts)
-	Dur   int64
+	Name   string
+	PG     string // "Process Group Name" of the kernel; "" when absent
+	Seq    int64  // "Seq" of the kernel; -1 when absent
+	Step   int64  // the ProfilerStep#N its launch call ran in; -1 outside steps
+	Start  int64  // absolute ns (baseTimeNanoseconds + ts)
+	Dur    int64
+	Launch int64 // its launch call's start, absolute ns; -1 when the call is not in the trace
+	Size   Size  // what the kernel (or the op that launched it) records of its size
 }
 
 // End is Start + Dur.
@@ -79,7 +95,11 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 		s.WorldSize = t.Dist.WorldSize
 	}
 	s.Backend = t.Dist.Backend
-	s.Epoch = t.Base+t.TraceStart >= epochNs
+	s.Origin = t.Base + t.TraceStart
+	s.Epoch = s.Origin >= epochNs
+	if len(t.Devices) > 0 {
+		s.Device = t.Devices[0].Name
+	}
 
 	steps := t.StepWindows()
 	durs := make([]int64, len(steps))
@@ -88,15 +108,18 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 	win := make([][2]int64, len(steps))
 	for k, st := range steps {
 		s.Steps = append(s.Steps, st.N)
+		s.StepStart = append(s.StepStart, t.Base+st.Start)
 		durs[k] = st.End - st.Start
 		win[k] = [2]int64{st.Start, st.End}
 	}
+	s.StepDur = durs
 	if len(durs) > 0 {
-		s.MedianStepNs = Median(durs)
+		s.MedianStepNs = stats.MedianNs(durs)
 	}
 	ls := t.LaunchSteps(steps)
 
-	var compute, comm [][2]int64
+	var compute, comm, kernels [][2]int64
+	byCorr := map[int64]int{} // correlation id -> index in s.Colls
 	// the name rule runs once per distinct name: 0 not asked, 1 comm, 2 not
 	isComm := make([]uint8, len(t.Strings))
 	i := -1
@@ -107,22 +130,28 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 			if !e.Kind.IsDeviceWork() {
 				continue
 			}
-			summarizeOp(t, s, steps, ls, win, isComm, &compute, &comm, i, e)
+			if summarizeOp(t, s, steps, ls, win, isComm, &compute, &comm, i, e) && e.Has(trace.FlagCorr) {
+				byCorr[e.Corr] = len(s.Colls) - 1
+			} else if e.Kind == trace.KindKernel && isComm[e.Name] != 1 {
+				kernels = append(kernels, [2]int64{e.Start, e.End()})
+			}
 		}
 	}
+	launches(t, s, byCorr)
 	s.CommKernels = len(s.Colls)
 	s.HasGPU = len(compute)+len(comm) > 0
 	slices.SortStableFunc(s.Colls, func(a, b Coll) int { return cmp.Compare(a.Start, b.Start) })
 	if s.HasGPU {
-		deviceFigures(s, win, compute, comm)
+		deviceFigures(s, win, compute, comm, kernels)
 	}
 	return s
 }
 
 // summarizeOp adds device op i (e) to the step windows, the compute or
-// communication intervals and, for a communication kernel, the Colls.
+// communication intervals and, for a communication kernel, the Colls (it
+// then returns true).
 func summarizeOp(t *trace.Trace, s *Summary, steps []trace.Step, ls *trace.LaunchSteps, win [][2]int64, isComm []uint8,
-	compute, comm *[][2]int64, i int, e *trace.Event) {
+	compute, comm *[][2]int64, i int, e *trace.Event) bool {
 	iv := [2]int64{e.Start, e.End()}
 	k := ls.Of(e)
 	if k >= 0 {
@@ -136,37 +165,69 @@ func summarizeOp(t *trace.Trace, s *Summary, steps []trace.Step, ls *trace.Launc
 	}
 	if e.Kind != trace.KindKernel || isComm[e.Name] != 1 {
 		*compute = append(*compute, iv)
-		return
+		return false
 	}
 	name := t.Str(e.Name)
 	*comm = append(*comm, iv)
-	c := Coll{Name: name, Seq: -1, Step: -1, Start: t.Base + e.Start, Dur: e.Dur}
+	c := Coll{Name: name, Seq: -1, Step: -1, Start: t.Base + e.Start, Dur: e.Dur, Launch: -1, Size: noSize}
 	if k >= 0 {
 		c.Step = steps[k].N
 	}
 	if a := t.AuxOf(i); a != nil {
 		c.PG, c.Seq = t.Str(a.PG), a.Seq
+		c.Size = sizeOf(t, a)
 	}
 	s.Colls = append(s.Colls, c)
+	return true
 }
 
 // deviceFigures fills the device lane's figures over the rank's window:
-// the union of its steps, or the device work window when it has none.
-func deviceFigures(s *Summary, steps, compute, comm [][2]int64) {
+// the union of its steps, or the device work window when it has none
+// (first start to last end of its device ops, 0 long when they all last
+// 0 ns).
+func deviceFigures(s *Summary, steps, compute, comm, kernels [][2]int64) {
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, l := range [][][2]int64{compute, comm} {
+		for _, x := range l {
+			lo, hi = min(lo, x[0]), max(hi, x[1])
+		}
+	}
 	all := merge(append(slices.Clone(compute), comm...))
 	w := merge(steps)
 	s.Window = WindowSteps
 	if len(w) == 0 {
 		s.Window = WindowDevice
-		w = [][2]int64{{all[0][0], all[len(all)-1][1]}}
+		if hi > lo {
+			w = [][2]int64{{lo, hi}}
+		}
 	}
 	s.WindowNs = length(w)
 	c := merge(compute)
 	s.ComputeNs = overlap(c, w)
-	s.CommNs = overlap(merge(comm), w)
+	m := merge(comm)
+	s.CommNs = overlap(m, w)
 	busy := overlap(all, w)
 	s.ExposedCommNs = busy - s.ComputeNs
 	s.IdleNs = s.WindowNs - busy
+	s.OverlapNs = overlap(intersect(merge(kernels), m), w)
+}
+
+// intersect is the intersection of two merged lists, merged.
+func intersect(a, b [][2]int64) [][2]int64 {
+	var out [][2]int64
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+		if hi > lo {
+			out = append(out, [2]int64{lo, hi})
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
 }
 
 // merge returns the union of half-open intervals as sorted, disjoint
@@ -209,16 +270,4 @@ func overlap(a, b [][2]int64) (n int64) {
 		}
 	}
 	return n
-}
-
-// Median is the middle value of d (the mean of the two middle values,
-// rounded down, for an even count); 0 for none.
-func Median(d []int64) int64 {
-	if len(d) == 0 {
-		return 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	n := len(s)
-	return s[(n-1)/2] + (s[n/2]-s[(n-1)/2])/2
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -42,6 +43,7 @@ type Verdict struct {
 	Given, World int64 // ranks given, world size (-1 when unknown)
 	NotGiven     int64 // World - Given; -1 when the world size is unknown
 	Text         string
+	Late         *Lateness // why it was late; nil without common steps
 }
 
 // Report is the comparison of the ranks.
@@ -53,16 +55,29 @@ type Report struct {
 	// ClockComparable: every rank's times are wall-clock times, so the
 	// ends of a matched collective can be compared (EndSkewNs).
 	ClockComparable bool
-	ClockSkewNs     int64    // the largest EndSkewNs; -1 when not measured
-	Verdict         *Verdict // nil when there is none: see NoVerdict
-	NoVerdict       string
-	Notes           []string
+	ClockSkewNs     int64 // the largest EndSkewNs; -1 when not measured
+	// OriginNs is the origin of the job's clock (absolute ns): the earliest
+	// rank's origin when the clocks are comparable, else -1 (each rank's
+	// times are then from its own origin).
+	OriginNs  int64
+	Colls     []CollRow   // every matched collective with each rank's kernel, in start order
+	StepTable []StepEntry // the common steps on every rank
+	Bandwidth []BWGroup   // per rank, its sized communication kernels by collective and size
+	// HTACounts is, per summary, in how many of HTASteps common steps HTA's
+	// potential-straggler rule names the rank (see htaStragglers); HTAName
+	// is the collective the rule chose ("" when none).
+	HTACounts []int
+	HTASteps  int
+	HTAName   string
+	Verdict   *Verdict // nil when there is none: see NoVerdict
+	NoVerdict string
+	Notes     []string
 }
 
 // Compare matches the collectives of the ranks and names the slowest.
 // ss must be in rank order, each rank once, with one world size.
 func Compare(ss []*Summary, minSkewPct float64) *Report {
-	r := &Report{Ranks: ss, Waits: make([]RankWait, len(ss)), WorldSize: -1, ClockSkewNs: -1}
+	r := &Report{Ranks: ss, Waits: make([]RankWait, len(ss)), WorldSize: -1, ClockSkewNs: -1, OriginNs: -1}
 	for _, s := range ss {
 		if s.WorldSize > 0 {
 			r.WorldSize = s.WorldSize
@@ -75,12 +90,18 @@ func Compare(ss []*Summary, minSkewPct float64) *Report {
 		if s.HasGPU && s.Window == WindowDevice {
 			r.Notes = append(r.Notes, fmt.Sprintf("rank %d (%s): no ProfilerStep#N: its device figures are over its device work window (first to last device op)", s.Rank, s.File))
 		}
+		if s.SizedOpsNoKernel > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("rank %d (%s): %s a collective's size (record_param_comms) but %s no communication kernel in the trace: no bandwidth for %s",
+				s.Rank, s.File, units.Plural(s.SizedOpsNoKernel, "op records", "ops record"), plural(s.SizedOpsNoKernel, "launched", "launched"), plural(s.SizedOpsNoKernel, "it", "them")))
+		}
 	}
 	for i := range r.Waits {
 		r.Waits[i].EndSkewNs = -1
 	}
+	r.bandwidth()
 	if len(ss) == 1 {
 		r.NoVerdict = "one rank: nothing to compare"
+		r.Notes = append(r.Notes, r.NoVerdict)
 		return r
 	}
 	m := Match(ss)
@@ -99,8 +120,23 @@ func Compare(ss []*Summary, minSkewPct float64) *Report {
 	if r.ClockComparable {
 		endSkew(r)
 	}
+	r.jobClock()
+	r.collRows()
+	r.stepEntries()
+	r.htaStragglers()
 	r.verdict(minSkewPct)
+	if r.Verdict != nil {
+		r.Verdict.Late = r.lateness(r.Verdict.Index)
+	}
 	return r
+}
+
+// plural is one or many for a count of n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // waits charges each matched collective: the rank with the shortest
@@ -164,7 +200,7 @@ func endSkew(r *Report) {
 		if len(d[i]) == 0 {
 			continue
 		}
-		r.Waits[i].EndSkewNs = Median(d[i])
+		r.Waits[i].EndSkewNs = stats.MedianNs(d[i])
 		r.ClockSkewNs = max(r.ClockSkewNs, r.Waits[i].EndSkewNs)
 	}
 }
@@ -246,7 +282,7 @@ func verdictText(v *Verdict, others, steps int64) string {
 	fig := fmt.Sprintf("rank %d arrived last in %d of %d collectives%s; %s %s for it%s, %s%% of its median step time (%s)",
 		v.Rank, v.Last, v.Collectives, tied, other, units.Dur(v.CausedWaitNs), each, units.Pct(v.SkewPct), units.Dur(v.MedianStepNs))
 	if v.Class == ClassBalanced && v.CausedWaitNs == 0 {
-		return fmt.Sprintf("balanced: %sin %d matched collectives no rank waited for another (each collective's kernels are equally long on every rank)", prefix, v.Collectives)
+		return fmt.Sprintf("balanced: %sin %s no rank waited for another (each collective's kernels are equally long on every rank)", prefix, units.Plural(v.Collectives, "matched collective", "matched collectives"))
 	}
 	if v.Class == ClassBalanced {
 		return fmt.Sprintf("balanced: %sno rank holds the others back by %s%% of a step or more (--min-skew); the most: %s", prefix, units.Pct(v.MinSkewPct), fig)

@@ -7,16 +7,29 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/compile"
-	"github.com/tracetab/tracetab/internal/names"
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
-// CompileSchema versions the JSON form of the compile summary.
-const CompileSchema = "tracetab.compile/1"
+// CompileSchema versions the JSON form of the compile summary and
+// comparison.
+const CompileSchema = "tracetab.compile/2"
 
-// cxCut fits s into n runes, cutting its middle (names.Truncate) so kernels
-// that differ only in their tail stay apart.
-func cxCut(s string, n int) string { return names.Truncate(s, n) }
+// CompileView chooses what the text and Markdown of compile show.
+type CompileView struct {
+	Width int // text: the width to fit (0: no limit)
+	Top   int // rows per list (0: all)
+	// Short: kernel names without "void " and their parameter list (text)
+	Short bool
+}
+
+// kname is a kernel's name as the view shows it.
+func (v CompileView) kname(s string) string {
+	if v.Short {
+		return kernelShort(s)
+	}
+	return s
+}
 
 func cxStepList(sc []compile.StepCount) string {
 	if len(sc) == 0 {
@@ -32,7 +45,7 @@ func cxStepList(sc []compile.StepCount) string {
 func cxOps(k compile.Kernel) string {
 	switch {
 	case k.Class != compile.ClassInductor:
-		return ""
+		return "-"
 	case !k.Decoded.OK:
 		return "(not decoded: " + k.Decoded.Why + ")"
 	}
@@ -43,94 +56,6 @@ func cxOps(k compile.Kernel) string {
 	return s
 }
 
-// compileGrids builds the tables of a summary; nameW truncates names (0: never).
-func compileGrids(s *compile.Summary, nameW, top int) []struct {
-	title string
-	g     *Grid
-} {
-	type tg = struct {
-		title string
-		g     *Grid
-	}
-	var out []tg
-	if len(s.Regions) > 0 {
-		g := &Grid{Headers: []string{"Compiled call", "Kind", "Frame/Compile", "Calls", "CPU total", "Median", "Calls per step"},
-			RightAlign: []bool{false, false, false, true, true, true, false}}
-		for _, r := range s.Regions {
-			fc := "-"
-			if r.Frame >= 0 {
-				fc = strconv.Itoa(r.Frame) + "/" + strconv.Itoa(r.Compile)
-			}
-			g.Rows = append(g.Rows, []string{cxCut(r.Name, nameW), r.Kind, fc, strconv.Itoa(r.Calls), units.Dur(r.TotalNs), units.Dur(r.MedianNs), cxStepList(r.PerStep)})
-		}
-		out = append(out, tg{"Compiled regions", g})
-	}
-	if len(s.Costs) > 0 {
-		g := &Grid{Headers: []string{"Outermost call", "Calls", "Median", "Cache lookup", "Dynamo", "Pregraph", "AOT wrapper", "Graph code", "Launches", "Total", "Runtime calls", "Launching", "Device ops", "Triton launches"},
-			RightAlign: []bool{false, true, true, true, true, true, true, true, true, true, true, true, true, true}}
-		for _, c := range s.Costs {
-			p := c.PerCall
-			g.Rows = append(g.Rows, []string{cxCut(c.Name, nameW), strconv.Itoa(c.Calls), units.Dur(c.MedianNs), units.Dur(p.CacheLookupNs), units.Dur(p.DynamoNs),
-				units.Dur(p.PregraphNs), units.Dur(p.AOTNs), units.Dur(p.GraphNs), units.Dur(p.LaunchNs), units.Dur(p.Total()),
-				strconv.Itoa(c.LaunchCalls), strconv.Itoa(c.Launches), strconv.Itoa(c.DeviceOps), strconv.Itoa(c.TritonLaunch)})
-		}
-		out = append(out, tg{"CPU cost per call (times: mean per call; runtime calls, those launching device work, device ops and Triton launches: over all calls)", g})
-	}
-	if len(s.Parts) > 0 {
-		g := &Grid{Headers: []string{"Event", "Calls", "CPU total"}, RightAlign: []bool{false, true, true}}
-		for _, p := range s.Parts {
-			g.Rows = append(g.Rows, []string{cxCut(p.Name, nameW), strconv.Itoa(p.Calls), units.Dur(p.TotalNs)})
-		}
-		out = append(out, tg{"torch.compile's own events (as torch's table counts them)", g})
-	}
-	if len(s.Kernels) > 0 {
-		g := &Grid{Headers: []string{"Class", "Family", "Kernel", "Count", "Total", "Median", "In graphs", "Launched by", "Fused ops (from the name)"},
-			RightAlign: []bool{false, false, false, true, true, true, true, false, false}}
-		kn := make([]string, len(s.Kernels))
-		for i, k := range s.Kernels {
-			kn[i] = k.Name
-		}
-		kn = names.Column(kn, nameW) // distinct kernels stay distinct (#2)
-		for i, k := range s.Kernels {
-			if top > 0 && i == top {
-				g.Rows = append(g.Rows, []string{"...", "", fmt.Sprintf("%d more kernels (--top 0 lists all)", len(s.Kernels)-top), "", "", "", "", "", ""})
-				break
-			}
-			via := k.Via
-			if k.Op != "" && k.Op != k.Name {
-				via += " < " + k.Op
-			}
-			if via == "" {
-				via = "-"
-			}
-			g.Rows = append(g.Rows, []string{k.Class, cxDash(k.Family), kn[i], strconv.Itoa(k.Count), units.Dur(k.TotalNs), units.Dur(k.MedianNs),
-				strconv.Itoa(k.InGraph), cxCut(via, nameW), cxOps(k)})
-		}
-		out = append(out, tg{"Kernels of compiled code (Inductor kernels anywhere)", g})
-	}
-	if len(s.Graphs.Sequences) > 0 {
-		g := &Grid{Headers: []string{"Kernels", "Replays", "Median GPU busy", "First", "Last"}, RightAlign: []bool{true, true, true, false, false}}
-		for i, q := range s.Graphs.Sequences {
-			if top > 0 && i == top {
-				g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more sequences", len(s.Graphs.Sequences)-top), "", "", ""})
-				break
-			}
-			g.Rows = append(g.Rows, []string{strconv.Itoa(q.Kernels), strconv.Itoa(q.Replays), units.Dur(q.MedianGPUNs), cxCut(q.First, nameW), cxCut(q.Last, nameW)})
-		}
-		out = append(out, tg{"Graph replays by kernel sequence", g})
-	}
-	if len(s.Steps) > 0 {
-		g := &Grid{Headers: []string{"Step", "Compiled calls", "Compiled CPU", "Launch calls", "Graph replays", "Inductor kernels", "Library kernels", "Other kernels", "Kernels outside"},
-			RightAlign: []bool{true, true, true, true, true, true, true, true, true}}
-		for _, r := range s.Steps {
-			g.Rows = append(g.Rows, []string{strconv.FormatInt(r.Step, 10), strconv.Itoa(r.CompiledCalls), units.Dur(r.CompiledCPUNs), strconv.Itoa(r.LaunchCalls),
-				strconv.Itoa(r.GraphReplays), strconv.Itoa(r.Inductor), strconv.Itoa(r.Library), strconv.Itoa(r.Other), strconv.Itoa(r.Outside)})
-		}
-		out = append(out, tg{"Per profiler step (device work counted in the step of its launch call)", g})
-	}
-	return out
-}
-
 func cxDash(s string) string {
 	if s == "" {
 		return "-"
@@ -138,11 +63,153 @@ func cxDash(s string) string {
 	return s
 }
 
+// cxMore is the line under a list cut at top.
+func cxMore(n int, what string) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d more %s (--top 0 lists all; --format json has every one)", n, what)
+}
+
+// compileGrids are the tables of a summary.
+func compileGrids(s *compile.Summary, v CompileView) []titled {
+	var out []titled
+	w, top := v.Width, v.Top
+	cut := func(n int) int {
+		if top > 0 && n > top {
+			return top
+		}
+		return n
+	}
+	if len(s.Regions) > 0 {
+		g := &layout.Grid{Headers: []string{"compiled call", "kind", "calls", "CPU total", "median", "calls per step"},
+			RightAlign: []bool{false, false, true, true, true, false}, Names: []bool{true, false, false, false, false, true}, Width: w}
+		for _, r := range s.Regions {
+			g.Rows = append(g.Rows, []string{r.Name, r.Kind, strconv.Itoa(r.Calls), units.Dur(r.TotalNs), units.Dur(r.MedianNs), cxStepList(r.PerStep)})
+		}
+		out = append(out, titled{"Compiled regions (Torch-Compiled Region: F/C is Dynamo's frame F, compile C; C > 0 is a recompile)", g, ""})
+	}
+	if len(s.Recompiles) > 0 {
+		g := &layout.Grid{Headers: []string{"recompiled call", "calls", "first call", "step", "compile work before"},
+			RightAlign: []bool{false, true, true, true, true}, Names: []bool{true}, Width: w}
+		for _, r := range s.Recompiles {
+			step := "-"
+			if r.Step >= 0 {
+				step = "#" + strconv.FormatInt(r.Step, 10)
+			}
+			g.Rows = append(g.Rows, []string{r.Name, strconv.Itoa(r.Calls), units.Dur(r.FirstNs), step, units.Dur(r.CompileNs)})
+		}
+		out = append(out, titled{"Recompiles (first call from the trace's start; compile work: (dynamo_timed) events and compile frames since the frame's previous compile first ran; why Dynamo recompiled is not in a profiler trace: TORCH_LOGS=recompiles or tlparse say)", g, ""})
+	}
+	if len(s.Costs) > 0 {
+		g := &layout.Grid{Headers: []string{"outermost call", "calls", "median", "total", "rt calls", "launch", "dev ops", "triton"},
+			RightAlign: []bool{false, true, true, true, true, true, true, true}, Names: []bool{true}, Width: w, MinName: 12}
+		p := &layout.Grid{Headers: []string{"outermost call", "lookup", "dynamo", "pregraph", "aot", "graph", "launches"},
+			RightAlign: []bool{false, true, true, true, true, true, true}, Names: []bool{true}, Width: w, MinName: 12}
+		for _, c := range s.Costs {
+			pc := c.PerCall
+			g.Rows = append(g.Rows, []string{c.Name, strconv.Itoa(c.Calls), units.Dur(c.MedianNs), units.Dur(pc.Total()),
+				strconv.Itoa(c.LaunchCalls), strconv.Itoa(c.Launches), strconv.Itoa(c.DeviceOps), strconv.Itoa(c.TritonLaunch)})
+			p.Rows = append(p.Rows, []string{c.Name, units.Dur(pc.CacheLookupNs), units.Dur(pc.DynamoNs), units.Dur(pc.PregraphNs),
+				units.Dur(pc.AOTNs), units.Dur(pc.GraphNs), units.Dur(pc.LaunchNs)})
+		}
+		out = append(out,
+			titled{"CPU cost per call (median and total: per call, the cache lookup included in total; rt calls: runtime and driver calls over all calls, launch: those that launched device work, dev ops: device ops launched, triton: launches of Inductor kernels)", g, ""},
+			titled{"Where a call's CPU time goes (mean per call; the parts add up to total: the cache lookup before the call, Dynamo's own time, Pregraph bytecode, the AOT wrapper, the graph's code, runtime and driver calls)", p, ""})
+	}
+	if len(s.Parts) > 0 {
+		g := &layout.Grid{Headers: []string{"event", "calls", "CPU total"}, RightAlign: []bool{false, true, true}, Names: []bool{true}, Width: w}
+		for _, p := range s.Parts {
+			g.Rows = append(g.Rows, []string{p.Name, strconv.Itoa(p.Calls), units.Dur(p.TotalNs)})
+		}
+		out = append(out, titled{"torch.compile's own events (as torch's table counts them)", g, ""})
+	}
+	if len(s.Kernels) > 0 {
+		n := cut(len(s.Kernels))
+		g := &layout.Grid{Headers: []string{"kernel", "class", "count", "total", "median", "in graphs"},
+			RightAlign: []bool{false, false, true, true, true, true}, Names: []bool{true}, Width: w}
+		d := &layout.Grid{Headers: []string{"kernel", "launched by", "fused ops (from the name)"}, Names: []bool{true, true, true}, Width: w}
+		for _, k := range s.Kernels[:n] {
+			class := k.Class
+			if k.Family != "" {
+				class += "/" + k.Family
+			}
+			g.Rows = append(g.Rows, []string{v.kname(k.Name), class, strconv.Itoa(k.Count), units.Dur(k.TotalNs), units.Dur(k.MedianNs), strconv.Itoa(k.InGraph)})
+			via := k.Via
+			if k.Op != "" && k.Op != k.Name {
+				via += " < " + k.Op
+			}
+			d.Rows = append(d.Rows, []string{v.kname(k.Name), cxDash(strings.TrimPrefix(via, " < ")), cxOps(k)})
+		}
+		title := "Kernels of compiled code (Inductor kernels anywhere; class: inductor, library or other, with the family)"
+		if s.GraphOnly() {
+			title = "Kernels replayed by CUDA graphs (no kernel was launched from a compiled call; Inductor kernels anywhere)"
+		}
+		more := cxMore(len(s.Kernels)-n, "kernels")
+		out = append(out, titled{title, g, more}, titled{"How they were launched (launch call < the op that made it) and the ops an Inductor kernel fuses (read from its name, a heuristic)", d, more})
+	}
+	if len(s.Graphs.Sequences) > 0 {
+		n := cut(len(s.Graphs.Sequences))
+		g := &layout.Grid{Headers: []string{"kernels", "replays", "median GPU busy", "first", "last"}, RightAlign: []bool{true, true, true, false, false},
+			Names: []bool{false, false, false, true, true}, Width: w}
+		for _, q := range s.Graphs.Sequences[:n] {
+			g.Rows = append(g.Rows, []string{strconv.Itoa(q.Kernels), strconv.Itoa(q.Replays), units.Dur(q.MedianGPUNs), v.kname(q.First), v.kname(q.Last)})
+		}
+		out = append(out, titled{"Graph replays by kernel sequence", g, cxMore(len(s.Graphs.Sequences)-n, "sequences")})
+	}
+	if len(s.Capture.Windows) > 0 {
+		g := &layout.Grid{Headers: []string{"capture", "start", "step", "launches", "captured", "by ops"},
+			RightAlign: []bool{false, true, true, true, true, false}, Names: []bool{true, false, false, false, false, true}, Width: w}
+		for _, c := range s.Capture.Windows {
+			step := "-"
+			if c.Step >= 0 {
+				step = "#" + strconv.FormatInt(c.Step, 10)
+			}
+			var ops []string
+			for _, o := range c.Ops {
+				ops = append(ops, o.Name+" "+strconv.Itoa(o.Count))
+			}
+			g.Rows = append(g.Rows, []string{c.From, units.Dur(c.StartNs), step, strconv.Itoa(c.Launches), strconv.Itoa(c.Captured), cxDash(strings.Join(ops, ", "))})
+		}
+		out = append(out, titled{"CUDA graph captures (launches: kernel launch calls on the capturing thread inside the window; captured: those with no device op in the trace, recorded into the graph; by ops: the ops that made them)", g, ""})
+	}
+	if len(s.Steps) > 0 {
+		g := &layout.Grid{Headers: []string{"step", "calls", "CPU", "launches", "replays", "inductor", "library", "other", "outside"},
+			RightAlign: []bool{true, true, true, true, true, true, true, true, true}, Width: w}
+		for _, r := range s.Steps {
+			g.Rows = append(g.Rows, []string{strconv.FormatInt(r.Step, 10), strconv.Itoa(r.CompiledCalls), units.Dur(r.CompiledCPUNs), strconv.Itoa(r.LaunchCalls),
+				strconv.Itoa(r.GraphReplays), strconv.Itoa(r.Inductor), strconv.Itoa(r.Library), strconv.Itoa(r.Other), strconv.Itoa(r.Outside)})
+		}
+		out = append(out, titled{"Per profiler step (calls and CPU: outermost compiled calls, cache lookups included; launches: runtime calls in compiled code; kernels by class, in the step of their launch call; outside: kernels launched outside compiled code)", g, ""})
+	}
+	return out
+}
+
+// captureLines are the sentences about graph capture.
+func captureLines(c compile.Capture) []string {
+	if len(c.Windows) == 0 {
+		if c.NoDeviceOp > 0 {
+			return []string{fmt.Sprintf("graph capture: none recorded (no cudaStreamBeginCapture/EndCapture, no capture annotation); %s launched no device op in the trace (captured, or outside the profiled window)",
+				units.Plural(c.NoDeviceOp, "kernel launch call", "kernel launch calls"))}
+		}
+		return nil
+	}
+	captured, launches := 0, 0
+	for _, w := range c.Windows {
+		captured += w.Captured
+		launches += w.Launches
+	}
+	return []string{fmt.Sprintf("graph capture: %s (from %s), %s captured of %s inside them",
+		units.Plural(len(c.Windows), "window", "windows"), c.Windows[0].From, units.Plural(captured, "kernel launch", "kernel launches"),
+		units.Plural(launches, "launch call", "launch calls"))}
+}
+
 // compileLines are the sentences of the summary.
 func compileLines(s *compile.Summary) []string {
 	var ls []string
 	if !s.HasCompile {
-		return []string{"no compiled region, no Inductor kernel and no graph replay: the trace shows no torch.compile activity"}
+		ls = append(ls, "no compiled region, no Inductor kernel and no graph replay: the trace shows no torch.compile activity")
+		return append(ls, captureLines(s.Capture)...)
 	}
 	dyn := 0
 	for _, r := range s.Regions {
@@ -178,6 +245,7 @@ func compileLines(s *compile.Summary) []string {
 	} else {
 		ls = append(ls, "graph replays: none")
 	}
+	ls = append(ls, captureLines(s.Capture)...)
 	if len(s.Undecoded) > 0 {
 		ls = append(ls, "fused ops are read from kernel names (a heuristic); not decoded: "+strings.Join(s.Undecoded, ", "))
 	}
@@ -200,46 +268,80 @@ func compileLines(s *compile.Summary) []string {
 	return ls
 }
 
-// CompileText writes the summary as text (format "text") or Markdown ("md").
-func CompileText(w io.Writer, format, file string, s *compile.Summary, top int) error {
-	var b strings.Builder
+// writeSections writes the prose lines and the tables of a compile view:
+// text wrapped to the width, or Markdown with the names in code spans.
+func writeSections(b *strings.Builder, format, heading string, lines []string, tables []titled, width int) error {
 	md := format == "md"
 	if md {
-		b.WriteString("## torch.compile in " + file + "\n\n")
+		b.WriteString("## " + heading + "\n\n")
 	} else {
-		b.WriteString("# torch.compile in " + file + "\n")
-	}
-	for _, l := range compileLines(s) {
-		if md {
-			b.WriteString("- " + cxMdLine(l) + "\n")
-		} else {
+		for _, l := range layout.Wrap("# "+heading, width, "  ") {
 			b.WriteString(l + "\n")
 		}
 	}
-	nameW := 100
-	if md {
-		nameW = 0
-	}
-	for _, t := range compileGrids(s, nameW, top) {
+	for _, l := range lines {
 		if md {
-			b.WriteString("\n### " + t.title + "\n\n")
-		} else {
-			b.WriteString("\n" + t.title + "\n")
+			b.WriteString("- " + layout.MdText(l) + "\n")
+			continue
 		}
-		if err := t.g.Write(&b, format); err != nil {
+		for _, x := range layout.Wrap(l, width, "  ") {
+			b.WriteString(x + "\n")
+		}
+	}
+	for _, t := range tables {
+		if md {
+			b.WriteString("\n### " + layout.MdText(t.title) + "\n\n")
+		} else {
+			b.WriteString("\n")
+			for _, l := range layout.Wrap(t.title, width, "  ") {
+				b.WriteString(l + "\n")
+			}
+		}
+		var err error
+		if md {
+			err = t.g.WriteMarkdownCompact(b, 0) // long kernel names: cells unpadded
+		} else {
+			t.g.Width = width
+			err = t.g.Write(b, format)
+		}
+		if err != nil {
 			return err
 		}
+		if t.foot != "" {
+			if md {
+				b.WriteString("\n" + layout.MdText(t.foot) + "\n")
+			} else {
+				b.WriteString(t.foot + "\n")
+			}
+		}
 	}
-	_, err := io.WriteString(w, cxTrimLines(b.String()))
+	return nil
+}
+
+// CompileText writes the summary as text (format "text") or Markdown ("md").
+func CompileText(w io.Writer, format, file string, s *compile.Summary, v CompileView) error {
+	var b strings.Builder
+	if format == "md" {
+		v.Width = 0
+	} else {
+		v.Short = true
+	}
+	name := cxPath(file, v.Width-len("# torch.compile in "))
+	if format == "md" {
+		name = layout.MdCode(file)
+	}
+	if err := writeSections(&b, format, "torch.compile in "+name, compileLines(s), compileGrids(s, v), v.Width); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func cxMdLine(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
-
-func cxTrimLines(s string) string {
-	ls := strings.Split(s, "\n")
-	for i := range ls {
-		ls[i] = strings.TrimRight(ls[i], " ")
+// cxPath fits a file path into width runes, cut in the middle (width <= 0:
+// whole).
+func cxPath(p string, width int) string {
+	if width <= 0 {
+		return p
 	}
-	return strings.Join(ls, "\n")
+	return layout.Cut(p, max(width, 16))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/compile"
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -42,7 +43,7 @@ func cxSteps(ns []int64) string {
 	return strings.Join(s, ", ")
 }
 
-var cxFamilyWords = map[string]string{"gemm": "the GEMM", "attention": "the attention kernel", "conv": "the convolution", "collective": "the collective"}
+var cxFamilyWords = map[string]string{"gemm": "the GEMM", "attention": "the attention kernel", "conv": "the convolution"}
 
 // CompareSentence is the closing line, in plain words.
 func CompareSentence(c *compile.Comparison) string {
@@ -113,82 +114,39 @@ func CompareNotes(c *compile.Comparison, eager, compiled string) []string {
 	return n
 }
 
-// CompareText writes the comparison as text or Markdown.
-func CompareText(w io.Writer, format, eager, compiled string, c *compile.Comparison, top int) error {
-	md := format == "md"
-	var b strings.Builder
-	head := func(s string) {
-		if md {
-			b.WriteString("\n### " + s + "\n\n")
-		} else {
-			b.WriteString("\n" + s + "\n")
-		}
-	}
-	if md {
-		b.WriteString("## Eager " + eager + " against compiled " + compiled + "\n\n")
-	} else {
-		b.WriteString("# eager " + eager + " against compiled " + compiled + "\n")
-	}
-	line := func(s string) {
-		if md {
-			b.WriteString("- " + cxMdLine(s) + "\n")
-		} else {
-			b.WriteString(s + "\n")
-		}
-	}
-	if len(c.Paired) > 0 {
-		line(fmt.Sprintf("compared: %s on both sides (device work in the step of its launch call)", units.Plural(len(c.Paired), "step", "steps")))
-	}
-	if len(c.EagerOnly) > 0 {
-		line("steps only in the eager trace: " + cxSteps(c.EagerOnly))
-	}
-	if len(c.CompiledOnly) > 0 {
-		line("steps only in the compiled trace: " + cxSteps(c.CompiledOnly))
-	}
-	nameW := 100
-	if md {
-		nameW = 0
-	}
-	var grids []struct {
-		title string
-		g     *Grid
-	}
-	add := func(title string, g *Grid) {
-		grids = append(grids, struct {
-			title string
-			g     *Grid
-		}{title, g})
-	}
-	g := &Grid{Headers: []string{"Median step", "Eager", "Compiled", "Compiled/eager"}, RightAlign: []bool{false, true, true, true}}
+// compareGrids are the tables of a comparison.
+func compareGrids(c *compile.Comparison, v CompileView) []titled {
+	w, top := v.Width, v.Top
+	var out []titled
+	g := &layout.Grid{Headers: []string{"median step", "eager", "compiled", "compiled/eager"}, RightAlign: []bool{false, true, true, true}, Width: w}
 	for _, m := range c.Metrics {
 		g.Rows = append(g.Rows, []string{m.Name, cxMetric(m, m.Eager), cxMetric(m, m.Compiled), cxRatio(m.Ratio)})
 	}
-	add("Side by side (median over the compared steps)", g)
-	g = &Grid{Headers: []string{"Step", "CPU eager", "CPU compiled", "GPU busy eager", "GPU busy compiled", "GPU idle eager", "GPU idle compiled",
-		"Kernels eager", "Kernels compiled", "Launches eager", "Launches compiled", "Memcpys eager", "Memcpys compiled"}}
-	for i := range g.Headers {
-		g.RightAlign = append(g.RightAlign, i >= 0)
-	}
+	out = append(out, titled{"Side by side (median over the compared steps)", g, ""})
+	times := &layout.Grid{Headers: []string{"step", "CPU e", "CPU c", "GPU busy e", "GPU busy c", "GPU idle e", "GPU idle c"},
+		RightAlign: []bool{true, true, true, true, true, true, true}, Width: w}
+	counts := &layout.Grid{Headers: []string{"step", "kernels e", "kernels c", "launches e", "launches c", "memcpys e", "memcpys c"},
+		RightAlign: []bool{true, true, true, true, true, true, true}, Width: w}
 	for i := 0; i < max(len(c.EagerSteps), len(c.CompiledSteps)); i++ {
 		var e, k compile.StepStats
-		row := make([]string, 13)
+		step := ""
 		if i < len(c.EagerSteps) {
 			e = c.EagerSteps[i]
-			row[0] = cxStepName(e)
+			step = cxStepName(e)
 		}
 		if i < len(c.CompiledSteps) {
 			k = c.CompiledSteps[i]
-			if row[0] == "" || cxStepName(k) != row[0] {
-				row[0] = strings.TrimPrefix(row[0]+"/"+cxStepName(k), "/")
+			if step == "" || cxStepName(k) != step {
+				step = strings.TrimPrefix(step+"/"+cxStepName(k), "/")
 			}
 		}
-		copy(row[1:], []string{units.Dur(e.CPUNs), units.Dur(k.CPUNs), units.Dur(e.GPUBusyNs), units.Dur(k.GPUBusyNs), units.Dur(e.GPUIdleNs), units.Dur(k.GPUIdleNs),
-			strconv.Itoa(e.Kernels), strconv.Itoa(k.Kernels), strconv.Itoa(e.LaunchCalls), strconv.Itoa(k.LaunchCalls), strconv.Itoa(e.Memcpys), strconv.Itoa(k.Memcpys)})
-		g.Rows = append(g.Rows, row)
+		times.Rows = append(times.Rows, []string{step, units.Dur(e.CPUNs), units.Dur(k.CPUNs), units.Dur(e.GPUBusyNs), units.Dur(k.GPUBusyNs), units.Dur(e.GPUIdleNs), units.Dur(k.GPUIdleNs)})
+		counts.Rows = append(counts.Rows, []string{step, strconv.Itoa(e.Kernels), strconv.Itoa(k.Kernels), strconv.Itoa(e.LaunchCalls), strconv.Itoa(k.LaunchCalls),
+			strconv.Itoa(e.Memcpys), strconv.Itoa(k.Memcpys)})
 	}
-	add("Per step", g)
+	out = append(out, titled{"Per step, times (e: eager, c: compiled)", times, ""}, titled{"Per step, counts", counts, ""})
 	if len(c.Disappeared) > 0 {
-		g = &Grid{Headers: []string{"Kind", "Name", "Count", "Time"}, RightAlign: []bool{false, false, true, true}}
+		g := &layout.Grid{Headers: []string{"kind", "name", "count", "time"}, RightAlign: []bool{false, false, true, true}, Names: []bool{false, true}, Width: w}
 		nOps, nKer := 0, 0
 		for _, d := range c.Disappeared {
 			n := &nOps
@@ -198,49 +156,91 @@ func CompareText(w io.Writer, format, eager, compiled string, c *compile.Compari
 			if *n++; top > 0 && *n > top {
 				continue
 			}
-			g.Rows = append(g.Rows, []string{d.Kind, cxCut(d.Name, nameW), strconv.Itoa(d.Count), units.Dur(d.TotalNs)})
+			name := d.Name
+			if d.Kind == "kernel" {
+				name = v.kname(name)
+			}
+			g.Rows = append(g.Rows, []string{d.Kind, name, strconv.Itoa(d.Count), units.Dur(d.TotalNs)})
 		}
+		foot := ""
 		if top > 0 && (nOps > top || nKer > top) {
-			g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more ops and %d more kernels (--top 0 lists all)", max(nOps-top, 0), max(nKer-top, 0)), "", ""})
+			foot = fmt.Sprintf("%d more ops and %d more kernels (--top 0 lists all; --format json has every one)", max(nOps-top, 0), max(nKer-top, 0))
 		}
-		add("What disappeared (eager ops and kernels with no counterpart; count and time over the compared steps)", g)
+		out = append(out, titled{"What disappeared (eager ops and kernels with no counterpart; count and time over the compared steps)", g, foot})
 	}
 	if len(c.Fused) > 0 {
-		g = &Grid{Headers: []string{"Inductor kernel", "Count", "Time", "Fused ops", "Eager ops (calls, GPU time of their kernels)", "No eager op"}, RightAlign: []bool{false, true, true, false, false, false}}
-		for i, f := range c.Fused {
-			if top > 0 && i == top {
-				g.Rows = append(g.Rows, []string{fmt.Sprintf("... %d more (--top 0 lists all)", len(c.Fused)-top), "", "", "", "", ""})
-				break
-			}
+		g := &layout.Grid{Headers: []string{"Inductor kernel", "count", "time", "fused ops", "eager ops (calls, GPU time of their kernels)", "no eager op"},
+			RightAlign: []bool{false, true, true, false, false, false}, Names: []bool{true, false, false, true, true, true}, Width: w, MinName: 12}
+		n := len(c.Fused)
+		if top > 0 && n > top {
+			n = top
+		}
+		for _, f := range c.Fused[:n] {
 			var eo []string
 			for _, o := range f.EagerOps {
 				eo = append(eo, fmt.Sprintf("%s (%d, %s)", o.Name, o.Calls, units.Dur(o.KernelNs)))
 			}
-			g.Rows = append(g.Rows, []string{cxCut(f.Kernel, nameW), strconv.Itoa(f.Count), units.Dur(f.TotalNs), cxDash(strings.Join(f.Ops, ", ")), cxDash(strings.Join(eo, "; ")), cxDash(strings.Join(f.Missing, ", "))})
+			g.Rows = append(g.Rows, []string{f.Kernel, strconv.Itoa(f.Count), units.Dur(f.TotalNs), cxDash(strings.Join(f.Ops, ", ")), cxDash(strings.Join(eo, "; ")), cxDash(strings.Join(f.Missing, ", "))})
 		}
-		add("What fused (each Inductor kernel and the eager ops its name carries; a heuristic)", g)
+		out = append(out, titled{"What fused (each Inductor kernel and the eager ops its name carries; a heuristic)", g, cxMore(len(c.Fused)-n, "fusions")})
 	}
-	if len(c.Stayed) > 0 {
-		g = &Grid{Headers: []string{"Family", "Kernel", "Count eager", "Count compiled", "Median eager", "Median compiled", "Total eager", "Total compiled"},
-			RightAlign: []bool{false, false, true, true, true, true, true, true}}
-		for i, s := range c.Stayed {
-			if top > 0 && i == top {
-				g.Rows = append(g.Rows, []string{"...", fmt.Sprintf("%d more (--top 0 lists all)", len(c.Stayed)-top), "", "", "", "", "", ""})
-				break
-			}
-			g.Rows = append(g.Rows, []string{cxDash(s.Family), cxCut(s.Name, nameW), strconv.Itoa(s.EagerCount), strconv.Itoa(s.CompiledCount),
+	stayed := func(list []compile.Stayed, title string) {
+		if len(list) == 0 {
+			return
+		}
+		g := &layout.Grid{Headers: []string{"family", "kernel", "calls e/c", "median e", "median c", "total e", "total c"},
+			RightAlign: []bool{false, false, true, true, true, true, true}, Names: []bool{false, true}, Width: w, MinName: 11}
+		n := len(list)
+		if top > 0 && n > top {
+			n = top
+		}
+		for _, s := range list[:n] {
+			g.Rows = append(g.Rows, []string{cxDash(s.Family), v.kname(s.Name), strconv.Itoa(s.EagerCount) + "/" + strconv.Itoa(s.CompiledCount),
 				units.Dur(s.EagerMedianNs), units.Dur(s.CompiledMedianNs), units.Dur(s.EagerTotalNs), units.Dur(s.CompiledTotalNs)})
 		}
-		add("What stayed (kernels both traces run: torch.compile does not make these faster)", g)
+		out = append(out, titled{title, g, cxMore(len(list)-n, "kernels")})
 	}
-	for _, x := range grids {
-		head(x.title)
-		if err := x.g.Write(&b, format); err != nil {
-			return err
+	stayed(c.Stayed, "What stayed (compute kernels both traces run: torch.compile does not make these faster; e: eager, c: compiled)")
+	stayed(c.Comm, "Communication (collective kernels both traces run: not compute, torch.compile does not change them)")
+	return out
+}
+
+// CompareText writes the comparison as text or Markdown.
+func CompareText(w io.Writer, format, eager, compiled string, c *compile.Comparison, v CompileView) error {
+	md := format == "md"
+	if md {
+		v.Width = 0
+	} else {
+		v.Short = true
+	}
+	var lines []string
+	if len(c.Paired) > 0 {
+		lines = append(lines, fmt.Sprintf("compared: %s on both sides (device work in the step of its launch call)", units.Plural(len(c.Paired), "step", "steps")))
+	}
+	if len(c.EagerOnly) > 0 {
+		lines = append(lines, "steps only in the eager trace: "+cxSteps(c.EagerOnly))
+	}
+	if len(c.CompiledOnly) > 0 {
+		lines = append(lines, "steps only in the compiled trace: "+cxSteps(c.CompiledOnly))
+	}
+	head := "eager " + cxPath(eager, v.Width) + " against compiled " + cxPath(compiled, v.Width)
+	if md {
+		head = "Eager " + layout.MdCode(eager) + " against compiled " + layout.MdCode(compiled)
+	}
+	var b strings.Builder
+	if err := writeSections(&b, format, head, lines, compareGrids(c, v), v.Width); err != nil {
+		return err
+	}
+	b.WriteString("\n")
+	sentence := CompareSentence(c)
+	if md {
+		b.WriteString(layout.MdText(sentence) + "\n")
+	} else {
+		for _, l := range layout.Wrap(sentence, v.Width, "") {
+			b.WriteString(l + "\n")
 		}
 	}
-	b.WriteString("\n" + CompareSentence(c) + "\n")
-	_, err := io.WriteString(w, cxTrimLines(b.String()))
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
@@ -296,17 +296,25 @@ func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) err
 		}
 		fused = append(fused, map[string]any{"kernel": f.Kernel, "ops": cxStrs(f.Ops), "count": f.Count, "total_ns": f.TotalNs, "eager_ops": eo, "no_eager_op": cxStrs(f.Missing)})
 	}
-	stayed := []map[string]any{}
-	for _, s := range c.Stayed {
-		stayed = append(stayed, map[string]any{"name": s.Name, "family": cxStr(s.Family), "eager_count": s.EagerCount, "compiled_count": s.CompiledCount,
-			"eager_total_ns": s.EagerTotalNs, "compiled_total_ns": s.CompiledTotalNs, "eager_median_ns": s.EagerMedianNs, "compiled_median_ns": s.CompiledMedianNs})
+	stayedOf := func(list []compile.Stayed) []map[string]any {
+		out := []map[string]any{}
+		for _, s := range list {
+			out = append(out, map[string]any{"name": s.Name, "family": cxStr(s.Family), "eager_count": s.EagerCount, "compiled_count": s.CompiledCount,
+				"eager_total_ns": s.EagerTotalNs, "compiled_total_ns": s.CompiledTotalNs, "eager_median_ns": s.EagerMedianNs, "compiled_median_ns": s.CompiledMedianNs})
+		}
+		return out
+	}
+	var headline any
+	if h := c.Headline; h != nil {
+		headline = map[string]any{"name": h.Name, "family": h.Family, "eager_count": h.EagerCount, "compiled_count": h.CompiledCount,
+			"eager_total_ns": h.EagerTotalNs, "compiled_total_ns": h.CompiledTotalNs, "eager_median_ns": h.EagerMedianNs, "compiled_median_ns": h.CompiledMedianNs}
 	}
 	return JSON(w, map[string]any{
 		"schema": CompileSchema, "mode": "compare", "eager": eager, "compiled": compiled,
 		"paired_steps": ints(c.Paired), "eager_only_steps": ints(c.EagerOnly), "compiled_only_steps": ints(c.CompiledOnly),
 		"eager_steps": stepsOf(c.EagerSteps), "compiled_steps": stepsOf(c.CompiledSteps),
 		"median_step": map[string]any{"eager": cxStepJSON(c.Median[0]), "compiled": cxStepJSON(c.Median[1])},
-		"metrics":     metrics, "disappeared": gone, "fused": fused, "stayed": stayed,
+		"metrics":     metrics, "disappeared": gone, "fused": fused, "stayed": stayedOf(c.Stayed), "communication": stayedOf(c.Comm), "headline": headline,
 		"eager_has_gpu_work": !c.NoGPU[0], "compiled_has_gpu_work": !c.NoGPU[1],
 		"eager_shows_compile": c.EagerCompiled, "compiled_shows_compile": c.CompiledCompiled,
 		"sentence": CompareSentence(c),

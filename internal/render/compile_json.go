@@ -54,7 +54,7 @@ func cxStrs(s []string) []string {
 	return s
 }
 
-// compileJSON is the document of tracetab.compile/1.
+// compileJSON is the summary document of tracetab.compile/2.
 func compileJSON(file string, s *compile.Summary) map[string]any {
 	type regionJ struct {
 		Name      string            `json:"name"`
@@ -192,7 +192,40 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 		"compile_tax":                map[string]any{"events": s.Tax.Events, "total_ns": s.Tax.TotalNs, "first": cxStr(s.Tax.First), "steps": taxSteps},
 		"steps":                      stepRows,
 		"unattributed_cache_lookups": s.UnattributedLookups,
+		"graph_only":                 s.GraphOnly(),
+		"captures":                   capturesJSON(s.Capture),
+		"recompiles":                 recompilesJSON(s.Recompiles),
 	}
+}
+
+func capturesJSON(c compile.Capture) map[string]any {
+	ws := []map[string]any{}
+	for _, w := range c.Windows {
+		ops := []map[string]any{}
+		for _, o := range w.Ops {
+			ops = append(ops, map[string]any{"name": o.Name, "launches": o.Count})
+		}
+		var step any
+		if w.Step >= 0 {
+			step = w.Step
+		}
+		ws = append(ws, map[string]any{"from": w.From, "start_ns": w.StartNs, "end_ns": w.EndNs, "step": step,
+			"launch_calls": w.Launches, "captured_launches": w.Captured, "capture_info_calls": w.InfoCalls, "ops": ops})
+	}
+	return map[string]any{"windows": ws, "launch_calls_without_device_op": c.NoDeviceOp, "capture_info_calls": c.InfoCalls}
+}
+
+func recompilesJSON(rs []compile.Recompile) []map[string]any {
+	out := []map[string]any{}
+	for _, r := range rs {
+		var step any
+		if r.Step >= 0 {
+			step = r.Step
+		}
+		out = append(out, map[string]any{"name": r.Name, "frame": r.Frame, "compile": r.Compile, "calls": r.Calls,
+			"first_call_ns": r.FirstNs, "step": step, "compile_work_ns": r.CompileNs, "reason": nil})
+	}
+	return out
 }
 
 // CompileJSON writes the summary as JSON.

@@ -10,19 +10,21 @@ import (
 	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/render/memoryview"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
 // DiffSchema and CheckSchema version the JSON forms.
 const (
-	DiffSchema  = "tracetab.diff/2"
+	DiffSchema  = "tracetab.diff/3"
 	CheckSchema = "tracetab.check/2"
 )
 
 // DiffView chooses how much of a diff a person sees.
 type DiffView struct {
-	Top   int // rows in the main table (md: the rest fold into <details>)
-	Limit int // rows in all (negative: all)
+	Top   int // md: rows in the main table (the rest fold into <details>)
+	Limit int // rows per table in all (negative: all)
+	Width int // text: the width to fit (0: no limit)
 }
 
 // Middle shortens s to at most n runes by cutting its middle, so the tail
@@ -35,63 +37,6 @@ func Middle(s string, n int) string {
 	head := (n - 1) / 3
 	tail := n - 1 - head
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
-}
-
-// distinctNames shortens every name to about n runes like Middle, and
-// where two shortened names would read the same it also shows the stretch
-// where the full names first differ, so that distinct rows never look alike.
-func distinctNames(names []string, n int) []string {
-	out := make([]string, len(names))
-	groups := map[string][]int{}
-	for i, s := range names {
-		out[i] = Middle(s, n)
-		groups[out[i]] = append(groups[out[i]], i)
-	}
-	for _, idx := range groups {
-		if len(idx) < 2 {
-			continue
-		}
-		// the first rune at which the group's names differ
-		rs := make([][]rune, len(idx))
-		for k, i := range idx {
-			rs[k] = []rune(names[i])
-		}
-		d := len(rs[0])
-		for _, r := range rs[1:] {
-			j := 0
-			for j < len(r) && j < len(rs[0]) && r[j] == rs[0][j] {
-				j++
-			}
-			d = min(d, j)
-		}
-		seen := map[string]bool{}
-		for k, i := range idx {
-			r := rs[k]
-			head, tail := (n-1)/3, (n-1)/3
-			lo, hi := max(d-8, head), min(d+24, len(r)-tail)
-			var s string
-			switch {
-			case len(r) <= n || lo >= hi:
-				s = names[i]
-			default:
-				s = string(r[:head])
-				if lo > head {
-					s += "…"
-				}
-				s += string(r[lo:hi])
-				if hi < len(r)-tail {
-					s += "…"
-				}
-				s += string(r[len(r)-tail:])
-			}
-			if seen[s] {
-				s += " #" + strconv.Itoa(k+1)
-			}
-			seen[s] = true
-			out[i] = s
-		}
-	}
-	return out
 }
 
 // code puts s in a Markdown code span that survives a table cell: `|` is
@@ -158,22 +103,6 @@ func stepsText(s *diff.Side) string {
 	return strings.Join(parts, ", ")
 }
 
-func diffHeader(d *diff.Diff) string { return strings.Join(diffHeaderLines(d), "; ") }
-
-func diffHeaderLines(d *diff.Diff) []string {
-	per := "one sample per trace, whole-trace values"
-	if d.Base.PerStep && d.Base.By == "step" {
-		per = "one row per step position"
-	} else if d.Base.PerStep {
-		per = "medians over profiler steps (work inside ProfilerStep windows; a device op counts in the step of its launch call; work outside the steps is its own row)"
-	}
-	if k := max(d.Base.StepsPerSample, d.New.StepsPerSample); k > 1 && d.Base.PerStep {
-		per += fmt.Sprintf("; a long trace's row samples are groups of up to %d consecutive steps, each divided by its step count", k)
-	}
-	return []string{"base " + stepsText(d.Base) + " -> new " + stepsText(d.New), per,
-		"~ = not significant at alpha " + strconv.FormatFloat(d.Alpha, 'g', -1, 64) + " (two-sided Mann-Whitney U)"}
-}
-
 // spread is benchstat's "± x%" of a median's confidence interval.
 func spread(c diff.Change, base bool) string {
 	s := c.New
@@ -231,80 +160,11 @@ func pCell(c diff.Change) string {
 	return diff.PText(c.P)
 }
 
-func rowName(r diff.DiffRow) string {
-	name := r.Key
-	if r.BaseLabel != "" || r.NewLabel != "" {
-		l := r.BaseLabel
-		if r.NewLabel != r.BaseLabel {
-			l = r.BaseLabel + " -> " + r.NewLabel
-		}
-		name += " (" + l + ")"
-	}
-	if len(r.Kernels) > 0 {
-		name += " -> [" + units.Plural(len(r.Kernels), "kernel", "kernels") + "]"
-	}
-	return name
-}
-
+// dtable is the budget table of check (text and Markdown).
 type dtable struct {
 	headers []string
 	right   []bool
 	rows    [][]string
-}
-
-func displayNames(rows []diff.DiffRow, width int) []string {
-	var full []string
-	for _, r := range rows {
-		full = append(full, rowName(r))
-	}
-	return distinctNames(full, width)
-}
-
-func rowsTable(d *diff.Diff, rows []diff.DiffRow, names []string, md bool) *dtable {
-	t := &dtable{headers: []string{"Name", "Status"}, right: []bool{false, false}}
-	for _, m := range d.Metrics {
-		t.headers = append(t.headers, m+" base", m+" new", "Δ", "p")
-		t.right = append(t.right, true, true, true, true)
-	}
-	for k, r := range rows {
-		name := names[k]
-		if md {
-			name = code(name)
-		}
-		cells := []string{name, r.Status}
-		for _, m := range d.Metrics {
-			c := r.Metrics[m]
-			cells = append(cells, valueCell(c, true), valueCell(c, false), deltaCell(c), pCell(c))
-		}
-		t.rows = append(t.rows, cells)
-	}
-	return t
-}
-
-func geoRow(d *diff.Diff, t *dtable) {
-	cells := []string{"[geomean]", ""}
-	for _, g := range d.GeoMeans {
-		if g.Rows == 0 {
-			cells = append(cells, "-", "-", "", "")
-			continue
-		}
-		cells = append(cells, diff.FormatValue(g.Metric, g.Base), diff.FormatValue(g.Metric, g.New),
-			diff.RelText(diff.Change{Metric: g.Metric, Rel: g.Rel}), "")
-	}
-	t.rows = append(t.rows, cells)
-}
-
-func totalsTable(d *diff.Diff) *dtable {
-	t := &dtable{headers: []string{"Total", "Base", "New", "Δ", "Δ%", "p"}, right: []bool{false, true, true, true, true, true}}
-	for _, m := range diff.TotalMetrics {
-		c := d.Totals[m]
-		if c.Verdict == diff.Unmeasured {
-			t.rows = append(t.rows, []string{m, "n/a", "n/a", "", "n/a", ""})
-			continue
-		}
-		t.rows = append(t.rows, []string{m, valueCell(c, true), valueCell(c, false), diff.FormatDelta(m, c.Abs), deltaCell(c), pCell(c)})
-	}
-	return t
 }
 
 func (t *dtable) grid() *Grid { return &Grid{Headers: t.headers, Rows: t.rows, RightAlign: t.right} }
@@ -379,68 +239,6 @@ func gateLines(b *strings.Builder, g *diff.Gate, md, budgets bool) {
 	}
 }
 
-// DiffText writes a diff for a person (format text or md): the verdict
-// first, then violations, totals and the rows that changed most.
-func DiffText(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v DiffView) error {
-	var b strings.Builder
-	md := format == "md"
-	rows := d.Rows
-	if v.Limit >= 0 && len(rows) > v.Limit {
-		rows = rows[:v.Limit]
-	}
-	if d.Outside != nil {
-		rows = append([]diff.DiffRow{*d.Outside}, rows...)
-	}
-	top := min(max(v.Top, 0), len(rows))
-	if md {
-		res := "PASS"
-		if g.Failed() {
-			res = "FAIL"
-		}
-		line := verdictLine("rule", g)
-		fmt.Fprintf(&b, "**%s**: tracetab diff, %s\n\n", res, strings.TrimPrefix(strings.TrimPrefix(line, res+": "), ""))
-		gateLines(&b, g, true, false)
-		if len(g.Violations)+len(g.NA)+len(g.Mismatches) > 0 {
-			b.WriteString("\n")
-		}
-		for _, l := range diffHeaderLines(d) {
-			b.WriteString(strings.ReplaceAll(l, "<", "&lt;") + "\n\n")
-		}
-		totalsTable(d).md(&b)
-		b.WriteString("\n")
-		names := displayNames(rows, 80)
-		t := rowsTable(d, rows[:top], names[:top], true)
-		geoRow(d, t)
-		t.md(&b)
-		if rest := rows[top:]; len(rest) > 0 {
-			fmt.Fprintf(&b, "\n<details><summary>%s more</summary>\n\n", units.Plural(len(rest), "row", "rows"))
-			rowsTable(d, rest, names[top:], true).md(&b)
-			b.WriteString("\n</details>\n")
-		}
-	} else {
-		b.WriteString(verdictLine("rule", g) + "\n")
-		gateLines(&b, g, false, false)
-		b.WriteString("\n" + diffHeader(d) + "\n\n")
-		if err := totalsTable(d).grid().Write(&b, "text"); err != nil {
-			return err
-		}
-		b.WriteString("\n")
-		t := rowsTable(d, rows, displayNames(rows, 60), false)
-		geoRow(d, t)
-		if err := t.grid().Write(&b, "text"); err != nil {
-			return err
-		}
-	}
-	if n := len(d.Rows) + boolInt(d.Outside != nil) - len(rows); n > 0 {
-		fmt.Fprintf(&b, "\n%s not shown (--limit); --format json or csv lists every row\n", units.Plural(n, "row", "rows"))
-	}
-	if d.Ignored > 0 {
-		fmt.Fprintf(&b, "\n%s found on one side only left out (--ignore-added-removed)\n", units.Plural(d.Ignored, "device row", "device rows"))
-	}
-	_, err := io.WriteString(w, trimLines(b.String()))
-	return err
-}
-
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -459,7 +257,7 @@ func trimLines(s string) string {
 // DiffCSV writes one line per row and metric, values in ns, counts, bytes
 // or percent as the unit column says.
 func DiffCSV(w io.Writer, d *diff.Diff) error {
-	g := &Grid{Headers: []string{"row", "status", "metric", "unit", "base", "new", "delta", "delta_pct", "p_value", "verdict", "base_samples", "new_samples"}}
+	g := &Grid{Headers: []string{"row", "status", "paired_with", "metric", "unit", "base", "new", "delta", "delta_pct", "p_value", "p_value_adjusted", "verdict", "base_samples", "new_samples"}}
 	add := func(r diff.DiffRow, total bool) {
 		ms := diff.RowMetrics
 		if total {
@@ -469,8 +267,8 @@ func DiffCSV(w io.Writer, d *diff.Diff) error {
 			c := r.Metrics[m]
 			j := changeOf(c)
 			u := diff.UnitOf(m).Suffix()
-			g.Rows = append(g.Rows, []string{r.Key, r.Status, m, u, csvNum(j["base_"+u]), csvNum(j["new_"+u]),
-				csvNum(j[deltaKey(m)]), csvNum(j["delta_pct"]), csvNum(j["p_value"]), c.Verdict,
+			g.Rows = append(g.Rows, []string{r.Key, r.Status, r.Pair, m, u, csvNum(j["base_"+u]), csvNum(j["new_"+u]),
+				csvNum(j[deltaKey(m)]), csvNum(j["delta_pct"]), csvNum(j["p_value"]), csvNum(j["p_value_adjusted"]), c.Verdict,
 				strconv.Itoa(c.Base.N), strconv.Itoa(c.New.N)})
 		}
 	}
@@ -528,7 +326,7 @@ func changeOf(c diff.Change) map[string]any {
 	u := diff.UnitOf(c.Metric).Suffix()
 	j := map[string]any{"verdict": c.Verdict, "base_samples_count": c.Base.N, "new_samples_count": c.New.N}
 	if c.Verdict == diff.Unmeasured {
-		j["base_"+u], j["new_"+u], j[deltaKey(c.Metric)], j["delta_pct"], j["p_value"] = nil, nil, nil, nil, nil
+		j["base_"+u], j["new_"+u], j[deltaKey(c.Metric)], j["delta_pct"], j["p_value"], j["p_value_adjusted"] = nil, nil, nil, nil, nil, nil
 		j["missing"] = c.Missing
 		return j
 	}
@@ -558,9 +356,12 @@ func changeOf(c diff.Change) map[string]any {
 	} else if math.IsNaN(c.Rel) && diff.UnitOf(c.Metric) != diff.Pct {
 		j["delta_pct"] = 0.0
 	}
-	j["p_value"] = nil
+	j["p_value"], j["p_value_adjusted"] = nil, nil
 	if !math.IsNaN(c.P) {
 		j["p_value"] = math.Round(c.P*1e6) / 1e6
+	}
+	if !math.IsNaN(c.PAdj) {
+		j["p_value_adjusted"] = math.Round(c.PAdj*1e6) / 1e6
 	}
 	for k, s := range map[string]bool{"base_spread_pct": true, "new_spread_pct": false} {
 		sp := c.New.Spread()
@@ -632,6 +433,7 @@ func sideOf(s *diff.Side) sideJSON {
 type rowJSON struct {
 	Key       string                    `json:"key"`
 	Status    string                    `json:"status,omitempty"`
+	Pair      *string                   `json:"paired_with"`
 	Device    bool                      `json:"device_op"`
 	BaseLabel string                    `json:"base_label,omitempty"`
 	NewLabel  string                    `json:"new_label,omitempty"`
@@ -641,10 +443,26 @@ type rowJSON struct {
 
 func rowOf(r diff.DiffRow) rowJSON {
 	rj := rowJSON{Key: r.Key, Status: r.Status, Device: r.Device, BaseLabel: r.BaseLabel, NewLabel: r.NewLabel, Kernels: r.Kernels, Metrics: map[string]map[string]any{}}
+	if r.Pair != "" {
+		rj.Pair = &r.Pair
+	}
 	for m, c := range r.Metrics {
 		rj.Metrics[m] = changeOf(c)
 	}
 	return rj
+}
+
+type testsJSON struct {
+	Metric string `json:"metric"`
+	Tests  int    `json:"tests_count"`
+}
+
+type formJSON struct {
+	Base    string `json:"base_row"`
+	New     string `json:"new_row"`
+	BaseNs  int64  `json:"cpu_total_base_ns"`
+	NewNs   int64  `json:"cpu_total_new_ns"`
+	DeltaNs int64  `json:"cpu_total_delta_ns"`
 }
 
 // DiffJSON writes a diff as JSON: medians as integer ns (counts, bytes),
@@ -663,12 +481,29 @@ func DiffJSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 		Rows       []rowJSON                 `json:"rows"`
 		GeoMeans   []map[string]any          `json:"geomeans"`
 		Ignored    int                       `json:"ignored_added_removed_count"`
+		Correction *string                   `json:"correction"`
+		Tested     []testsJSON               `json:"tests_per_metric"`
+		Forms      []formJSON                `json:"changed_form"`
 		Violations []violationJSON           `json:"violations"`
 		NA         []naJSON                  `json:"not_measured"`
 		Failed     bool                      `json:"failed"`
+		Memory     any                       `json:"memory"`
 	}{Schema: DiffSchema, By: d.Base.By, PerStep: d.Base.PerStep, Alpha: d.Alpha, Base: sideOf(d.Base), New: sideOf(d.New),
-		Totals: map[string]map[string]any{}, Rows: []rowJSON{}, GeoMeans: []map[string]any{}, Ignored: d.Ignored, Failed: g.Failed()}
+		Totals: map[string]map[string]any{}, Rows: []rowJSON{}, GeoMeans: []map[string]any{}, Ignored: d.Ignored, Failed: g.Failed(),
+		Memory: memoryview.DiffJSONValue(d.Memory)}
 	out.Violations, out.NA, out.Mismatches = gateJSON(g)
+	if d.Correct != "" {
+		out.Correction = &d.Correct
+	}
+	out.Tested = []testsJSON{}
+	tested := dfTested(d)
+	for _, m := range diff.RowMetrics {
+		out.Tested = append(out.Tested, testsJSON{m, tested[m]})
+	}
+	out.Forms = []formJSON{}
+	for _, f := range d.Forms {
+		out.Forms = append(out.Forms, formJSON{f.Base, f.New, int64(math.Round(f.BaseNs)), int64(math.Round(f.NewNs)), int64(math.Round(f.NewNs)) - int64(math.Round(f.BaseNs))})
+	}
 	for m, c := range d.Totals {
 		out.Totals[m] = changeOf(c)
 	}

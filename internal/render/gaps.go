@@ -414,7 +414,7 @@ func noneAbove(b *strings.Builder, minGap int64) {
 
 // GapsText writes the report for a person; minGap is the --min-gap used
 // (a section with no rows says "none above" it).
-func GapsText(w io.Writer, r *gaps.Report, minGap int64) error {
+func GapsText(w io.Writer, r *gaps.Report, minGap int64, sparks ...StepSparks) error {
 	var b strings.Builder
 	p := func(f string, a ...any) { fmt.Fprintf(&b, f, a...) }
 	v := r.Verdict
@@ -531,6 +531,7 @@ func GapsText(w io.Writer, r *gaps.Report, minGap int64) error {
 			sg.Rows = append(sg.Rows, []string{strconv.FormatInt(s.Step, 10), units.Dur(s.StartNs), units.Dur(s.CPUNs), units.Dur(s.GPUBusyNs),
 				units.Dur(s.GPUIdleNs), units.Dur(s.LargestGap), n})
 		}
+		addStepSparks(sg, sparks)
 		sg.Write(&b, "text")
 	}
 	_, err := io.WriteString(w, b.String())

@@ -41,7 +41,9 @@ type KernelLayout struct {
 }
 
 // Kernels writes the kernel view.
-func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, lay KernelLayout, steps *table.StepRange) error {
+// hist, when given, adds each row's duration histogram to the text and
+// Markdown table (table --by kernel --hist).
+func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, lay KernelLayout, steps *table.StepRange, hist ...KernelHists) error {
 	if lay.Limit >= 0 && len(rows) > lay.Limit {
 		rows = rows[:lay.Limit]
 	}
@@ -83,6 +85,9 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 	for i, r := range rows {
 		g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.Pct, 'f', 2, 64), t(float64(r.TotalNs)), strconv.FormatInt(r.Count, 10),
 			t(r.MeanNs), t(float64(r.MedianNs)), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, shown[i]})
+	}
+	if format == "text" || format == "md" {
+		addKernelHists(g, hist)
 	}
 	return g.Write(w, format)
 }

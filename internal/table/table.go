@@ -21,7 +21,8 @@ type Options struct {
 	Exclude      *regexp.Regexp
 	// Steps, when HasSteps, keeps only events of profiler steps
 	// StepLo..StepHi: CPU events that start inside those steps' windows
-	// (on any thread) and device ops launched from them.
+	// (on any thread), device ops launched from them, and the [memory]
+	// records made in them.
 	StepLo, StepHi int64
 	HasSteps       bool
 }

@@ -34,7 +34,7 @@ type DeviceWork struct {
 // counted on (those with work in the trace or the selection).
 func FillGPU(steps []Step, work []DeviceWork, devices int) {
 	for k := range steps {
-		steps[k].GPUWindowNs, steps[k].GPUBusyNs, steps[k].GPUIdleNs, steps[k].LargestGapNs = 0, 0, 0, 0
+		steps[k].GPUFrom, steps[k].GPUWindowNs, steps[k].GPUBusyNs, steps[k].GPUIdleNs, steps[k].LargestGapNs = 0, 0, 0, 0, 0
 		steps[k].Devices = devices
 	}
 	if len(steps) == 0 {
@@ -58,7 +58,7 @@ func FillGPU(steps []Step, work []DeviceWork, devices int) {
 		lo := max(s.Start, reach)
 		hi := max(lo, ends[k])
 		share[k] = [2]int64{lo, hi}
-		steps[k].GPUWindowNs = hi - lo
+		steps[k].GPUFrom, steps[k].GPUWindowNs = lo, hi-lo
 		reach = max(reach, ends[k])
 	}
 	// per device: the union of its work, swept against the shares (the

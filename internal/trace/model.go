@@ -155,11 +155,19 @@ type Aux struct {
 	PyParent  int64 // "Python parent id", -1 when absent
 	Seq       int64 // "Seq" (or "seq") of a collective in its process group, -1 when absent
 	HasLaunch bool  // grid/block were present
+	// The size of a collective (record_param_comms and, from torch 2.2,
+	// its kernel): "Collective name", "dtype", "In msg nelems", "Out msg
+	// nelems", "Group size"; 0 or -1 when absent.
+	Coll      StrID
+	Dtype     StrID
+	InNelems  int64
+	OutNelems int64
+	GroupSize int64
 }
 
 // NewAux returns an Aux with every "absent" marker set.
 func NewAux() Aux {
-	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1}
+	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1, InNelems: -1, OutNelems: -1, GroupSize: -1}
 }
 
 // ID is a pid or tid as the trace wrote it: an integer or a string.
@@ -209,14 +217,25 @@ type Flow struct {
 
 // MemEvent is a "[memory]" or "[OutOfMemory]" instant (profile_memory=True).
 type MemEvent struct {
-	Ts         int64
-	Bytes      int64 // negative for frees
-	TotalAlloc int64
-	Track      int32
-	DevType    int8 // c10::DeviceType: 0 CPU, 1 CUDA, 2 MKLDNN, 5 IDEEP, 6 HIP, 12 XPU, 20 PrivateUse1
-	DevID      int8
-	OOM        bool
+	Ts            int64
+	Bytes         int64 // negative for frees
+	TotalAlloc    int64 // "Total Allocated" after this record (MemHasTotal)
+	TotalReserved int64 // "Total Reserved" after this record (MemHasReserved)
+	Addr          int64 // "Addr" (MemHasAddr; torch writes it from 1.10 on)
+	Track         int32
+	DevType       int8 // c10::DeviceType: 0 CPU, 1 CUDA, 2 MKLDNN, 5 IDEEP, 6 HIP, 12 XPU, 20 PrivateUse1
+	DevID         int8
+	OOM           bool
+	Has           uint8 // which of the optional args were present: MemHasTotal, MemHasReserved, MemHasAddr
 }
+
+// MemEvent.Has flags: the args a record carried (2021 traces have only
+// Device Type, Device Id and Bytes).
+const (
+	MemHasTotal    uint8 = 1 << iota // "Total Allocated"
+	MemHasReserved                   // "Total Reserved"
+	MemHasAddr                       // "Addr"
+)
 
 // DeviceProp is one entry of the top-level deviceProperties list.
 type DeviceProp struct {

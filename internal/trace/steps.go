@@ -20,6 +20,7 @@ type Step struct {
 	// work inside it summed over the devices, and the rest of window x
 	// devices: GPUBusyNs + GPUIdleNs = GPUWindowNs * Devices.
 	GPUWindowNs  int64
+	GPUFrom      int64 // the window: [GPUFrom, GPUFrom+GPUWindowNs), ns as written
 	GPUBusyNs    int64
 	GPUIdleNs    int64
 	Devices      int   // the devices the idle time is counted on

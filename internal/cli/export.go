@@ -1,0 +1,319 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tracetab/tracetab/internal/export"
+	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+type exportOptions struct {
+	to          string
+	partition   string
+	jobs        int
+	strict      bool
+	compression string
+	format      string
+}
+
+func newExportCmd(e *env) *cobra.Command {
+	o := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export PATH... --to DIR",
+		Short: "Write traces as Parquet datasets for DuckDB, Spark, Trino or BigQuery",
+		Long: `export writes what tracetab reads and computes as Parquet files (schema
+` + export.Schema + `, documented column by column in docs/schema.md), so that a
+query engine answers fleet-sized questions: DuckDB on a laptop, Spark, Trino
+or BigQuery on a cluster. A PATH is a trace file or a directory (every *.json
+and *.json.gz under it).
+
+One dataset per table, each in its own directory under DIR:
+  events   every complete event: ids, lane, category, name, start_ns (from the
+           origin) and dur_ns, correlation, External id, step, parent, launch
+           call and launching op, shapes, stacks, launch parameters
+  ops      tracetab table's rows (torch's key_averages(), by the recording
+           torch's rules) over the whole trace (step null) and per step
+  kernels  tracetab table --by kernel, over the whole trace and per step
+  steps    each ProfilerStep#N: its windows, the device work it launched, and
+           the step-time breakdown of tracetab gaps
+  gaps     every idle stretch of every GPU with its cause (tracetab gaps)
+  memory   the [memory] records: device, address, bytes, totals, and the op
+           that made each (the innermost cpu_op on its thread holding its time)
+  traces   one row per input: path, size, sha256, rank, world size, devices,
+           era, torch hints, warnings
+A step's rows are computed on the step's own events (those of table --steps
+N: CPU events by their start, device ops by their launch call's), as on a
+crop of it (tracetab crop --step N).
+
+Files: DIR/DATASET/KEY=VALUE/.../ID.parquet, one per trace and dataset (ID:
+the first 16 hex digits of the file's SHA-256, so the same file exported
+again replaces its own files), Hive-style directories by --partition (trace,
+date: the UTC date of the trace's origin, rank; __HIVE_DEFAULT_PARTITION__
+when missing) so that engines prune. Exporting one more trace adds its files
+and rewrites none. A trace's files are written under temporary names (.*.tmp,
+which engines skip) and renamed into place together once all are complete,
+its traces row last: an export stopped at any point leaves no partial file
+and no half-exported trace. DIR/_tracetab_export.json records the schema and
+partitioning; an export into a DIR of another form is refused.
+
+--jobs traces are read at once, each within a --jobs-th of --max-memory; a
+trace too large for its share is exported after the others, alone. A trace
+that cannot be read is reported and skipped (the exit code is then 3);
+--strict stops at the first.`,
+		Example: `  tracetab export traces/ --to fleet/
+  tracetab export nightly/2026-06-*/ --to fleet/ --partition date,trace --jobs 4
+  duckdb -c "SELECT name, sum(self_cuda_ns)/1e6 AS ms FROM 'fleet/ops/**/*.parquet' WHERE step IS NULL GROUP BY name ORDER BY ms DESC LIMIT 10"`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("export takes traces or directories of traces, got none; see 'tracetab export --help'")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(o.format, "text", "json"); err != nil {
+				return err
+			}
+			if o.to == "" {
+				return usageErrorf("export needs --to DIR: the directory to write the datasets into")
+			}
+			if o.jobs < 1 {
+				return usageErrorf("--jobs %d: give 1 or more", o.jobs)
+			}
+			if !slices.Contains(export.Codecs, o.compression) {
+				return usageErrorf("--compression %q: use %s", o.compression, strings.Join(export.Codecs, " or "))
+			}
+			keys, err := partitionKeys(o.partition)
+			if err != nil {
+				return err
+			}
+			return runExport(e, o, keys, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.to, "to", "", "the directory to write the datasets into (created if missing)")
+	f.StringVar(&o.partition, "partition", "trace", "Hive-style directory keys, in order: trace, date, rank, a comma list of them (date,trace), or none")
+	f.IntVar(&o.jobs, "jobs", min(runtime.GOMAXPROCS(0), 4), "traces exported at once")
+	f.BoolVar(&o.strict, "strict", false, "stop at the first trace that cannot be exported (default: report it, skip it, exit 3 at the end)")
+	f.StringVar(&o.compression, "compression", "zstd", "Parquet compression: zstd or snappy")
+	f.StringVar(&o.format, "format", "text", "the summary on stdout: text or json")
+	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "json"))
+	cmd.RegisterFlagCompletionFunc("compression", fixedCompletion(export.Codecs...))
+	cmd.RegisterFlagCompletionFunc("partition", fixedCompletion("trace", "date", "rank", "date,trace", "none"))
+	return cmd
+}
+
+// partitionKeys reads --partition.
+func partitionKeys(s string) ([]string, error) {
+	if s == "none" || s == "" {
+		return nil, nil
+	}
+	var keys []string
+	for _, k := range strings.Split(s, ",") {
+		k = strings.TrimSpace(k)
+		if !slices.Contains(export.PartitionKeys, k) {
+			return nil, usageErrorf("--partition %q: give keys among %s (a comma list, e.g. date,trace) or none", s, strings.Join(export.PartitionKeys, ", "))
+		}
+		if slices.Contains(keys, k) {
+			return nil, usageErrorf("--partition %q: %s is given twice", s, k)
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// exportFiles expands the arguments: a directory stands for every *.json
+// and *.json.gz under it (hidden files and directories skipped), sorted.
+func exportFiles(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		if a == "-" {
+			return nil, usageErrorf("export reads each trace twice (its SHA-256, then its events): give files, not - (standard input)")
+		}
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			files = append(files, a) // the reader names what is wrong with it
+			continue
+		}
+		var in []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if p != a && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".json.gz")) {
+				in = append(in, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &exitError{code: ExitUnreadable, err: fmt.Errorf("export: %v", err)}
+		}
+		if len(in) == 0 {
+			return nil, usageErrorf("export: the directory %s holds no *.json or *.json.gz file", a)
+		}
+		slices.Sort(in)
+		files = append(files, in...)
+	}
+	return files, nil
+}
+
+func runExport(e *env, o *exportOptions, keys []string, args []string) error {
+	files, err := exportFiles(args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var results []*export.Result
+	var mu sync.Mutex
+	opts := export.Options{Dir: o.to, Partition: keys, Jobs: o.jobs, Strict: o.strict, MaxMemory: e.maxMemory.bytes,
+		Compression: o.compression, Version: version(),
+		Load: func(path string, bound int64) (*trace.Trace, error) {
+			t, err := parse.Open(path, parse.Options{AllowTruncated: e.allowTruncated, MaxMemory: bound})
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			printWarnings(e.stderr, t)
+			mu.Unlock()
+			return t, nil
+		},
+		TooLarge: func(err error) bool {
+			var pe *parse.Error
+			return errors.As(err, &pe) && pe.TooLarge
+		},
+		Done: func(r *export.Result) {
+			mu.Lock()
+			defer mu.Unlock()
+			results = append(results, r)
+			switch {
+			case r.Err != nil && o.strict:
+			case r.Err != nil:
+				fmt.Fprintf(e.stderr, "tracetab: warning: skipped: %v\n", r.Err)
+			case r.Dup != "":
+				note(e.stderr, fmt.Sprintf("%s is the same file as %s (sha256): exported once", r.Path, r.Dup))
+			case o.format == "text":
+				exportLine(e.stdout, r)
+			}
+		},
+	}
+	sum, err := export.Run(ctx, files, opts)
+	var le *export.LayoutError
+	switch {
+	case errors.As(err, &le):
+		return usageErrorf("export: %v", le)
+	case errors.Is(err, context.Canceled):
+		return &exitError{code: ExitUnreadable, err: fmt.Errorf("export interrupted: %d of %d traces were exported before the stop; no file is left half written", sum.Traces, len(files))}
+	case err != nil && sum == nil:
+		return &exitError{code: ExitUnreadable, err: fmt.Errorf("export: %v", err)}
+	case err != nil: // --strict: the first trace that failed
+		return &exitError{code: ExitUnreadable, err: fmt.Errorf("%v (--strict: the export stopped; %d traces were exported before it)", err, sum.Traces)}
+	}
+	if o.format == "json" {
+		if err := layout.JSON(e.stdout, exportJSONOf(o, files, sum, results)); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "exported %s to %s: %s, %s of Parquet\n", units.Plural(sum.Traces, "trace", "traces"), o.to,
+			rowsText(sum.Rows), units.Bytes(sum.Bytes))
+	}
+	if sum.Failed > 0 {
+		return &exitError{code: ExitUnreadable, err: fmt.Errorf("%d of %d traces could not be exported (skipped; named above)", sum.Failed, len(files))}
+	}
+	return nil
+}
+
+// rowWords say what a dataset's rows are, for people.
+var rowWords = map[string][2]string{
+	export.DatasetEvents: {"event", "events"}, export.DatasetOps: {"op row", "op rows"}, export.DatasetKernels: {"kernel row", "kernel rows"},
+	export.DatasetSteps: {"step", "steps"}, export.DatasetGaps: {"gap", "gaps"}, export.DatasetMemory: {"memory record", "memory records"},
+}
+
+func rowsText(rows map[string]int64) string {
+	var parts []string
+	for _, d := range export.Datasets {
+		if w, ok := rowWords[d]; ok {
+			parts = append(parts, units.Plural(int(rows[d]), w[0], w[1]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func exportLine(w io.Writer, r *export.Result) {
+	fmt.Fprintf(w, "%s: trace %s, %s, %s of Parquet in %d files\n", r.Path, r.TraceID, rowsText(r.Rows), units.Bytes(r.Bytes), r.Files)
+}
+
+// exportJSON is export's summary in JSON.
+type exportJSON struct {
+	Schema     string             `json:"schema"`
+	DataSchema string             `json:"data_schema"`
+	Dir        string             `json:"dir"`
+	Partition  []string           `json:"partition"`
+	Inputs     int                `json:"inputs"`
+	Traces     int                `json:"traces"`
+	Failed     int                `json:"failed"`
+	Duplicates int                `json:"duplicates"`
+	Rows       map[string]int64   `json:"rows"`
+	Bytes      int64              `json:"parquet_bytes"`
+	Files      []exportTraceJSON  `json:"files"`
+	Errors     []exportFailedJSON `json:"errors"`
+}
+
+type exportTraceJSON struct {
+	Path      string           `json:"path"`
+	TraceID   string           `json:"trace_id"`
+	SameAs    *string          `json:"same_as"`
+	Rows      map[string]int64 `json:"rows"`
+	Bytes     int64            `json:"parquet_bytes"`
+	ElapsedNs int64            `json:"elapsed_ns"`
+}
+
+type exportFailedJSON struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+func exportJSONOf(o *exportOptions, files []string, sum *export.Summary, results []*export.Result) *exportJSON {
+	j := &exportJSON{Schema: "tracetab.export/1", DataSchema: export.Schema, Dir: o.to, Partition: []string{}, Inputs: len(files),
+		Traces: sum.Traces, Failed: sum.Failed, Duplicates: sum.Duplicates, Rows: sum.Rows, Bytes: sum.Bytes,
+		Files: []exportTraceJSON{}, Errors: []exportFailedJSON{}}
+	if keys, err := partitionKeys(o.partition); err == nil && keys != nil {
+		j.Partition = keys
+	}
+	slices.SortFunc(results, func(a, b *export.Result) int { return strings.Compare(a.Path, b.Path) })
+	for _, r := range results {
+		if r.Err != nil {
+			j.Errors = append(j.Errors, exportFailedJSON{Path: r.Path, Error: r.Err.Error()})
+			continue
+		}
+		t := exportTraceJSON{Path: r.Path, TraceID: r.TraceID, Rows: r.Rows, Bytes: r.Bytes, ElapsedNs: r.Elapsed.Nanoseconds()}
+		if r.Dup != "" {
+			d := r.Dup
+			t.SameAs = &d
+		}
+		j.Files = append(j.Files, t)
+	}
+	return j
+}

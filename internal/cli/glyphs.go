@@ -1,0 +1,27 @@
+package cli
+
+import (
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/tracetab/tracetab/internal/render"
+)
+
+// sparkCells is how many cells a gaps step line's sparkline has, and
+// histBins how many bins a kernel's histogram in table --by kernel --hist.
+const (
+	sparkCells = 16
+	histBins   = 12
+)
+
+// glyphs is what the terminal pictures are drawn in: Unicode blocks when
+// stdout is a terminal, plain ASCII when it is a file or a pipe.
+func (e *env) glyphs() render.Glyphs {
+	if ow, ok := e.stdout.(*outWriter); ok {
+		if f, ok := ow.w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			return render.Blocks
+		}
+	}
+	return render.ASCII
+}

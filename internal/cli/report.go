@@ -1,0 +1,296 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/info"
+	"github.com/tracetab/tracetab/internal/memory"
+	"github.com/tracetab/tracetab/internal/report"
+	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+type reportOptions struct {
+	path      string
+	out       string
+	format    string
+	step      string
+	maxEvents int
+	maxCells  int
+	topGaps   int
+}
+
+// reportTopGaps is how many of the largest gaps per device the page
+// shades (gaps --top).
+const reportTopGaps = 200
+
+func newReportCmd(e *env) *cobra.Command {
+	o := &reportOptions{}
+	lim := report.DefaultLimits
+	cmd := &cobra.Command{
+		Use:   "report TRACE",
+		Short: "One self-contained HTML page of the trace's story: verdict, step chart, timeline, memory, tables",
+		Long: `report draws tracetab's findings into one HTML file that needs nothing else:
+its CSS, script and pictures are inline and it loads nothing from the
+network, so it opens from file:// offline and can be attached to an issue or
+a CI artifact.
+
+The page shows: the gaps verdict with its numbers and idle time by cause, the
+trace's facts (tracetab info), notes and warnings; the step-time breakdown of
+tracetab gaps (Kernel, Memcpy, Memset, Runtime, DataLoader, CPU Exec, Other)
+as one stacked bar per step, the cold step marked, with each step's numbers
+(the same as gaps --format json) and a histogram of the durations of the
+device ops it launched; a timeline of the CPU threads (top-level ops and
+annotations; click a thread's name for its nesting) above the GPU streams,
+on one time axis, with the step windows, the largest GPU gaps of gaps
+(` + strconv.Itoa(reportTopGaps) + ` per device) shaded by cause and labelled with what the CPU was
+doing, zoom and pan (wheel and drag, W/S/A/D and arrows), hover for name,
+duration and input shapes, and a click on a kernel to highlight its launch
+call and the ops around it (the frames tracetab chain --up walks); memory
+curves per device where a memory model is given; the top ` + strconv.Itoa(report.DefaultOptions.TopOps) + ` ops (table) and
+kernels (table --by kernel), sortable, each kernel with a histogram of its
+durations in ` + strconv.Itoa(report.DefaultOptions.HistBins) + ` log-spaced bins from its min to its max.
+Every figure is tracetab's own; the page's script only draws.
+
+Size limits (a trace of any size gives a page of a few MB): at most
+--max-events events (default ` + strconv.Itoa(lim.MaxEvents) + `) are written one by one: all of them when
+they fit; else every event of one step (--step, or the step of median length
+that is not cold; when it holds at most half of them), then the longest
+events down to a power of two of ns, each kernel with its launch call and
+enclosing ops. Everything else, and at each zoom whatever is narrower than a
+pixel, is drawn as density bands: the share of each bin the events cover.
+The bands have levels of detail, the coarsest ` + strconv.Itoa(lim.Width) + ` bins over the trace, each
+next one bins half as wide, while the cells of all levels stay under
+--max-cells (default ` + strconv.Itoa(lim.MaxCells) + `); when the whole trace does not fit, the finer
+levels cover the detail step alone. At most ` + strconv.Itoa(lim.MaxCPULanes) + ` CPU threads (those with the
+most events), ` + strconv.Itoa(lim.MaxCPURows) + ` nesting levels per thread and ` + strconv.Itoa(lim.MaxGPURows) + ` rows of overlapping device
+ops per stream are drawn; the page says what it left out. A 1 GB trace gives
+a page of about 5 MB.
+
+--format svg writes the step chart as an SVG file of its own (for Markdown);
+with --step N, the gap timeline of step N alone: its window (to the end of the
+GPU work it launched), the top-level events of each CPU thread and the GPU
+streams, events narrower than 1/` + strconv.Itoa(report.StepViewWidth) + ` of it as density bands, and the GPU gaps
+of gaps inside it shaded by cause.
+
+-o names the file: by default report.html for html and stdout for svg;
+-o - writes to stdout.`,
+		Example: `  tracetab report trace.json.gz                     # writes report.html
+  tracetab report trace.json.gz -o run42.html
+  tracetab report trace.json.gz --step 12           # hold step 12 in full detail
+  tracetab report trace.json.gz --format svg > steps.svg
+  tracetab report trace.json.gz --format svg --step 12 -o step12.svg`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.path = args[0]
+			if err := checkFormat(o.format, "html", "svg"); err != nil {
+				return err
+			}
+			if o.maxEvents < 1 || o.maxCells < 1 {
+				return usageErrorf("--max-events and --max-cells must be at least 1")
+			}
+			return runReport(e, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "output", "o", "", "the file to write (default: report.html for html, stdout for svg; - for stdout)")
+	f.StringVar(&o.format, "format", "html", "html (the page) or svg (the step chart; with --step N, that step's gap timeline)")
+	f.StringVar(&o.step, "step", "", "a ProfilerStep#N number: the step held in full detail (html), the step drawn (svg)")
+	f.IntVar(&o.maxEvents, "max-events", lim.MaxEvents, "events written one by one at most; the rest are density bands")
+	f.IntVar(&o.maxCells, "max-cells", lim.MaxCells, "density cells at most, over all levels of detail")
+	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("html", "svg"))
+	return cmd
+}
+
+func runReport(e *env, o *reportOptions) error {
+	ropts := report.DefaultOptions
+	ropts.Limits.MaxEvents, ropts.Limits.MaxCells = o.maxEvents, o.maxCells
+	if o.step != "" {
+		n, err := strconv.ParseInt(o.step, 10, 64)
+		if err != nil {
+			return usageErrorf("--step %q: give a ProfilerStep#N number, e.g. 12", o.step)
+		}
+		ropts.DetailStep, ropts.HasDetail = n, true
+	}
+	t, err := e.load(o.path)
+	if err != nil {
+		return err
+	}
+	if ropts.HasDetail {
+		var nums []int64
+		for _, s := range t.StepWindows() {
+			nums = append(nums, s.N)
+		}
+		switch {
+		case len(nums) == 0:
+			return usageErrorf("--step: %s has no ProfilerStep annotations (profile with a schedule and call prof.step())", o.path)
+		case !slices.Contains(nums, ropts.DetailStep):
+			return usageErrorf("--step: no step %d; steps are %s", ropts.DetailStep, listText(nums))
+		}
+	}
+	in := reportInputs(e, t, o)
+	page := report.Build(t, in, ropts)
+	if tl := page.Timeline; ropts.HasDetail && tl.Detail == nil && tl.Written < tl.Events {
+		note(e.stderr, fmt.Sprintf("--step %d: the step holds more than half of --max-events (%d) events: it is not held in full detail; raise --max-events", ropts.DetailStep, ropts.Limits.MaxEvents))
+	}
+	if o.format == "svg" {
+		return writeReportSVG(e, o, t, in, page, ropts)
+	}
+	out := o.out
+	if out == "" {
+		out = "report.html"
+	}
+	return writeReportFile(e, out, func(w io.Writer) error { return page.WriteHTML(w, t) })
+}
+
+// reportInputs computes the models the page shows and says on stderr what
+// the commands would say.
+func reportInputs(e *env, t *trace.Trace, o *reportOptions) *report.Inputs {
+	in := &report.Inputs{File: o.path, Info: info.Summarize(t)}
+	for _, w := range t.Warnings {
+		if !info.IsThreadRename(w) {
+			in.Warnings = append(in.Warnings, w.Msg)
+		}
+	}
+	addNote := func(n string) {
+		note(e.stderr, n)
+		in.Notes = append(in.Notes, n)
+	}
+	in.Gaps = gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, Top: reportTopGaps})
+	if in.Gaps.NoGPU {
+		addNote("the trace has no GPU lane (no kernels, memcpys or memsets): only the CPU lane is drawn")
+	}
+	if in.Gaps.Verdict.Class == gaps.ClassProfiler {
+		addNote("warning: the profiler's own work holds most of the idle time: this trace is distorted")
+	}
+	if len(t.StepWindows()) == 0 {
+		addNote("the trace has no ProfilerStep#N annotations (no profiler schedule, or prof.step() was not called): no step chart")
+	}
+	sort := "self_cpu_time_total"
+	in.Kernels, in.KernelTotalNs = table.KernelView(t, nil)
+	if len(in.Kernels) > 0 {
+		sort = "self_cuda_time_total"
+	}
+	res, err := table.Compute(t, table.Options{Torch: table.RecordingOf(t).Default(), SortBy: sort})
+	if err != nil {
+		addNote("no op table: " + err.Error())
+	} else {
+		in.Ops = res
+	}
+	for _, n := range table.UnlaunchedNotes(t) {
+		addNote(n)
+	}
+	in.KernelDurs = table.KernelDurations(t, nil)
+	in.StepDurs = table.StepKernelDurations(t)
+	var memNotes []string
+	in.Memory, memNotes = memorySeries(t)
+	for _, n := range memNotes {
+		addNote("memory: " + n)
+	}
+	return in
+}
+
+func writeReportSVG(e *env, o *reportOptions, t *trace.Trace, in *report.Inputs, page *report.Page, ropts report.Options) error {
+	out := o.out
+	if out == "" {
+		out = "-"
+	}
+	if page.Chart == nil {
+		return usageErrorf("--format svg draws the step chart, and %s has no ProfilerStep#N annotations", o.path)
+	}
+	if !ropts.HasDetail {
+		return writeReportFile(e, out, func(w io.Writer) error { return report.WriteStepChartSVG(w, page.Chart) })
+	}
+	v := report.NewStepView(t, in.Gaps, page.Chart, ropts.DetailStep)
+	if v == nil {
+		return usageErrorf("--step %d: the step breakdown left that step out (it launched no or too few device ops); it has steps %s",
+			ropts.DetailStep, stepNumbers(page.Chart))
+	}
+	return writeReportFile(e, out, func(w io.Writer) error { return report.WriteStepViewSVG(w, v) })
+}
+
+func stepNumbers(c *report.StepChart) string {
+	if len(c.Bars) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d to %d", c.Bars[0].Step, c.Bars[len(c.Bars)-1].Step)
+}
+
+// writeReportFile writes to stdout for "-", else to the file (a write
+// error is exit 3), and names the file written on stderr.
+func writeReportFile(e *env, path string, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(e.stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return &writeError{err}
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	cw := &countWriter{w: bw}
+	err = write(cw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &writeError{err}
+	}
+	note(e.stderr, fmt.Sprintf("wrote %s (%s)", path, units.Bytes(cw.n)))
+	return nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// memorySeries is each device's allocated and reserved curve from the
+// memory model (tracetab memory): every point of its series, or for a long
+// one its resampled curve (the model's columns: the lowest and highest
+// level in each), and the peak with its op.
+func memorySeries(t *trace.Trace) ([]report.MemorySeries, []string) {
+	if len(t.Mem) == 0 {
+		return nil, nil
+	}
+	m := memory.Build(t, memory.Options{})
+	var out []report.MemorySeries
+	for _, d := range m.Devices {
+		if len(d.Series) == 0 {
+			continue
+		}
+		s := report.MemorySeries{Device: d.Name, HasReserved: d.Reserved, Relative: !d.Totals, StartBytes: d.Start.Allocated,
+			PeakNs: d.Peak.Ns, PeakBytes: d.Peak.Bytes, PeakOp: d.Peak.Op}
+		if len(d.Series) <= report.MaxMemoryPoints {
+			for _, p := range d.Series {
+				s.TimesNs = append(s.TimesNs, p.Ns)
+				s.AllocatedBytes = append(s.AllocatedBytes, p.Allocated)
+				s.ReservedBytes = append(s.ReservedBytes, p.Reserved)
+			}
+		} else {
+			for _, c := range d.Curve(m.WindowStartNs, m.WindowEndNs, report.MemoryColumns) {
+				s.Columns = append(s.Columns, report.MemoryColumn{StartNs: c.StartNs, EndNs: c.EndNs, MinAllocated: c.MinAllocated,
+					MaxAllocated: c.MaxAllocated, MaxReserved: c.MaxReserved})
+			}
+		}
+		out = append(out, s)
+	}
+	return out, m.Notes
+}

@@ -1,0 +1,440 @@
+package export
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/parquet-go/parquet-go/compress"
+
+	"github.com/tracetab/tracetab/internal/atomicfile"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// EventPartRows is the most events one file holds: a larger trace's events
+// are written in several files (ID-0.parquet, ID-1.parquet, ...) at once,
+// their number set by the trace alone, so that exporting it again replaces
+// the same files.
+const EventPartRows = 1 << 20
+
+// Options of an export.
+type Options struct {
+	Dir       string
+	Partition []string // keys of PartitionKeys, in directory order; none: files directly under each dataset
+	Jobs      int      // traces exported at once (>= 1)
+	Strict    bool     // stop at the first trace that cannot be exported
+	// MaxMemory bounds the whole export: each of the Jobs traces read at
+	// once may need a Jobs-th of it; a trace refused for its share is
+	// exported after the others, alone, with the whole bound. 0: no bound.
+	MaxMemory    int64
+	Compression  string // one of Codecs ("" is zstd)
+	RowGroupRows int64  // 0: RowGroupRows
+	Version      string // tracetab's, written in each file
+	// Load reads a trace within a memory bound (0: none).
+	Load func(path string, maxMemory int64) (*trace.Trace, error)
+	// TooLarge reports whether Load's error is a trace over its bound.
+	TooLarge func(err error) bool
+	// Done is called once per input as it completes (one call at a time).
+	Done func(r *Result)
+}
+
+// Result is what one input gave.
+type Result struct {
+	Path    string
+	TraceID string
+	Rows    map[string]int64 // per dataset
+	Bytes   int64            // Parquet bytes written
+	Files   int
+	Err     error // the trace was not exported (reported and skipped unless Strict)
+	Dup     string
+	Elapsed time.Duration
+}
+
+// Summary totals an export.
+type Summary struct {
+	Traces, Failed, Duplicates int
+	Rows                       map[string]int64
+	Bytes                      int64
+}
+
+// marker is DIR/_tracetab_export.json: the schema and layout of the files
+// under DIR, so that a later export adds files of the same form only.
+type marker struct {
+	Schema    string   `json:"schema"`
+	Partition []string `json:"partition"`
+	Datasets  []string `json:"datasets"`
+}
+
+// MarkerName is the marker's file name (engines skip names starting with _).
+const MarkerName = "_tracetab_export.json"
+
+// LayoutError is a DIR whose files have another schema or partitioning.
+type LayoutError struct{ Msg string }
+
+func (e *LayoutError) Error() string { return e.Msg }
+
+// prepare creates DIR and its marker, or checks the marker there.
+func prepare(o *Options) error {
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return err
+	}
+	want := marker{Schema: Schema, Partition: o.Partition, Datasets: Datasets}
+	if want.Partition == nil {
+		want.Partition = []string{}
+	}
+	path := filepath.Join(o.Dir, MarkerName)
+	if b, err := os.ReadFile(path); err == nil {
+		var have marker
+		if err := json.Unmarshal(b, &have); err != nil {
+			return &LayoutError{fmt.Sprintf("%s is not an export marker (%v): export to another directory", path, err)}
+		}
+		if have.Schema != want.Schema {
+			return &LayoutError{fmt.Sprintf("%s holds files of schema %s, not %s: export to another directory", o.Dir, have.Schema, want.Schema)}
+		}
+		if !slices.Equal(have.Partition, want.Partition) {
+			return &LayoutError{fmt.Sprintf("%s is partitioned by %q, not %q: give --partition %s, or export to another directory",
+				o.Dir, have.Partition, want.Partition, partitionFlag(have.Partition))}
+		}
+		return nil
+	}
+	b, _ := json.MarshalIndent(want, "", "  ")
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+func partitionFlag(keys []string) string {
+	if len(keys) == 0 {
+		return "none"
+	}
+	s := keys[0]
+	for _, k := range keys[1:] {
+		s += "," + k
+	}
+	return s
+}
+
+// Run exports every path. A trace that cannot be read or written is
+// reported through Done and skipped; with Strict the first one stops the
+// export and is returned. A cancelled ctx stops it too: files finished by
+// then stay, none is left half written.
+func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
+	if o.Jobs < 1 {
+		o.Jobs = 1
+	}
+	if o.RowGroupRows <= 0 {
+		o.RowGroupRows = RowGroupRows
+	}
+	codec, err := codecOf(o.Compression)
+	if err != nil {
+		return nil, err
+	}
+	if err := prepare(&o); err != nil {
+		return nil, err
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sum := &Summary{Rows: map[string]int64{}}
+	var mu sync.Mutex
+	var first error
+	seen := map[string]string{} // trace id -> the path exported under it
+	var later []string          // refused for their share of the bound: alone, after the others
+	done := func(r *Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case r.Err != nil:
+			sum.Failed++
+			if o.Strict && first == nil {
+				first = r.Err
+				cancel()
+			}
+		case r.Dup != "":
+			sum.Duplicates++
+		default:
+			sum.Traces++
+			for k, v := range r.Rows {
+				sum.Rows[k] += v
+			}
+			sum.Bytes += r.Bytes
+		}
+		if o.Done != nil {
+			o.Done(r)
+		}
+	}
+	claim := func(id, path string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		if p, ok := seen[id]; ok {
+			return p
+		}
+		seen[id] = path
+		return ""
+	}
+	share := o.MaxMemory
+	if share > 0 {
+		share /= int64(o.Jobs)
+	}
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range o.Jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for path := range work {
+				r := exportOne(ctx, path, &o, codec, share, claim)
+				if r.Err != nil && o.Jobs > 1 && o.TooLarge != nil && o.TooLarge(r.Err) && ctx.Err() == nil {
+					mu.Lock()
+					later = append(later, path)
+					mu.Unlock()
+					continue
+				}
+				done(r)
+			}
+		}()
+	}
+feed:
+	for _, p := range paths {
+		select {
+		case work <- p:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	for _, path := range later {
+		if ctx.Err() != nil {
+			break
+		}
+		runtime.GC() // the other jobs' traces are gone: this one has the whole bound
+		done(exportOne(ctx, path, &o, codec, o.MaxMemory, claim))
+	}
+	if first != nil {
+		return sum, first
+	}
+	return sum, parent.Err()
+}
+
+// exportOne reads one trace and writes its files.
+func exportOne(ctx context.Context, path string, o *Options, codec compress.Codec, bound int64, claim func(id, path string) string) *Result {
+	start := time.Now()
+	r := &Result{Path: path, Rows: map[string]int64{}}
+	fail := func(err error) *Result {
+		r.Err, r.Elapsed = err, time.Since(start)
+		return r
+	}
+	// the file's digest (its id) is read beside the parse
+	dg := make(chan struct {
+		d   fileDigest
+		err error
+	}, 1)
+	go func() {
+		d, err := digest(path)
+		dg <- struct {
+			d   fileDigest
+			err error
+		}{d, err}
+	}()
+	t, err := o.Load(path, bound)
+	got := <-dg
+	if err != nil {
+		return fail(err)
+	}
+	if got.err != nil {
+		return fail(fmt.Errorf("%s: %v", path, got.err))
+	}
+	d := got.d
+	id := TraceID(d.sum)
+	r.TraceID = id
+	if p := claim(id, path); p != "" {
+		r.Dup, r.Elapsed = p, time.Since(start)
+		return r
+	}
+	c := &common{id: id}
+	if t.Dist.Present && t.Dist.Rank >= 0 {
+		c.rank = ptr(t.Dist.Rank)
+	}
+	spec := &fileSpec{dir: o.Dir, keys: o.Partition, vals: partitionValues(t, id), traceID: id, codec: codec,
+		rowGroups: o.RowGroupRows, version: o.Version}
+	var mu sync.Mutex
+	var werr error
+	var files []*atomicfile.File
+	record := func(dataset string, f *atomicfile.File, rows, size int64, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil && werr == nil {
+			werr = fmt.Errorf("%s: writing %s: %w", path, dataset, err)
+		}
+		if f != nil {
+			files = append(files, f)
+		}
+		r.Rows[dataset] += rows
+		r.Bytes += size
+	}
+	abort := func(err error) *Result {
+		for _, f := range files {
+			f.Abort()
+		}
+		return fail(err)
+	}
+	// The events (most of the rows) are written in parts of EventPartRows
+	// (several files of one trace, on as many goroutines as there are
+	// cores), the other datasets meanwhile on a goroutine of their own.
+	var wg sync.WaitGroup
+	n := t.NumEvents()
+	parts := max(1, (n+EventPartRows-1)/EventPartRows)
+	next := make(chan int, parts)
+	for k := range parts {
+		next <- k
+	}
+	close(next)
+	for range min(parts, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				ps := *spec
+				if parts > 1 {
+					ps.part = fmt.Sprintf("-%d", k)
+				}
+				lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
+				f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
+					return eventRows(c, t, lo, hi, emit)
+				})
+				record(DatasetEvents, f, rows, size, err)
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		writeStepTables(ctx, spec, c, t, record)
+	}()
+	func() {
+		rep := analyzeGaps(t)
+		f, rows, size, err := writeRows(ctx, spec, DatasetSteps, stepRows(c, t, rep))
+		record(DatasetSteps, f, rows, size, err)
+		f, rows, size, err = writeFile(ctx, spec, DatasetGaps, func(emit func([]GapRow) error) error { return gapRows(c, rep, emit) })
+		record(DatasetGaps, f, rows, size, err)
+		f, rows, size, err = writeRows(ctx, spec, DatasetMemory, memoryRows(c, t))
+		record(DatasetMemory, f, rows, size, err)
+		f, rows, size, err = writeRows(ctx, spec, DatasetTraces, []TraceRow{traceRow(c, t, path, d, o.Version)})
+		record(DatasetTraces, f, rows, size, err)
+	}()
+	wg.Wait()
+	if werr == nil {
+		werr = ctx.Err()
+	}
+	if werr != nil {
+		return abort(werr)
+	}
+	// Every file is written: they are renamed into place together, the
+	// trace's own row last, so a trace listed in traces has all its files
+	// and an export stopped before this point leaves none of them.
+	slices.SortStableFunc(files, func(a, b *atomicfile.File) int {
+		return boolCmp(a.Path() == spec.path(DatasetTraces), b.Path() == spec.path(DatasetTraces))
+	})
+	for k, f := range files {
+		if err := f.Commit(); err != nil {
+			for _, g := range files[k+1:] {
+				g.Abort()
+			}
+			return fail(fmt.Errorf("%s: %w", path, err))
+		}
+	}
+	r.Files = len(files)
+	r.Elapsed = time.Since(start)
+	return r
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// writeStepTables writes the op and kernel rows of the whole trace (step
+// null) and of each profiler step (computed on the step's own events: see
+// subTrace), a step at a time.
+func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record func(string, *atomicfile.File, int64, int64, error)) error {
+	ops, err := newFileWriter[OpRow](ctx, spec, DatasetOps)
+	if err != nil {
+		record(DatasetOps, nil, 0, 0, err)
+		return err
+	}
+	kernels, err := newFileWriter[KernelRow](ctx, spec, DatasetKernels)
+	if err != nil {
+		ops.abort()
+		record(DatasetKernels, nil, 0, 0, err)
+		return err
+	}
+	err = func() error {
+		write := func(u *trace.Trace, step *int64) error {
+			o, err := opRows(c, u, step)
+			if err != nil {
+				return err
+			}
+			if err := ops.write(o); err != nil {
+				return err
+			}
+			return kernels.write(kernelRows(c, u, step))
+		}
+		if err := write(t, nil); err != nil {
+			return err
+		}
+		split := splitSteps(t)
+		for k, s := range split.steps {
+			n := s.N
+			if err := write(split.subTrace(t, k), &n); err != nil {
+				return err
+			}
+		}
+		return nil
+	}()
+	if err != nil {
+		ops.abort()
+		kernels.abort()
+		record(DatasetOps, nil, 0, 0, err)
+		return err
+	}
+	f, rows, size, err := ops.finish()
+	record(DatasetOps, f, rows, size, err)
+	if err != nil {
+		kernels.abort()
+		return err
+	}
+	f, rows, size, err = kernels.finish()
+	record(DatasetKernels, f, rows, size, err)
+	return err
+}
+
+// partitionValues are the Hive partition values of a trace's files.
+func partitionValues(t *trace.Trace, id string) map[string]string {
+	v := map[string]string{"trace": id, "date": HiveNull, "rank": HiveNull}
+	if ns, ok := t.WallClock(); ok {
+		v["date"] = dateOf(ns)
+	}
+	if t.Dist.Present && t.Dist.Rank >= 0 {
+		v["rank"] = strconv.FormatInt(t.Dist.Rank, 10)
+	}
+	return v
+}

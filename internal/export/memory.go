@@ -1,0 +1,136 @@
+package export
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// deviceKinds names c10::DeviceType, the "Device Type" of a [memory]
+// record.
+var deviceKinds = map[int8]string{
+	0: "cpu", 1: "cuda", 2: "mkldnn", 3: "opengl", 4: "opencl", 5: "ideep", 6: "hip", 7: "fpga", 8: "maia",
+	9: "xla", 10: "vulkan", 11: "metal", 12: "xpu", 13: "mps", 14: "meta", 15: "hpu", 16: "ve", 17: "lazy",
+	18: "ipu", 19: "mtia", 20: "privateuse1",
+}
+
+func deviceKind(dt int8) string {
+	if k, ok := deviceKinds[dt]; ok {
+		return k
+	}
+	if dt < 0 {
+		return "unknown"
+	}
+	return "type " + strconv.Itoa(int(dt))
+}
+
+// memoryRows are the [memory] and [OutOfMemory] records as the trace
+// holds them, each with the op that made it: the innermost cpu_op on the
+// record's own thread whose interval holds the record's time, both ends
+// included (torch counts a record in an op's memory when start <= ts <=
+// end; the innermost such op is the one whose Self Mem it is).
+func memoryRows(c *common, t *trace.Trace) []MemoryRow {
+	if len(t.Mem) == 0 {
+		return []MemoryRow{}
+	}
+	op := allocatingOps(t)
+	steps := t.StepWindows()
+	rows := make([]MemoryRow, 0, len(t.Mem))
+	for k := range t.Mem {
+		m := &t.Mem[k]
+		r := MemoryRow{TraceID: c.id, Rank: c.rank, Record: int64(k), StartNs: m.Ts - t.TraceStart,
+			DeviceType: int32(m.DevType), DeviceKind: deviceKind(m.DevType), DeviceID: int32(m.DevID),
+			Bytes: m.Bytes, TotalAlloc: m.TotalAlloc, OOM: m.OOM}
+		if m.DevType < 0 {
+			r.DeviceType = -1
+		}
+		tr := &t.Tracks[m.Track]
+		r.Pid, _ = idCols(t, tr.Pid)
+		r.Tid, _ = idCols(t, tr.Tid)
+		if m.Has&trace.MemHasAddr != 0 {
+			r.Addr = ptr(m.Addr)
+		}
+		if m.Has&trace.MemHasReserved != 0 {
+			r.TotalReserved = ptr(m.TotalReserved)
+		}
+		if s := trace.StepAt(steps, m.Ts); s >= 0 {
+			r.Step = ptr(steps[s].N)
+		}
+		if o := op[k]; o >= 0 {
+			r.Op = ptr(int64(o))
+			r.OpName = ptr(t.NameOf(int(o)))
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// allocatingOps finds each record's op (see memoryRows), -1 when none: per
+// thread, a sweep over its cpu_ops in start order and its records in time
+// order, keeping the ops still open. A thread is its pid and tid by value:
+// 2021 traces write an op's tid as text ("25738") and a record's as a
+// number (25738).
+func allocatingOps(t *trace.Trace) []int32 {
+	l := t.Links()
+	op := make([]int32, len(t.Mem))
+	lanes := map[string][]int32{} // thread -> its tracks with events
+	for k := range t.Tracks {
+		if l.TrackStart[k+1] > l.TrackStart[k] {
+			key := threadKey(t, &t.Tracks[k])
+			lanes[key] = append(lanes[key], int32(k))
+		}
+	}
+	byThread := map[string][]int{}
+	for k := range t.Mem {
+		op[k] = -1
+		key := threadKey(t, &t.Tracks[t.Mem[k].Track])
+		byThread[key] = append(byThread[key], k)
+	}
+	var open []int32
+	for key, recs := range byThread {
+		var ord []int32
+		for _, tr := range lanes[key] {
+			ord = append(ord, l.Order[l.TrackStart[tr]:l.TrackStart[tr+1]]...)
+		}
+		if len(lanes[key]) > 1 {
+			slices.SortFunc(ord, t.CompareInTrack)
+		}
+		slices.SortStableFunc(recs, func(a, b int) int { return cmp.Compare(t.Mem[a].Ts, t.Mem[b].Ts) })
+		open = open[:0]
+		j := 0
+		for _, k := range recs {
+			ts := t.Mem[k].Ts
+			for ; j < len(ord) && t.Ev(int(ord[j])).Start <= ts; j++ {
+				e := t.Ev(int(ord[j]))
+				if e.Kind != trace.KindCPUOp {
+					continue
+				}
+				for len(open) > 0 && t.Ev(int(open[len(open)-1])).End() < e.Start {
+					open = open[:len(open)-1]
+				}
+				open = append(open, ord[j])
+			}
+			for len(open) > 0 && t.Ev(int(open[len(open)-1])).End() < ts {
+				open = open[:len(open)-1]
+			}
+			if len(open) > 0 {
+				op[k] = open[len(open)-1]
+			}
+		}
+	}
+	return op
+}
+
+// threadKey names a track's thread by the values of its pid and tid.
+func threadKey(t *trace.Trace, tr *trace.Track) string {
+	id := func(v trace.ID) string {
+		n, s := idCols(t, v)
+		if n != nil {
+			return strconv.FormatInt(*n, 10)
+		}
+		return "\x00" + *s
+	}
+	return id(tr.Pid) + "/" + id(tr.Tid)
+}

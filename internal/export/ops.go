@@ -1,0 +1,52 @@
+package export
+
+import (
+	"math"
+
+	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// opRows are the rows of tracetab table (torch's key_averages(), by the
+// recording torch's rules, in first-occurrence order) of t, with step
+// set to nil for the whole trace or to the step's number.
+func opRows(c *common, t *trace.Trace, step *int64) ([]OpRow, error) {
+	res, err := table.Compute(t, table.Options{})
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]OpRow, 0, len(res.Rows))
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		o := OpRow{TraceID: c.id, Rank: c.rank, Step: step, Row: int32(i), Torch: res.Torch.String(),
+			Name: r.Name, DeviceOp: r.Device, UserAnnotation: r.UserAnn, TopLevel: r.TopLevel, Calls: r.Count,
+			SelfCPUNs: table.Ns(r.SelfCPU), CPUTotalNs: table.Ns(r.CPUTotal), CPUAvgNs: table.Ns(r.CPUAvg()),
+			SelfCUDANs: table.Ns(r.SelfDev), CUDATotalNs: table.Ns(r.DevTotal), CUDAAvgNs: table.Ns(r.DevAvg())}
+		if p, ok := table.Pct(r.SelfCPU, res.SumSelfCPU); ok {
+			o.SelfCPUPct = &p
+		}
+		if p, ok := table.Pct(r.SelfDev, res.SumSelfDev); ok {
+			o.SelfCUDAPct = &p
+		}
+		if res.ProfileMemory {
+			o.CPUMemBytes, o.SelfCPUMemBytes = ptr(r.CPUMem), ptr(r.SelfCPUMem)
+			o.CUDAMemBytes, o.SelfCUDAMemBytes = ptr(r.DevMem), ptr(r.SelfDevMem)
+		}
+		rows = append(rows, o)
+	}
+	return rows, nil
+}
+
+// kernelRows are the rows of tracetab table --by kernel of t.
+func kernelRows(c *common, t *trace.Trace, step *int64) []KernelRow {
+	ks, _ := table.KernelView(t, nil)
+	rows := make([]KernelRow, 0, len(ks))
+	for _, k := range ks {
+		rows = append(rows, KernelRow{TraceID: c.id, Rank: c.rank, Step: step, Name: k.Name, Category: k.Kind.String(),
+			Class: k.Class, Calls: k.Count, TotalNs: k.TotalNs, MinNs: k.MinNs, MaxNs: k.MaxNs,
+			MeanNs: k.MeanNs, MedianNs: k.MedianNs, StddevNs: k.StdDevNs, GPUPct: math.Round(k.Pct*100) / 100})
+	}
+	return rows
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,106 @@
+package export
+
+import (
+	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// analyzeGaps is tracetab gaps over the whole trace with every gap listed.
+func analyzeGaps(t *trace.Trace) *gaps.Report {
+	return gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, AllGaps: true, Top: 1})
+}
+
+// stepRows are the profiler steps: trace.Steps's rows (tracetab table --by
+// step: the device work launched from each), gaps' GPU idle inside the
+// step's device span, and gaps' step-time breakdown where it covers the
+// step.
+func stepRows(c *common, t *trace.Trace, rep *gaps.Report) []StepRow {
+	steps := t.Steps(nil)
+	lanes := map[int64]gaps.StepLane{}
+	for _, s := range rep.Steps {
+		lanes[s.Step] = s
+	}
+	bd := map[int64]gaps.StepBreakdown{}
+	if rep.Breakdown != nil {
+		for _, b := range rep.Breakdown.Steps {
+			bd[b.Step] = b
+		}
+	}
+	rows := make([]StepRow, 0, len(steps))
+	for _, s := range steps {
+		r := StepRow{TraceID: c.id, Rank: c.rank, Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start,
+			Kernels: int64(s.Kernels), DeviceOps: int64(s.DeviceOps), GPUBusyNs: s.GPUBusyNs, GPUWindowNs: s.GPUWindowNs,
+			LargestGapNs: s.LargestGapNs, Cold: s.Cold}
+		r.GPUIdleNs = s.GPUIdleNs
+		if b, ok := bd[s.N]; ok {
+			r.BdStartNs, r.BdTotalNs, r.BdExtendedByNs = ptr(b.StartNs), ptr(b.TotalNs), ptr(b.ExtendedByNs)
+			ns := func(role gaps.Role) *int64 { return ptr(b.Ns[role]) }
+			r.KernelNs, r.MemcpyNs, r.MemsetNs = ns(gaps.RoleKernel), ns(gaps.RoleMemcpy), ns(gaps.RoleMemset)
+			r.RuntimeNs, r.DataLoaderNs = ns(gaps.RoleRuntime), ns(gaps.RoleDataLoader)
+			r.CPUExecNs, r.OtherNs = ns(gaps.RoleCPUExec), ns(gaps.RoleOther)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// gapShare is the column of each cause's share of a gap.
+var gapShare = map[gaps.Cause]func(r *GapRow) *int64{
+	gaps.CauseInput:      func(r *GapRow) *int64 { return &r.InputNs },
+	gaps.CauseCPU:        func(r *GapRow) *int64 { return &r.CPUNs },
+	gaps.CauseSync:       func(r *GapRow) *int64 { return &r.SyncNs },
+	gaps.CauseLaunch:     func(r *GapRow) *int64 { return &r.LaunchNs },
+	gaps.CauseProfiler:   func(r *GapRow) *int64 { return &r.ProfilerNs },
+	gaps.CauseUntraced:   func(r *GapRow) *int64 { return &r.UntracedNs },
+	gaps.CauseDependency: func(r *GapRow) *int64 { return &r.DependNs },
+	gaps.CauseDispatch:   func(r *GapRow) *int64 { return &r.DispatchNs },
+	gaps.CauseQueued:     func(r *GapRow) *int64 { return &r.QueuedNs },
+}
+
+// edgeNames are gaps' words for where a gap lies (as tracetab gaps
+// --format json writes them).
+var edgeNames = map[gaps.Edge]string{gaps.Between: "between ops", gaps.BeforeFirst: "before first op", gaps.AfterLast: "after last op"}
+
+// gapRows calls emit with a row for every idle stretch of every GPU,
+// with its cause, a batch at a time.
+func gapRows(c *common, rep *gaps.Report, emit func([]GapRow) error) error {
+	rows := make([]GapRow, 0, min(len(rep.Gaps), batchRows))
+	for _, g := range rep.Gaps {
+		r := GapRow{TraceID: c.id, Rank: c.rank, Device: int32(g.Device), StartNs: g.StartNs, LengthNs: g.LenNs,
+			Edge: edgeNames[g.Edge], Cause: g.Cause.String(), CausePct: g.CausePct, LaunchLagNs: g.LaunchLagNs}
+		if g.Edge == gaps.Between {
+			r.IdleKind = ptr(g.Kind.String())
+		}
+		if g.StepBefore >= 0 {
+			r.StepBefore = ptr(g.StepBefore)
+		}
+		if g.StepAfter >= 0 {
+			r.StepAfter = ptr(g.StepAfter)
+		}
+		r.Before, r.After, r.Activity, r.Note = optStr(g.Before), optStr(g.After), optStr(g.Activity), optStr(g.Note)
+		if g.Activity != "" {
+			r.ActivityPct = ptr(g.ActivityPct)
+		}
+		for _, k := range gaps.Causes() {
+			*gapShare[k](&r) = g.Shares[k]
+		}
+		rows = append(rows, r)
+		if len(rows) == batchRows {
+			if err := emit(rows); err != nil {
+				return err
+			}
+			rows = rows[:0]
+		}
+	}
+	if len(rows) > 0 {
+		return emit(rows)
+	}
+	return nil
+}
+
+func optStr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -1,0 +1,114 @@
+package export
+
+import (
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// stepSplit assigns t's events and [memory] records to its profiler steps
+// by the rule of tracetab table --steps: a CPU event by its start, a
+// device op by its launch call's start (its own when the trace has no
+// launch call for it), a record by its time; what lies in no step is in
+// none. ev[k] and mem[k] list step k's (of t.StepWindows()) in file order.
+type stepSplit struct {
+	steps []trace.Step
+	ev    [][]int32
+	mem   [][]int32
+	remap []trace.StrID // t's string id -> the step trace's, 0 when not yet used
+}
+
+func splitSteps(t *trace.Trace) *stepSplit {
+	s := &stepSplit{steps: t.StepWindows()}
+	n := len(s.steps)
+	if n == 0 {
+		return s
+	}
+	of := make([]int32, t.NumEvents())
+	count := make([]int32, n)
+	for i := range of {
+		e := t.Ev(i)
+		at := e.Start
+		if e.Kind.IsDevice() {
+			at = t.LaunchTime(i)
+		}
+		k := int32(trace.StepAt(s.steps, at))
+		of[i] = k
+		if k >= 0 {
+			count[k]++
+		}
+	}
+	// one flat array cut into the steps' lists
+	flat := make([]int32, 0, t.NumEvents())
+	s.ev = make([][]int32, n)
+	at := 0
+	for k := range s.ev {
+		s.ev[k] = flat[at : at : at+int(count[k])]
+		at += int(count[k])
+	}
+	for i, k := range of {
+		if k >= 0 {
+			s.ev[k] = append(s.ev[k], int32(i))
+		}
+	}
+	s.mem = make([][]int32, n)
+	for j := range t.Mem {
+		if k := trace.StepAt(s.steps, t.Mem[j].Ts); k >= 0 {
+			s.mem[k] = append(s.mem[k], int32(j))
+		}
+	}
+	s.remap = make([]trace.StrID, len(t.Strings))
+	return s
+}
+
+// subTrace is the trace of step k alone: its events and records, on t's
+// lanes, with t's trace-level facts (origin, era, clock base), so that a
+// model computes on it what it computes on the events of that step, as on
+// a crop of the step (tracetab crop --step). Its string table holds only
+// the names it uses (a model's cost per trace then follows the step's
+// size, not the whole trace's); it has no shapes, stacks or launch
+// parameters (no table or kernel view reads them ungrouped).
+func (s *stepSplit) subTrace(t *trace.Trace, k int) *trace.Trace {
+	u := &trace.Trace{
+		File: t.File, Container: t.Container, Base: t.Base, HasBase: t.HasBase,
+		Strings: []string{""}, Devices: t.Devices, Dist: t.Dist, Meta: t.Meta,
+		TraceStart: t.TraceStart, HasTraceSpan: t.HasTraceSpan,
+		FractionalTs: t.FractionalTs, LegacyExport: t.LegacyExport, LowerExtID: t.LowerExtID, EvIdx: t.EvIdx,
+		ProcessNames: t.ProcessNames, CatCounts: t.CatCounts,
+	}
+	var used []trace.StrID
+	str := func(id trace.StrID) trace.StrID {
+		if id == 0 {
+			return 0
+		}
+		if s.remap[id] == 0 {
+			s.remap[id] = trace.StrID(len(u.Strings))
+			u.Strings = append(u.Strings, t.Strings[id])
+			used = append(used, id)
+		}
+		return s.remap[id]
+	}
+	u.Tracks = make([]trace.Track, len(t.Tracks))
+	for j, tr := range t.Tracks {
+		if tr.Pid.IsStr {
+			tr.Pid.Str = str(tr.Pid.Str)
+		}
+		if tr.Tid.IsStr {
+			tr.Tid.Str = str(tr.Tid.Str)
+		}
+		u.Tracks[j] = tr
+	}
+	for _, i := range s.ev[k] {
+		e := *t.Ev(int(i))
+		e.Name, e.Extra = str(e.Name), -1
+		u.Events.Append(e)
+	}
+	for _, id := range used {
+		s.remap[id] = 0
+	}
+	if len(s.mem[k]) > 0 {
+		u.Mem = make([]trace.MemEvent, len(s.mem[k]))
+		for j, m := range s.mem[k] {
+			u.Mem[j] = t.Mem[m]
+		}
+	}
+	return u
+}

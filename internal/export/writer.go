@@ -1,0 +1,157 @@
+package export
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/tracetab/tracetab/internal/atomicfile"
+)
+
+// RowGroupRows is the default number of rows of a row group: between
+// DuckDB's own 122,880 and the million rows past which a reader holds
+// much for one group; a trace of millions of events still gets several
+// groups, which engines read in parallel and prune by their statistics.
+const RowGroupRows = 512 * 1024
+
+// Codecs are the compressions an export can use.
+var Codecs = []string{"zstd", "snappy"}
+
+func codecOf(name string) (compress.Codec, error) {
+	switch name {
+	case "", "zstd":
+		return &zstd.Codec{Level: zstd.SpeedFastest, Concurrency: 1}, nil
+	case "snappy":
+		return &snappy.Codec{}, nil
+	}
+	return nil, fmt.Errorf("unknown compression %q: use %s", name, strings.Join(Codecs, " or "))
+}
+
+// HiveNull is the partition value of a missing key (Hive's convention,
+// which Spark, Trino and DuckDB read as null).
+const HiveNull = "__HIVE_DEFAULT_PARTITION__"
+
+// PartitionKeys are the keys --partition accepts.
+var PartitionKeys = []string{"trace", "date", "rank"}
+
+// fileSpec says where one trace's file of one dataset goes and how it is
+// written.
+type fileSpec struct {
+	dir       string   // the export's DIR
+	keys      []string // partition keys, in order
+	vals      map[string]string
+	traceID   string
+	part      string // "" or "-N" for a dataset written in several files
+	codec     compress.Codec
+	rowGroups int64
+	version   string
+}
+
+// path is DIR/dataset/key=value/.../<trace id><part>.parquet.
+func (s *fileSpec) path(dataset string) string {
+	parts := []string{s.dir, dataset}
+	for _, k := range s.keys {
+		parts = append(parts, k+"="+s.vals[k])
+	}
+	return filepath.Join(append(parts, s.traceID+s.part+".parquet")...)
+}
+
+// fileWriter writes one Parquet file of rows of type T. The file is left
+// under a temporary name by finish: the caller commits it (renames it into
+// place) once every file of the trace is written, or aborts it; a
+// cancelled ctx or an error removes it.
+type fileWriter[T any] struct {
+	ctx  context.Context
+	f    *atomicfile.File
+	w    *parquet.GenericWriter[T]
+	rows int64
+}
+
+func newFileWriter[T any](ctx context.Context, s *fileSpec, dataset string) (*fileWriter[T], error) {
+	path := s.path(dataset)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := parquet.NewGenericWriter[T](f,
+		parquet.Compression(s.codec),
+		parquet.MaxRowsPerRowGroup(s.rowGroups),
+		parquet.DataPageVersion(1), // the page form every engine reads
+		parquet.CreatedBy("tracetab", s.version, ""),
+		parquet.KeyValueMetadata("tracetab.schema", Schema),
+		parquet.KeyValueMetadata("tracetab.dataset", dataset),
+		parquet.KeyValueMetadata("tracetab.trace_id", s.traceID),
+	)
+	return &fileWriter[T]{ctx: ctx, f: f, w: w}, nil
+}
+
+// write adds a batch of rows.
+func (fw *fileWriter[T]) write(batch []T) error {
+	if err := fw.ctx.Err(); err != nil {
+		return err
+	}
+	n, err := fw.w.Write(batch)
+	fw.rows += int64(n)
+	return err
+}
+
+// finish completes the file (under its temporary name) and returns it
+// with its rows and bytes; on an error the file is removed.
+func (fw *fileWriter[T]) finish() (*atomicfile.File, int64, int64, error) {
+	err := fw.ctx.Err()
+	if err == nil {
+		err = fw.w.Close()
+	}
+	var size int64
+	if err == nil {
+		var st os.FileInfo
+		if st, err = fw.f.Stat(); err == nil {
+			size = st.Size()
+		}
+	}
+	if err != nil {
+		fw.f.Abort()
+		return nil, 0, 0, err
+	}
+	return fw.f, fw.rows, size, nil
+}
+
+// abort removes the file.
+func (fw *fileWriter[T]) abort() { fw.f.Abort() }
+
+// writeFile writes a dataset's file: fill calls emit with batches of rows.
+func writeFile[T any](ctx context.Context, s *fileSpec, dataset string, fill func(emit func([]T) error) error) (*atomicfile.File, int64, int64, error) {
+	fw, err := newFileWriter[T](ctx, s, dataset)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := fill(fw.write); err != nil {
+		fw.abort()
+		return nil, 0, 0, err
+	}
+	return fw.finish()
+}
+
+// writeRows writes a dataset whose rows are built at once.
+func writeRows[T any](ctx context.Context, s *fileSpec, dataset string, rows []T) (*atomicfile.File, int64, int64, error) {
+	return writeFile(ctx, s, dataset, func(emit func([]T) error) error {
+		for len(rows) > 0 {
+			n := min(len(rows), batchRows)
+			if err := emit(rows[:n]); err != nil {
+				return err
+			}
+			rows = rows[n:]
+		}
+		return nil
+	})
+}
