@@ -28,6 +28,7 @@ gaps @
 compile @
 chain @ aten::mm --summary
 ranks @
+roofline @
 critical-path @
 memory @
 report @ -o /dev/null

@@ -41,6 +41,7 @@ func main() {
 	straggler := flag.Int("straggler", 0, "with -straggler-delay: the rank that arrives late at every all-reduce")
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
+	roofline := flag.Bool("roofline", false, "end every step with ops of known FLOPs (conv, causal attention, linear, layer norm) with Concrete Inputs")
 	warm := flag.Bool("warm", false, "no cold first step (no 2.5 ms GPU lag, no dead window): a trace profiled after warm-up")
 	var mem gen.Memory
 	flag.IntVar(&mem.AllocsPerOp, "mem-allocs", 0, "[memory] events: allocations on cuda:0 per cpu_op, freed before the op ends")
@@ -112,6 +113,7 @@ func main() {
 	cfg.Kineto = k
 	cfg.Startup = su
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
+	cfg.Roofline = *roofline
 	cfg.StragglerBeforeStep = *beforeStep
 	cfg.Capture, cfg.RecompileAt = *capture, *recompileAt
 	if cfg.Capture < 0 || cfg.RecompileAt < 0 {

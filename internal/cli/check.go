@@ -19,6 +19,7 @@ type checkOptions struct {
 	maxIdle      string
 	maxStep      string
 	max          []string
+	min          []string
 	noUnlinked   bool
 	allowMissing bool
 	by           string
@@ -53,6 +54,9 @@ Budget file:
     - metric: self_cpu_per_call     # CPU time per call of the ops that matter
       match: ^aten::(mm|addmm)$
       max: 100us
+    - metric: pct_peak              # the GEMMs at 40% of the device's peak or more
+      match: ^aten::(mm|addmm)$
+      min: 40
 
 Values are medians over the profiler steps (the work inside ProfilerStep#N
 windows; device ops by the step of their launch call; the work outside the
@@ -62,7 +66,10 @@ without ProfilerStep, a CUDA metric without device ops, a memory metric
 without [memory] events) or whose match selects no row is n/a and fails
 (exit 1) unless --allow-missing.
 
-Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `.
+Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `; and pct_peak, an op's
+time-weighted % of the peak of its bound resource (tracetab roofline's
+peak_pct, per step; it needs record_shapes=True and a device the peak table
+knows), held by a floor: "min: 40" in a budget file, --min 'pct_peak@RE=40'.
 Total metrics: total.` + strings.Join(diff.TotalMetrics, ", total.") + `.
 Memory metrics, per device (match selects devices by name: cuda:0, cpu;
 see tracetab memory --help): ` + strings.Join(diff.MemoryMetrics, ", ") + `
@@ -91,6 +98,7 @@ files: ` + metricnames.Help(diff.RowMetrics...) + `
 	f.StringVar(&o.budgetFile, "budget", "", "budget file (YAML or JSON)")
 	f.StringVar(&o.maxIdle, "max-gpu-idle", "", "total.gpu_idle_pct at most this: GPU idle in percent of the steps' GPU windows, the number gaps' verdict gives (docs/output.md, \"GPU idle\")")
 	f.StringVar(&o.maxStep, "max-step-time", "", "median profiler step time at most this (e.g. 25ms)")
+	f.StringArrayVar(&o.min, "min", nil, "METRIC[@REGEX]=MIN, repeatable: a floor, e.g. 'pct_peak@^aten::(mm|addmm)$=40' (an op's time-weighted % of peak, tracetab roofline; needs record_shapes)")
 	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us' (METRIC: a short name or torch's sort key, see below)")
 	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace (ops in flight when the profiler window opened have none)")
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "budgets that measure nothing (n/a) warn instead of failing")
@@ -119,6 +127,18 @@ func (o *checkOptions) validate() error {
 		}
 		o.budgets = append(o.budgets, b)
 		return nil
+	}
+	for _, m := range o.min {
+		lhs, min, ok := strings.Cut(m, "=")
+		if !ok {
+			return usageErrorf("--min %q: want METRIC[@REGEX]=MIN", m)
+		}
+		metric, match, _ := strings.Cut(lhs, "@")
+		b, err := diff.NewMinBudget(metric, match, min)
+		if err != nil {
+			return usageErrorf("--min: %v", err)
+		}
+		o.budgets = append(o.budgets, b)
 	}
 	if o.budgetFile != "" {
 		data, err := os.ReadFile(o.budgetFile)
@@ -157,7 +177,7 @@ func (o *checkOptions) validate() error {
 		}
 	}
 	if len(o.budgets) == 0 {
-		return usageErrorf("no budgets: give --budget FILE or --max-gpu-idle, --max-step-time, --max, --no-unlinked")
+		return usageErrorf("no budgets: give --budget FILE or --max-gpu-idle, --max-step-time, --max, --min, --no-unlinked")
 	}
 	return nil
 }
@@ -171,6 +191,9 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	var rowOut, memOut []diff.Outcome
 	if len(rowBudgets) > 0 {
 		opts := diff.Options{By: o.by, Torch: o.version, Normalize: !o.noNormalize}
+		for _, b := range rowBudgets {
+			opts.Roofline = opts.Roofline || diff.IsModelMetric(b.Metric)
+		}
 		if opts.Normalize && len(t.StepWindows()) == 0 {
 			note(e.stderr, path+" has no ProfilerStep#N annotations: whole-trace values, and step metrics are n/a")
 			opts.Normalize = false

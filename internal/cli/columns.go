@@ -16,6 +16,8 @@ type compactOptions struct {
 	columns string
 	width   int
 	cmd     *cobra.Command
+	// rowModel gives the roofline columns' figures (table_roofline.go)
+	rowModel func(r *table.Row) *render.RowModel
 }
 
 // defaultCompactColumns fit an 80-column terminal with a 30-rune name.
@@ -85,7 +87,7 @@ func compactKeys() []string {
 
 // layout resolves the columns and the width.
 func (c *compactOptions) layout(e *env, o *tableOptions, res *table.Result) (render.CompactLayout, error) {
-	lay := render.CompactLayout{Demangle: e.demangle}
+	lay := render.CompactLayout{Demangle: e.demangle, Model: c.rowModel}
 	keys := defaultCompactColumns
 	if strings.TrimSpace(c.columns) != "" {
 		keys = strings.Split(c.columns, ",")

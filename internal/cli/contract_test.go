@@ -37,6 +37,7 @@ var contractRuns = [][]string{
 	{"check", "--max-gpu-idle", "100", "TRACE"},
 	{"ranks", "TRACE"},
 	{"ranks", "TRACE", "OTHER"},
+	{"roofline", "TRACE"},
 	{"memory", "TRACE"},
 	{"memory", "--timeline", "--width", "60", "TRACE"},
 	{"crop", "TRACE", "--window", "0ns..1ms", "-o", "OUTJSON"},

@@ -235,11 +235,11 @@ func hostileCases() []hcase {
 		{name: "names-bound", gen: hostile.Names, n: 60_000, full: 300_000, maxMem: "160MiB", fullMem: "400MiB", cmds: []hcmd{
 			{args: []string{"diff", "{}", "{}"}, code: ExitUnreadable, has: "too large for the memory bound"}}},
 		{name: "threads", gen: hostile.Threads, n: 20_000, full: 200_000, cmds: []hcmd{
-			ok("info", "--format", "json", "{}"), ok("table", "{}"), ok("gaps", "{}")}},
+			ok("info", "--format", "json", "{}"), ok("table", "{}"), ok("gaps", "{}"), ok("roofline", "{}")}},
 		{name: "nested", gen: func(w io.Writer, n int) error { return hostile.Nested(w, n, false) }, n: 5_000, full: 1_000_000, cmds: []hcmd{
-			ok("info", "{}"), ok("table", "{}"), ok("chain", "--format", "json", "{}", "level_0")}},
+			ok("info", "{}"), ok("table", "{}"), ok("chain", "--format", "json", "{}", "level_0"), ok("roofline", "{}")}},
 		{name: "nested-same-name", gen: func(w io.Writer, n int) error { return hostile.Nested(w, n, true) }, n: 5_000, full: 1_000_000, cmds: []hcmd{
-			ok("info", "{}"), ok("table", "{}"), ok("chain", "{}", "op")}},
+			ok("info", "{}"), ok("table", "{}"), ok("chain", "{}", "op"), ok("roofline", "--format", "json", "{}")}},
 		{name: "big-array-gzip", gen: hostile.BigArray, n: 1_500_000, full: 17_000_000, gz: true, cmds: []hcmd{
 			ok("info", "{}"), ok("info", "--format", "json", "{}")}},
 		{name: "big-array-stdin", gen: hostile.BigArray, n: 1_500_000, full: 17_000_000, stdin: true, cmds: []hcmd{
@@ -247,18 +247,20 @@ func hostileCases() []hcase {
 		{name: "big-array-gzip-stdin", gen: hostile.BigArray, n: 1_500_000, full: 17_000_000, gz: true, stdin: true, cmds: []hcmd{
 			ok("info", "-")}},
 		{name: "deep-args", gen: hostile.DeepArgs, n: 100_000, full: 1_000_000, cmds: []hcmd{
-			ok("info", "--format", "json", "{}"), ok("table", "{}")}},
+			ok("info", "--format", "json", "{}"), ok("table", "{}"), ok("roofline", "{}")}},
 		{name: "reused-correlation", gen: hostile.ReusedCorr, n: 10_000, full: 100_000, cmds: []hcmd{
-			ok("info", "--format", "json", "{}"), ok("table", "{}"), ok("gaps", "{}"), ok("chain", "--summary", "--regex", "{}", "gemm")}},
+			ok("info", "--format", "json", "{}"), ok("table", "{}"), ok("gaps", "{}"), ok("chain", "--summary", "--regex", "{}", "gemm"), ok("roofline", "{}")}},
 		{name: "long-names", gen: func(w io.Writer, n int) error { return hostile.LongNames(w, n, 1<<20) }, n: 4, full: 40, cmds: []hcmd{
-			ok("info", "--format", "json", "{}"), ok("table", "--format", "json", "{}"), ok("gaps", "--format", "json", "{}"), ok("chain", "--format", "json", "--regex", "{}", "^0_")}},
+			ok("info", "--format", "json", "{}"), ok("table", "--format", "json", "{}"), ok("gaps", "--format", "json", "{}"), ok("chain", "--format", "json", "--regex", "{}", "^0_"),
+			ok("roofline", "--format", "json", "{}")}},
 		{name: "bad-times", gen: hostile.BadTimes, n: 1_000, full: 100_000, cmds: []hcmd{
 			{args: []string{"info", "--format", "json", "{}"}, has: "was skipped"},
-			ok("table", "--format", "json", "{}"), ok("gaps", "--format", "json", "{}")}},
+			ok("table", "--format", "json", "{}"), ok("gaps", "--format", "json", "{}"), ok("roofline", "--format", "json", "{}")}},
 		{name: "bad-text", gen: hostile.BadText, n: 50, full: 50_000, cmds: []hcmd{
 			{args: []string{"info", "--format", "json", "{}"}, has: "U+FFFD"},
 			ok("table", "--format", "json", "{}"), ok("table", "--by", "kernel", "--format", "json", "{}"),
-			ok("gaps", "--format", "json", "{}"), ok("chain", "--format", "json", "--regex", "{}", "region")}},
+			ok("gaps", "--format", "json", "{}"), ok("chain", "--format", "json", "--regex", "{}", "region"),
+			ok("roofline", "--format", "json", "{}")}},
 		{name: "gzip-bomb", gen: hostile.Repeated, n: 1_000_000, full: 60_000_000, gz: true, maxMem: "64MiB", fullMem: "default", cmds: []hcmd{
 			{args: []string{"table", "{}"}, code: ExitUnreadable, has: "expands"},
 			{args: []string{"gaps", "{}"}, code: ExitUnreadable, has: "too large for the memory bound"},
@@ -266,7 +268,7 @@ func hostileCases() []hcase {
 		// the same bomb under a bound it fits in: the analyses must stay below it
 		{name: "gzip-bomb-fits", gen: hostile.Repeated, n: 1_000_000, full: 20_000_000, gz: true, maxMem: "512MiB", fullMem: "6GiB", cmds: []hcmd{
 			ok("info", "{}"), ok("table", "{}"),
-			ok("chain", "{}", "aten::add")}},
+			ok("chain", "{}", "aten::add"), ok("roofline", "{}")}},
 	}
 }
 

@@ -28,6 +28,7 @@ type env struct {
 	demangle       bool // show C++ names demangled in text output
 	maxMemory      maxMemoryFlag
 	loading        string // the trace being read or analysed, for messages
+	shapesOnly     bool   // load keeps only the shapes among the extras (parse.Options.ShapesOnly)
 	sharedTrace    bool   // a trace was read from the tests' cache (testOpen)
 	cpuProfile     string
 	stopProfile    func()
@@ -117,6 +118,7 @@ large for --max-memory, or an internal error (please report it).`,
 	root.SetVersionTemplate(buildLine() + "\n")
 	root.AddCommand(newInfoCmd(e), newTableCmd(e), newGapsCmd(e), newChainCmd(e), newDiffCmd(e), newCheckCmd(e))
 	root.AddCommand(newCompileCmd(e), newRanksCmd(e))
+	root.AddCommand(newRooflineCmd(e))
 	root.AddCommand(newMemoryCmd(e))
 	root.AddCommand(newReportCmd(e))
 	root.AddCommand(newCropCmd(e), newExportCmd(e))
@@ -149,7 +151,7 @@ func (e *env) loadWith(path string, lean bool) (*trace.Trace, error) {
 // skip); the user's flags are added.
 func (e *env) loadOpts(path string, opts parse.Options) (*trace.Trace, error) {
 	e.loading = path
-	opts.AllowTruncated, opts.Stdin, opts.MaxMemory = e.allowTruncated, e.stdin, e.maxMemory.bytes
+	opts.AllowTruncated, opts.Stdin, opts.MaxMemory, opts.ShapesOnly = e.allowTruncated, e.stdin, e.maxMemory.bytes, e.shapesOnly
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}

@@ -231,7 +231,7 @@ func runTable(e *env, o *tableOptions) error {
 	// Only the op view grouped by shapes or stacks reads them; only the op
 	// view reads the [memory] records.
 	load := e.loadLean
-	if o.by == "op" && (o.groupShape || o.groupStack > 0) {
+	if o.by == "op" && (o.groupShape || o.groupStack > 0 || o.compact.needsModel()) {
 		load = e.load
 	} else if o.by != "op" {
 		load = e.loadBare
@@ -282,6 +282,11 @@ func runTable(e *env, o *tableOptions) error {
 		return usageErrorf("%s has %s, so the op table has no row (torch's table() would print nothing)", o.path, what)
 	}
 	if o.compact.active() || e.compactForTerminal(o, res) {
+		if o.compact.needsModel() {
+			var mn []string
+			o.compact.rowModel, mn = tableRowModels(t, opts)
+			notes = append(notes, mn...)
+		}
 		if err := writeCompact(e, o, res); err != nil {
 			return err
 		}
@@ -376,7 +381,7 @@ func note(w io.Writer, msg string) {
 // need then comes from there (a 1 GB trace: about 60 MB).
 func dropUnused(t *trace.Trace, o *tableOptions) {
 	t.Aux = trace.Store[trace.Aux]{}
-	if o.by != "op" || (!o.groupShape && o.groupStack == 0) {
+	if o.by != "op" || (!o.groupShape && o.groupStack == 0 && !o.compact.needsModel()) {
 		t.Extras = trace.Store[trace.Extra]{}
 	}
 	// Reclaim it now, or the links are built on top of it (the heap is

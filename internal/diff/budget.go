@@ -23,6 +23,9 @@ type Budget struct {
 	Max     float64 // ns, count, bytes or percent
 	MaxText string  // as written
 	Line    int     // in the budget file, 0 for flags
+	// Min: Max is a floor (a budget file's "min:", check --min): the
+	// budget fails when a value is below it (pct_peak: an op's efficiency).
+	Min bool
 }
 
 // BudgetError is a budget that cannot be used, with its line.
@@ -60,8 +63,8 @@ func NewBudget(metric, match, max string) (Budget, error) {
 		b.Total, b.Metric = true, m
 	} else {
 		metric = metricnames.Short(metric)
-		if !slices.Contains(RowMetrics, metric) && !IsMemoryMetric(metric) {
-			return b, fmt.Errorf("unknown metric %q (one of %s, or total.%s, or per device %s%s)", metric, strings.Join(RowMetrics, ", "), strings.Join(TotalMetrics, ", total."), strings.Join(MemoryMetrics, ", "), AliasHint)
+		if !slices.Contains(RowMetrics, metric) && !IsMemoryMetric(metric) && !IsModelMetric(metric) {
+			return b, fmt.Errorf("unknown metric %q (one of %s, %s, or total.%s, or per device %s%s)", metric, strings.Join(RowMetrics, ", "), strings.Join(ModelMetrics, ", "), strings.Join(TotalMetrics, ", total."), strings.Join(MemoryMetrics, ", "), AliasHint)
 		}
 		b.Metric = metric
 	}
@@ -78,6 +81,20 @@ func NewBudget(metric, match, max string) (Budget, error) {
 	}
 	b.Max = v
 	return b, nil
+}
+
+// NewMinBudget builds a floor: the value must be at least min.
+func NewMinBudget(metric, match, min string) (Budget, error) {
+	if !IsModelMetric(metricnames.Short(metric)) {
+		return Budget{}, fmt.Errorf("min (a floor) applies to %s; %s takes max", strings.Join(ModelMetrics, ", "), strings.TrimSpace(metric))
+	}
+	b, err := NewBudget(metric, match, min)
+	b.Min = true
+	b.Text = strings.Replace(b.Text, "<=", ">=", 1)
+	if err != nil {
+		err = fmt.Errorf("%s", strings.Replace(err.Error(), "bad max", "bad min", 1))
+	}
+	return b, err
 }
 
 // ParseBudgetFile reads budgets from YAML or JSON:
@@ -122,7 +139,7 @@ func ParseBudgetFile(name string, data []byte) ([]Budget, error) {
 			return nil, &BudgetError{name, item.Line, "each budget is a mapping with metric, max and optionally match"}
 		}
 		var metric, match, max string
-		hasMax := false
+		hasMax, hasMin := false, false
 		for k := 0; k+1 < len(item.Content); k += 2 {
 			key, val := item.Content[k], item.Content[k+1]
 			if val.Kind != yaml.ScalarNode {
@@ -135,14 +152,20 @@ func ParseBudgetFile(name string, data []byte) ([]Budget, error) {
 				match = val.Value
 			case "max":
 				max, hasMax = val.Value, true
+			case "min":
+				max, hasMin = val.Value, true
 			default:
-				return nil, &BudgetError{name, key.Line, fmt.Sprintf("unknown key %q (want metric, match, max)", key.Value)}
+				return nil, &BudgetError{name, key.Line, fmt.Sprintf("unknown key %q (want metric, match, max or min)", key.Value)}
 			}
 		}
-		if metric == "" || !hasMax {
-			return nil, &BudgetError{name, item.Line, "a budget needs metric and max"}
+		if metric == "" || hasMax == hasMin {
+			return nil, &BudgetError{name, item.Line, "a budget needs metric and one of max or min"}
 		}
-		b, err := NewBudget(metric, match, max)
+		newBudget := NewBudget
+		if hasMin {
+			newBudget = NewMinBudget
+		}
+		b, err := newBudget(metric, match, max)
 		if err != nil {
 			return nil, &BudgetError{name, item.Line, err.Error()}
 		}
@@ -158,7 +181,7 @@ func ParseBudgetFile(name string, data []byte) ([]Budget, error) {
 // Outcome is one budget checked against one trace.
 type Outcome struct {
 	Budget  Budget
-	Value   float64 // the largest median among matching rows, or the total
+	Value   float64 // the largest median among matching rows (the smallest for a floor), or the total
 	Row     string  // the row holding Value
 	Rows    int     // rows the budget applied to
 	Missing string  // why nothing was measured (n/a), "" when measured
@@ -199,6 +222,9 @@ func Check(s *Side, budgets []Budget) []Outcome {
 			rows = append(slices.Clone(rows), *s.Outside)
 		}
 		o.Value = math.Inf(-1)
+		if b.Min {
+			o.Value = math.Inf(1)
+		}
 		for _, r := range rows {
 			if b.Match != nil && !b.Match.MatchString(r.Key) {
 				continue
@@ -209,6 +235,16 @@ func Check(s *Side, budgets []Budget) []Outcome {
 			}
 			o.Rows++
 			v := stats.Summarize(xs).Median
+			if b.Min {
+				if v < o.Value {
+					o.Value, o.Row = v, r.Key
+				}
+				if v < b.Max {
+					o.Failed = append(o.Failed, Violation{Rule: b.Text, Row: r.Key, Metric: b.Metric,
+						Msg: fmt.Sprintf("%s: %s is %s, under the floor of %s", r.Key, b.Metric, FormatValue(b.Metric, v), b.MaxText)})
+				}
+				continue
+			}
 			if v > o.Value {
 				o.Value, o.Row = v, r.Key
 			}

@@ -41,7 +41,7 @@ func UnitOf(m string) Unit {
 	switch m {
 	case "count", "steps", "unlinked":
 		return Count
-	case "gpu_idle_pct", "gpu_idle_pct_lanes":
+	case "gpu_idle_pct", "gpu_idle_pct_lanes", "pct_peak":
 		return Pct
 	case "self_cpu_mem", "self_cuda_mem", "peak_allocated", "peak_reserved", "step_growth", "alive_at_peak":
 		return Bytes

@@ -26,6 +26,8 @@ type Options struct {
 	// whole trace.
 	Normalize bool
 	KeyOp     bool // --by kernel: device rows keyed by the op that launched them
+	// Roofline adds the ModelMetrics samples to the op rows (roofline.go).
+	Roofline bool
 }
 
 // TraceInfo is what a side knows of one of its traces.
@@ -99,7 +101,8 @@ type racc struct {
 type acc struct {
 	order []string
 	rows  map[string]*racc
-	nb    int // buckets so far
+	nb    int     // buckets so far
+	peak  peakAcc // Options.Roofline: pct_peak per row and bucket
 }
 
 func (a *acc) add(key string, device bool, bucket int, v vals) *racc {
@@ -153,6 +156,9 @@ func Reduce(traces []*trace.Trace, files []string, o Options) (*Side, error) {
 	for _, key := range a.order {
 		r := a.rows[key]
 		row := Row{Key: key, Label: r.label, Device: r.device, Samples: samplesOf(r.b, a.nb)}
+		if o.Roofline {
+			row.Samples["pct_peak"] = a.peakSamples(key, a.nb)
+		}
 		for kn := range r.kernels {
 			row.Kernels = append(row.Kernels, kn)
 		}
@@ -277,6 +283,16 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 
 	// rows
 	var outside vals
+	if o.Roofline && o.By != "op" {
+		s.Missing["pct_peak"] = "pct_peak is a metric of op rows: use --by op"
+	}
+	if o.Roofline && o.By == "op" {
+		var g [][2]int
+		if perStep {
+			g = groups
+		}
+		addPeakSamples(s, a, t, file, o, steps, g, base)
+	}
 	switch o.By {
 	case "step":
 		for k, st := range steps {

@@ -51,6 +51,8 @@ type Config struct {
 	StragglerBeforeStep bool
 	// PGSeq writes "Process Group Name" and "Seq" on the all-reduce kernels.
 	PGSeq bool
+	// Roofline ends every step with ops of known FLOPs (roofline.go).
+	Roofline bool
 	// Warm leaves out the cold first step (its 2.5 ms GPU lag and dead
 	// window): a trace profiled after warm-up, every step alike.
 	Warm bool
@@ -92,6 +94,8 @@ type Facts struct {
 	Launches int
 	// PerStep holds what each ProfilerStep#N window contains.
 	PerStep []StepFacts
+	// RooflineCalls counts the calls of RooflineOps written.
+	RooflineCalls int
 	// Memory is the truth about the [memory] events (nil without them).
 	Memory *MemoryFacts
 	// CapturedLaunches are the launch calls recorded into the graph;
@@ -486,6 +490,8 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	if comm {
 		bodyEnd += 90_000 + g.stragglerDelay(cfg) - lateIn // copy + all-reduce
 	}
+	rfStart := bodyEnd
+	bodyEnd += rooflineLen(cfg)
 	stepEnd := bodyEnd + 15_000
 	if cold {
 		stepEnd += 40_000
@@ -596,6 +602,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		g.fixColl, g.collArgs = nil, ""
 	}
 	g.overlapFrames(cfg, ma, maEnd, stepEnd)
+	g.rooflineBlock(cfg, rfStart)
 	return stepEnd + 2_000
 }
 

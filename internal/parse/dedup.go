@@ -57,6 +57,7 @@ func hashExtra(x *trace.Extra) uint64 {
 	h := uint64(0x13198a2e03707344)
 	h = mix(h, uint64(x.InputDims)|uint64(x.InputTypes)<<32)
 	h = mix(h, uint64(x.Stack)|uint64(uint32(x.Aux))<<32)
+	h = mix(h, uint64(x.Concrete))
 	return h
 }
 

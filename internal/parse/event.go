@@ -30,6 +30,7 @@ type evState struct {
 	extID, corr      int64
 	flags            uint8
 	dims, types, stk trace.StrID
+	concrete         trace.StrID
 	aux              trace.Aux
 	hasAux           bool
 	argName          string // M events: args.name
@@ -158,9 +159,9 @@ func (p *parser) args() {
 				e.corr = v
 				e.flags |= trace.FlagCorr
 			}
-		case "Input Dims", "Input dims", "Input type", "Call stack", "grid", "block", "registers per thread",
+		case "Input Dims", "Input dims", "Input type", "Concrete Inputs", "Call stack", "grid", "block", "registers per thread",
 			"shared memory", "bytes", "Python id", "Python parent id":
-			if p.opts.NoExtras {
+			if p.opts.NoExtras || (p.opts.ShapesOnly && key[0] != 'I' && string(key) != "Concrete Inputs") {
 				s.skipValue()
 				break
 			}
@@ -529,6 +530,9 @@ func (p *parser) extraArg(key []byte) {
 	case "Input type":
 		p.tmp = s.compactValue(p.tmp[:0])
 		e.types = p.intern(p.tmp)
+	case "Concrete Inputs":
+		p.tmp = s.compactValue(p.tmp[:0])
+		e.concrete = p.intern(p.tmp)
 	case "Call stack":
 		e.stk = p.internValue()
 	case "grid":

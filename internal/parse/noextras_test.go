@@ -20,7 +20,7 @@ import (
 func sameWithoutExtras(t *testing.T, what string, full, lean *trace.Trace) {
 	t.Helper()
 	for i := 0; i < lean.Extras.Len(); i++ {
-		if x := lean.Extras.At(i); x.InputDims != 0 || x.InputTypes != 0 || x.Stack != 0 || x.Aux < 0 {
+		if x := lean.Extras.At(i); x.InputDims != 0 || x.InputTypes != 0 || x.Stack != 0 || x.Concrete != 0 || x.Aux < 0 {
 			t.Fatalf("%s: NoExtras kept extra %d: %+v", what, i, *x)
 		}
 	}

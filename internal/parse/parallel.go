@@ -273,6 +273,7 @@ func (p *parser) merge(w *parser) {
 			if e.Extra >= 0 {
 				x := *wt.Extras.At(int(e.Extra))
 				x.InputDims, x.InputTypes, x.Stack = strMap[x.InputDims], strMap[x.InputTypes], strMap[x.Stack]
+				x.Concrete = strMap[x.Concrete]
 				if x.Aux >= 0 {
 					a := *wt.Aux.At(int(x.Aux))
 					a.PG, a.Coll, a.Dtype = strMap[a.PG], strMap[a.Coll], strMap[a.Dtype]

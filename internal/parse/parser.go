@@ -42,6 +42,9 @@ type Options struct {
 	// commands that never attribute memory. [OutOfMemory] records are
 	// still stored.
 	NoMemory bool
+	// ShapesOnly keeps, of those args, the ones a performance model reads:
+	// "Input Dims", "Input type" and "Concrete Inputs" (roofline).
+	ShapesOnly bool
 }
 
 // Error is an input that cannot be read as a trace. It names the file and
@@ -761,8 +764,8 @@ func (p *parser) store() {
 	if e.flags&trace.FlagLowerExtID != 0 {
 		t.LowerExtID = true
 	}
-	if e.dims != 0 || e.types != 0 || e.stk != 0 || e.hasAux {
-		x := trace.Extra{InputDims: e.dims, InputTypes: e.types, Stack: e.stk, Aux: -1}
+	if e.dims != 0 || e.types != 0 || e.stk != 0 || e.concrete != 0 || e.hasAux {
+		x := trace.Extra{InputDims: e.dims, InputTypes: e.types, Stack: e.stk, Concrete: e.concrete, Aux: -1}
 		if e.hasAux {
 			x.Aux = p.addAux(e.aux)
 		}

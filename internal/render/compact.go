@@ -54,6 +54,9 @@ type CompactLayout struct {
 	Width    int // the line's width in runes, the name column taking what is left; 0: no limit
 	Demangle bool
 	Torch    TorchLayout // for the row limit and top-level filter
+	// Model gives a row's roofline figures for the model columns; nil
+	// when none is shown.
+	Model func(r *table.Row) *RowModel
 }
 
 // GPUMarker ends the name of a device row (kernel, memcpy, memset, GPU
@@ -79,7 +82,11 @@ func CompactOpTable(w io.Writer, res *table.Result, lay CompactLayout) error {
 		raw[i] = rows[i].Name
 		cells[i] = make([]string, len(lay.Columns))
 		for j, c := range lay.Columns {
-			cells[i][j] = c.cell(&rows[i], res)
+			if mc := modelCells[c.Key]; mc != nil {
+				cells[i][j] = mc(lay.rowModel(&rows[i]))
+			} else {
+				cells[i][j] = c.cell(&rows[i], res)
+			}
 			widths[j] = max(widths[j], runes(cells[i][j]))
 		}
 	}

@@ -657,7 +657,11 @@ func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gat
 		if md {
 			budget = code(budget)
 		}
-		t.rows = append(t.rows, []string{outcomeResult(o), budget, val, o.Budget.MaxText, where, strconv.Itoa(o.Rows)})
+		limit := o.Budget.MaxText
+		if o.Budget.Min {
+			limit = "min " + limit // a floor
+		}
+		t.rows = append(t.rows, []string{outcomeResult(o), budget, val, limit, where, strconv.Itoa(o.Rows)})
 	}
 	if md {
 		t.md(&b)
@@ -685,6 +689,11 @@ func CheckJSON(w io.Writer, file string, out []diff.Outcome, g *diff.Gate) error
 		j := map[string]any{"budget": o.Budget.Text, "metric": m, "max_" + u: exact(o.Budget.Metric, o.Budget.Max),
 			"max_text": o.Budget.MaxText, "value_" + u: exact(o.Budget.Metric, o.Value), "rows_count": o.Rows,
 			"result": outcomeResult(o), "passed": outcomeResult(o) == "ok"}
+		if o.Budget.Min { // a floor
+			delete(j, "max_"+u)
+			delete(j, "max_text")
+			j["min_"+u], j["min_text"] = exact(o.Budget.Metric, o.Budget.Max), o.Budget.MaxText
+		}
 		if o.Missing != "" {
 			j["value_"+u] = nil
 			j["reason"] = o.Missing

@@ -176,6 +176,15 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 	return rows, negEvents
 }
 
+// PyShapes is the input shapes of a row grouped by shape (Row.Shapes) for
+// an event with these "Input Dims" and "Input type" texts.
+func PyShapes(dims, types string) string {
+	if dims == "" {
+		return "[]"
+	}
+	return pyShapes(dims, types)
+}
+
 // pyShapes renders "Input Dims" JSON as Python's str() of torch's
 // input_shapes: each element a flat int list, anything else (TensorList,
 // nested lists, scalars) as [].

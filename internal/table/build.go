@@ -13,6 +13,12 @@ import (
 // (start, then longest first, then file order) by merging the per-track
 // orders the trace already has.
 func build(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
+	return buildWith(t, v, keep, keepMem, false)
+}
+
+// buildWith is build; withOwners also records, for each device op, the
+// event its time is attached to (Attribute).
+func buildWith(t *trace.Trace, v Version, keep, keepMem []bool, withOwners bool) *fevents {
 	l := t.Links()
 	n := t.NumEvents()
 	f := &fevents{t: t, start0: t.TraceStart, keyIDs: fill32(len(t.Strings), -1), keyIndex: map[string]int32{}}
@@ -151,6 +157,10 @@ func build(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 		f.flags = append(f.flags, fl)
 	}
 	f.kdev = make([]float64, len(f.ev))
+	if withOwners {
+		f.owner = fill32(len(f.ev), -1)
+		f.merged = map[int32]int32{}
+	}
 	f.attach(t, l, v, pos)
 	// The tree's two link columns take the place of the positions and the
 	// threads, which are done with as the tree is built (buildTree). The
@@ -252,6 +262,9 @@ func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32)
 			}
 			if isDev {
 				f.kdev[pos[c]] += f.dur(int(p))
+				if f.owner != nil && f.owner[p] < 0 {
+					f.owner[p] = pos[c]
+				}
 			}
 			last = max(last, c)
 		}
@@ -339,6 +352,9 @@ func (f *fevents) finish(p int32) {
 		f.firstChild[p] = f.firstChild[c]
 		f.kdev[p] = f.kdev[c]
 		f.flags[c] |= feDeleted
+		if f.merged != nil {
+			f.merged[c] = p
+		}
 		return
 	}
 	var sum float64

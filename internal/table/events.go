@@ -40,6 +40,13 @@ type fevents struct {
 	flags      []uint8 // feDeleted, feHasParent, feUnlinked
 
 	mem *memIndex // the [memory] records in time order; nil when the trace has none
+
+	// owner is, for a device op, the position of the event its duration is
+	// attached to (the first candidate of attach), -1 when none; merged maps
+	// an event merged into its parent (finish) to that parent. Both are nil
+	// unless Attribute asked for them.
+	owner  []int32
+	merged map[int32]int32
 }
 
 // Event flags.

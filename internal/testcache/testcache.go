@@ -26,6 +26,7 @@ type key struct {
 	truncOK  bool
 	lean     bool
 	noMem    bool
+	shapes   bool // parse.Options.ShapesOnly
 	seq      bool
 	maxBytes int64
 }
@@ -74,7 +75,7 @@ func Open(path string, opts parse.Options) (t *trace.Trace, shared bool, err err
 		return t, false, err
 	}
 	// keyed by the path as given: the trace names its file as it was opened
-	k := key{path, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.NoMemory, opts.Sequential, opts.MaxMemory}
+	k := key{path, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.NoMemory, opts.ShapesOnly, opts.Sequential, opts.MaxMemory}
 	mu.Lock()
 	e := entries[k]
 	if e == nil {

@@ -136,6 +136,9 @@ type Extra struct {
 	InputTypes StrID // "Input type" as compact JSON, 0 when absent
 	Stack      StrID // "Call stack", 0 when absent
 	Aux        int32 // index into Trace.Aux, -1 when none
+	// Concrete is "Concrete Inputs" (torch 2.1+: scalar arguments as
+	// strings, "" for tensors) as compact JSON, 0 when absent.
+	Concrete StrID
 }
 
 // Aux holds the arguments of device ops and Python frames: launch

@@ -1,0 +1,105 @@
+package parse
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/testenv"
+)
+
+// TestShapesOnly: reading with ShapesOnly keeps every event's Input Dims,
+// Input type and Concrete Inputs as the full reading has them, and none of
+// the other extras (stacks, launch parameters, Python ids); the Concrete
+// Inputs are those of the raw JSON, compacted.
+func TestShapesOnly(t *testing.T) {
+	shared := testenv.Shared(t)
+	for _, name := range []string{"TraceLens__h100__gaunernst_bert-small-uncased__1016001.json.gz",
+		"TraceLens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
+		"kineto__2021-06-11__tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(shared, "traces", name)
+			full, err := Open(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sh, err := Open(path, Options{ShapesOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if full.NumEvents() != sh.NumEvents() {
+				t.Fatalf("%d events, %d shapes-only", full.NumEvents(), sh.NumEvents())
+			}
+			var concrete []string
+			for i := 0; i < full.NumEvents(); i++ {
+				a, b := full.ExtraOf(i), sh.ExtraOf(i)
+				var dims, types, values string
+				if a != nil {
+					dims, types, values = full.Str(a.InputDims), full.Str(a.InputTypes), full.Str(a.Concrete)
+				}
+				if values != "" {
+					concrete = append(concrete, values)
+				}
+				if (dims != "" || types != "" || values != "") != (b != nil) {
+					t.Fatalf("event %d: extra %+v full, %+v shapes-only", i, a, b)
+				}
+				if b == nil {
+					continue
+				}
+				if sh.Str(b.InputDims) != dims || sh.Str(b.InputTypes) != types || sh.Str(b.Concrete) != values || b.Stack != 0 {
+					t.Fatalf("event %d: %q %q %q full, %q %q %q shapes-only (stack %d)", i, dims, types, values,
+						sh.Str(b.InputDims), sh.Str(b.InputTypes), sh.Str(b.Concrete), b.Stack)
+				}
+				if x := sh.AuxOf(i); x != nil && (x.HasLaunch || x.Regs != -1 || x.Bytes != -1 || x.PyID != -1) {
+					t.Fatalf("event %d keeps %+v", i, *x)
+				}
+			}
+			// the raw JSON's Concrete Inputs, compacted, in file order
+			var raw []string
+			for _, e := range rawEvents(t, path) {
+				if v, ok := e.Args["Concrete Inputs"]; ok && e.Ph == "X" {
+					var b bytes.Buffer
+					json.Compact(&b, v)
+					raw = append(raw, b.String())
+				}
+			}
+			if len(raw) != len(concrete) {
+				t.Fatalf("%d events with Concrete Inputs in the JSON, %d read", len(raw), len(concrete))
+			}
+			for i := range raw {
+				if raw[i] != concrete[i] {
+					t.Fatalf("Concrete Inputs %d: %s in the JSON, %s read", i, raw[i], concrete[i])
+				}
+			}
+		})
+	}
+}
+
+type shapesRawEvent struct {
+	Ph   string                     `json:"ph"`
+	Args map[string]json.RawMessage `json:"args"`
+}
+
+func rawEvents(t *testing.T, path string) []shapesRawEvent {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zr, err := gzip.NewReader(bytes.NewReader(data)); err == nil {
+		if data, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var doc struct {
+		TraceEvents []shapesRawEvent `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.TraceEvents
+}
