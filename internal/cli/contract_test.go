@@ -134,8 +134,8 @@ func checkField(key, parent, path string, v any, add func(string)) {
 		add(fmt.Sprintf("%s: %s has more than 3 decimals (a *_us field is exactly ns/1000)", path, s))
 	case strings.HasSuffix(key, "_ns") && frac != "":
 		add(fmt.Sprintf("%s: %s is not an integer (a *_ns field holds whole nanoseconds)", path, s))
-	case strings.HasSuffix(key, "_pct") && len(frac) > 2:
-		add(fmt.Sprintf("%s: %s has more than 2 decimals (a *_pct field is rounded to 0.01)", path, s))
+	case (strings.HasSuffix(key, "_pct") || strings.HasPrefix(key, "pct_")) && len(frac) > 2:
+		add(fmt.Sprintf("%s: %s has more than 2 decimals (a *_pct or pct_* field is rounded to 0.01)", path, s))
 	}
 	name := key
 	if genericLeaf[key] {
@@ -170,11 +170,11 @@ func checkField(key, parent, path string, v any, add func(string)) {
 // TestContractChecker: the checker itself finds what it should.
 func TestContractChecker(t *testing.T) {
 	bad := `{"schema":"tracetab.x","a":{"self_cuda_total_us":55.68000000000029,"idle":3,"pid":"12","start_ns":5,"calls":3,"ok_us":1.5,
-		"median_ns":2.5,"x_pct":1.234,"gpu_busy":{"base":1,"rel":0.5},"gpu_busy_ns":{"base":1},"budgets":[{"value":75.5}]}}`
+		"median_ns":2.5,"x_pct":1.234,"pct_of_x":2.345,"gpu_busy":{"base":1,"rel":0.5},"gpu_busy_ns":{"base":1},"budgets":[{"value":75.5}]}}`
 	got := strings.Join(contractViolations([]byte(bad)), "\n")
 	for _, w := range []string{"has no version", "self_cuda_total_us: 55.68000000000029 has more than 3 decimals",
 		".a.idle: holds a time", ".a.pid: an id must be a JSON number", "median_ns: 2.5 is not an integer",
-		"x_pct: 1.234 has more than 2 decimals", ".a.gpu_busy.base: holds a time", `.a.budgets[].value: a bare "value" number`} {
+		"x_pct: 1.234 has more than 2 decimals", "pct_of_x: 2.345 has more than 2 decimals", ".a.gpu_busy.base: holds a time", `.a.budgets[].value: a bare "value" number`} {
 		if !strings.Contains(got, w) {
 			t.Errorf("checker missed %q in:\n%s", w, got)
 		}

@@ -40,7 +40,7 @@ type rooflineDoc struct {
 		Model      *string  `json:"model"`
 		DeviceNs   int64    `json:"device_ns"`
 		TFLOPs     *float64 `json:"tflops_per_s"`
-		ComputePct *float64 `json:"compute_peak_pct"`
+		ComputePct *float64 `json:"pct_of_compute_peak"`
 		PeakPct    *float64 `json:"peak_pct"`
 	} `json:"rows"`
 	Notes []string `json:"notes"`

@@ -227,7 +227,7 @@ func Table(w io.Writer, format string, r *roofline.Result, o Options) error {
 func csvGrid(rows []roofline.Row) layout.Grid {
 	g := layout.Grid{Headers: []string{"name", "device_op", "input_shapes", "input_types", "concrete_inputs", "device", "family", "model",
 		"model_note", "calls", "device_ns", "flops", "bytes", "flops_per_byte", "tflops_per_s", "tb_per_s", "precision",
-		"peak_tflops_per_s", "compute_peak_pct", "memory_peak_pct", "peak_pct", "bound", "lost_ns"}}
+		"peak_tflops_per_s", "pct_of_compute_peak", "pct_of_memory_peak", "peak_pct", "bound", "lost_ns"}}
 	full := func(p *float64) string {
 		if p == nil {
 			return ""

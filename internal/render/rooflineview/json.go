@@ -75,8 +75,8 @@ type jsonRow struct {
 	TBps        *float64        `json:"tb_per_s"`
 	Precision   *string         `json:"precision"`
 	PeakTFLOPs  *float64        `json:"peak_tflops_per_s"`
-	ComputePct  *float64        `json:"compute_peak_pct"`
-	MemoryPct   *float64        `json:"memory_peak_pct"`
+	ComputePct  *float64        `json:"pct_of_compute_peak"`
+	MemoryPct   *float64        `json:"pct_of_memory_peak"`
 	PeakPct     *float64        `json:"peak_pct"`
 	Bound       *string         `json:"bound"`
 	LostNs      *int64          `json:"lost_ns"`
