@@ -166,6 +166,9 @@ everything.`,
 func runGaps(e *env, o *gapsOptions) error {
 	opts := gaps.Options{Device: o.device, Stream: o.stream, MinGap: o.minGap.Nanoseconds(), Top: o.top, LinkedOnly: o.linked,
 		HTA: o.hta, AllThreads: o.allThreads}
+	if o.format == "" || o.format == "text" {
+		opts.Cells = sparkCells // the step rows' sparklines
+	}
 	if o.steps != "" {
 		lo, hi, err := parseRange(o.steps)
 		if err != nil {
@@ -224,5 +227,5 @@ func runGaps(e *env, o *gapsOptions) error {
 	case "md", "csv":
 		return render.GapsTables(e.stdout, r, o.format, o.section)
 	}
-	return render.GapsText(e.stdout, r, opts.MinGap, e.textWidth(o.width), render.StepSparks{Cells: gaps.BusyCells(t, opts, sparkCells), Glyphs: e.glyphs()})
+	return render.GapsText(e.stdout, r, opts.MinGap, e.textWidth(o.width), render.StepSparks{Cells: r.StepCells, Glyphs: e.glyphs()})
 }

@@ -69,7 +69,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	})
 	// The step rows first on this side: the two sides take about as long,
 	// and their lists are gone before the device ops are collected.
-	stepRows = stepLanes(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
+	stepRows, r.StepCells = stepLanesCells(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
 	streams, devices := collect(t, l, keep)
 
 	// The denominator: the selected step windows, else the GPU window.

@@ -28,6 +28,10 @@ type Options struct {
 	// AllThreads lists dead windows on every CPU thread, not only those that
 	// launch GPU work or carry the step annotations.
 	AllThreads bool
+	// Cells, when > 0, cuts each step's GPU window into that many cells
+	// with the busy time in each (Report.StepCells: the text's sparklines),
+	// in the pass that makes the step rows.
+	Cells int
 }
 
 // Lane is the busy/idle summary of one device or one stream.
@@ -151,6 +155,7 @@ type Report struct {
 	HasLaneOffset bool
 	Dead          []DeadWindow
 	Steps         []StepLane
+	StepCells     []StepCells // with Options.Cells, one per step row
 	Breakdown     *Breakdown
 	Verdict       Verdict
 	UnlinkedOps   int

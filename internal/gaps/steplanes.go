@@ -11,6 +11,14 @@ import (
 // time by trace.FillGPU, the definition the verdict's totals follow), found
 // with a cursor over launch times that mostly come in order.
 func stepLanes(t *trace.Trace, o Options, keep func(i int) bool) []StepLane {
+	rows, _ := stepLanesCells(t, o, keep)
+	return rows
+}
+
+// stepLanesCells is stepLanes with, when o.Cells > 0, each step's cells
+// from the same device work (FillGPU leaves it sorted by device and
+// start).
+func stepLanesCells(t *trace.Trace, o Options, keep func(i int) bool) ([]StepLane, []StepCells) {
 	// the selected steps alone share the GPU time, as the verdict's
 	// denominator is their union
 	steps := t.StepWindows()
@@ -49,10 +57,14 @@ func stepLanes(t *trace.Trace, o Options, keep func(i int) bool) []StepLane {
 		work = append(work, trace.DeviceWork{Start: e.Start, End: e.End(), Device: int32(d), Step: int32(k)})
 	}
 	trace.FillGPU(steps, work, len(devs))
+	var cells []StepCells
+	if o.Cells > 0 {
+		cells = stepCells(steps, work, len(devs), o.Cells, t.TraceStart)
+	}
 	var out []StepLane
 	for _, s := range steps {
 		out = append(out, StepLane{Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start, GPUWindowNs: s.GPUWindowNs,
 			GPUBusyNs: s.GPUBusyNs, GPUIdleNs: s.GPUIdleNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
 	}
-	return out
+	return out, cells
 }
