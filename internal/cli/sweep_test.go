@@ -41,10 +41,20 @@ var sweepLines = [][]string{
 	{"diff", "--by", "kernel", "TRACE", "OTHER"},
 	{"check", "--max-gpu-idle", "100", "TRACE"},
 	{"check", "--max", "total.step_time=10s", "--max", "self_cpu_mem=1TB", "TRACE"},
+	{"critical-path", "TRACE"},
+	{"critical-path", "--format", "json", "TRACE"},
+	{"memory", "TRACE"},
+	{"memory", "--format", "json", "TRACE"},
+	{"roofline", "TRACE"},
+	{"roofline", "--format", "json", "TRACE"},
+	{"report", "TRACE", "-o", "OUT.html"},
+	{"crop", "TRACE", "--window", "0..1ms", "-o", "OUT.json"},
+	{"export", "TRACE", "--to", "OUT"},
 }
 
 // sweepDefaults are the lines run on large traces: every command once.
-var sweepDefaults = map[string]bool{"info": true, "table": true, "gaps": true, "chain": true, "compile": true, "ranks": true, "diff": true, "check": true}
+var sweepDefaults = map[string]bool{"info": true, "table": true, "gaps": true, "chain": true, "compile": true, "ranks": true, "diff": true, "check": true,
+	"critical-path": true, "memory": true, "roofline": true, "report": true, "crop": true, "export": true}
 
 // sweepRun runs one command line and holds it to the exit-code contract:
 // 0, 1 (a gate) or 2 (refused, with a one-line reason), never a panic, an
@@ -59,8 +69,13 @@ func sweepRun(t *testing.T, line []string) {
 	}
 	switch code {
 	case ExitOK:
-		if out == "" {
-			t.Errorf("%s: exit 0 with no output", what)
+		if f := sweepOutFile(line); f != "" {
+			// report, crop and export write a file, not stdout
+			if st, err := os.Stat(f); err != nil || (!st.IsDir() && st.Size() == 0) {
+				t.Errorf("%s: exit 0 and no %s written", what, f)
+			}
+		} else if out == "" && !strings.Contains(stderr, "note:") {
+			t.Errorf("%s: exit 0 with no output and no note", what)
 		}
 	case ExitCheck:
 		if line[0] != "check" && line[0] != "diff" && line[0] != "ranks" {
@@ -81,7 +96,18 @@ func sweepRun(t *testing.T, line []string) {
 	}
 }
 
-func sweepLine(args []string, trace, other string) []string {
+// sweepOutFile is the file a line writes (after -o or --to), "" for
+// commands writing to stdout.
+func sweepOutFile(line []string) string {
+	for i, a := range line[:len(line)-1] {
+		if (a == "-o" || a == "--to") && line[i+1] != "-" {
+			return line[i+1]
+		}
+	}
+	return ""
+}
+
+func sweepLine(t *testing.T, args []string, trace, other string) []string {
 	line := make([]string, 0, len(args))
 	for _, a := range args {
 		switch a {
@@ -89,6 +115,9 @@ func sweepLine(args []string, trace, other string) []string {
 			a = trace
 		case "OTHER":
 			a = other
+		case "OUT", "OUT.html", "OUT.json":
+			// a fresh folder a line: export writes into an empty one
+			a = filepath.Join(t.TempDir(), a)
 		}
 		line = append(line, a)
 	}
@@ -123,7 +152,7 @@ func TestSweepSharedTraces(t *testing.T) {
 				}
 				seen[args[0]] = true
 				// the quirk trace that is cut short reads with --allow-truncated
-				sweepRun(t, append(sweepLine(args, f, other), "--allow-truncated"))
+				sweepRun(t, append(sweepLine(t, args, f, other), "--allow-truncated"))
 			}
 		})
 	}
@@ -225,7 +254,7 @@ func TestSweepGeneratedVariants(t *testing.T) {
 		other := files[(i+1)%len(files)]
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			for _, args := range sweepLines {
-				sweepRun(t, sweepLine(args, f, other))
+				sweepRun(t, sweepLine(t, args, f, other))
 			}
 		})
 	}

@@ -123,7 +123,7 @@ func topDrawn(t *trace.Trace, l *trace.Links, i int32) int32 {
 }
 
 // CauseColors colour the gaps by cause, in gaps.Causes' order.
-var CauseColors = []string{"#8a63c2", "#4a7fc1", "#d0342c", "#d9603b", "#777777", "#b0b0b0", "#2a9d8f", "#e9c46a", "#6d597a"}
+var CauseColors = []string{"#8a63c2", "#4a7fc1", "#d0342c", "#d9603b", "#777777", "#b0b0b0", "#2a9d8f", "#e9c46a", "#6d597a", "#a0522d"}
 
 // Step view geometry.
 const (
