@@ -28,6 +28,7 @@ type checkOptions struct {
 	torch        string
 	version      table.Version
 	budgets      []diff.Budget
+	width        int
 }
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -106,11 +107,15 @@ files: ` + metricnames.Help(diff.RowMetrics...) + `
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "row and time totals over the whole trace instead of per step")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, json or junit")
 	f.StringVar(&o.torch, "torch", "", "op rows: "+torchFlagHelp+"; see table --help")
+	addWidthFlag(cmd, &o.width)
 	return cmd
 }
 
 func (o *checkOptions) validate() error {
 	if err := checkFormat(o.format, "text", "md", "json", "junit"); err != nil {
+		return err
+	}
+	if err := checkWidth(o.width); err != nil {
 		return err
 	}
 	if o.by != "op" && o.by != "kernel" {
@@ -226,7 +231,7 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	case "junit":
 		err = render.JUnit(e.stdout, "tracetab.check", g)
 	default:
-		err = render.CheckText(e.stdout, o.format, path, out, g)
+		err = render.CheckText(e.stdout, o.format, path, out, g, e.textWidth(o.width))
 	}
 	if err != nil {
 		return err

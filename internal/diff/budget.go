@@ -28,6 +28,15 @@ type Budget struct {
 	Min bool
 }
 
+// LimitText is the limit as written, with its unit where the writing may
+// leave it out: "40" for a percent metric reads "40%", as its value does.
+func (b Budget) LimitText() string {
+	if UnitOf(b.Metric) == Pct && !strings.HasSuffix(b.MaxText, "%") {
+		return b.MaxText + "%"
+	}
+	return b.MaxText
+}
+
 // BudgetError is a budget that cannot be used, with its line.
 type BudgetError struct {
 	File string
@@ -212,7 +221,7 @@ func Check(s *Side, budgets []Budget) []Outcome {
 			o.Value, o.Rows = stats.Summarize(xs).Median, 1
 			if o.Value > b.Max {
 				o.Failed = append(o.Failed, Violation{Rule: b.Text, Metric: key,
-					Msg: fmt.Sprintf("%s is %s, over the budget of %s", key, FormatValue(b.Metric, o.Value), b.MaxText)})
+					Msg: fmt.Sprintf("%s is %s, over the budget of %s", key, FormatValue(b.Metric, o.Value), b.LimitText())})
 			}
 			out = append(out, o)
 			continue
@@ -241,7 +250,7 @@ func Check(s *Side, budgets []Budget) []Outcome {
 				}
 				if v < b.Max {
 					o.Failed = append(o.Failed, Violation{Rule: b.Text, Row: r.Key, Metric: b.Metric,
-						Msg: fmt.Sprintf("%s: %s is %s, under the floor of %s", r.Key, b.Metric, FormatValue(b.Metric, v), b.MaxText)})
+						Msg: fmt.Sprintf("%s: %s is %s, under the floor of %s", r.Key, b.Metric, FormatValue(b.Metric, v), b.LimitText())})
 				}
 				continue
 			}
@@ -250,7 +259,7 @@ func Check(s *Side, budgets []Budget) []Outcome {
 			}
 			if v > b.Max {
 				o.Failed = append(o.Failed, Violation{Rule: b.Text, Row: r.Key, Metric: b.Metric,
-					Msg: fmt.Sprintf("%s: %s is %s, over the budget of %s", r.Key, b.Metric, FormatValue(b.Metric, v), b.MaxText)})
+					Msg: fmt.Sprintf("%s: %s is %s, over the budget of %s", r.Key, b.Metric, FormatValue(b.Metric, v), b.LimitText())})
 			}
 		}
 		if o.Rows == 0 {

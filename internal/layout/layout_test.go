@@ -172,3 +172,22 @@ func TestMarkdownCompact(t *testing.T) {
 		t.Errorf("%q", lines)
 	}
 }
+
+// TestWrapCutsLongWords: a word longer than a line is cut in the middle
+// to fit, both its ends kept; every line fits.
+func TestWrapCutsLongWords(t *testing.T) {
+	path := "../../../shared/traces/kineto__2021-06-11__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz"
+	lines := Wrap("file "+path+" read", 40, "  ")
+	for _, l := range lines {
+		if Runes(l) > 40 {
+			t.Errorf("a line of %d: %q", Runes(l), l)
+		}
+	}
+	all := strings.Join(lines, "\n")
+	if !strings.Contains(all, "../../") || !strings.Contains(all, "json.gz") || !strings.Contains(all, "read") {
+		t.Errorf("the path's ends or the next word lost:\n%s", all)
+	}
+	if got := Wrap("short words only", 40, "  "); len(got) != 1 || got[0] != "short words only" {
+		t.Errorf("short prose changed: %q", got)
+	}
+}

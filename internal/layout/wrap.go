@@ -3,8 +3,9 @@ package layout
 import "strings"
 
 // Wrap breaks prose into lines of at most width runes at spaces, each line
-// after the first starting with indent; a word longer than a line stays
-// whole on its own line. width <= 0 returns s as one line.
+// after the first starting with indent; a word longer than a line (a file
+// path, a kernel name) is cut in the middle to fit its line (names.Truncate
+// keeps both ends). width <= 0 returns s as one line.
 func Wrap(s string, width int, indent string) []string {
 	if width <= 0 || Runes(s) <= width {
 		return []string{s}
@@ -12,7 +13,11 @@ func Wrap(s string, width int, indent string) []string {
 	var lines []string
 	var cur strings.Builder
 	curLen := 0
+	ind := Runes(indent)
 	for _, word := range strings.Fields(s) {
+		if room := width - ind; Runes(word) > room && room > 0 {
+			word = truncate(word, room)
+		}
 		wl := Runes(word)
 		switch {
 		case curLen == 0:

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/render/memoryview"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -625,8 +626,10 @@ func outcomeResult(o diff.Outcome) string {
 	return "ok"
 }
 
-// CheckText writes budget outcomes (text or md), the verdict first.
-func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gate) error {
+// CheckText writes budget outcomes (text or md), the verdict first; text
+// fits width columns (0: no limit): prose wrapped, the budget and where
+// columns cut in the middle.
+func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gate, width int) error {
 	var b strings.Builder
 	md := format == "md"
 	line := verdictLine("budget", g)
@@ -638,7 +641,7 @@ func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gat
 	}
 	gateLines(&b, g, md, true)
 	b.WriteString("\n")
-	t := &dtable{headers: []string{"Result", "Budget", "Value", "Max", "Where", "Rows"}, right: []bool{false, false, true, true, false, true}}
+	t := &dtable{headers: []string{"Result", "Budget", "Value", "Limit", "Where", "Rows"}, right: []bool{false, false, true, true, false, true}}
 	for _, o := range out {
 		where := o.Row
 		if o.Budget.Total {
@@ -650,26 +653,55 @@ func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gat
 		}
 		if md {
 			where = code(Middle(where, 120))
-		} else {
+		} else if width == 0 {
 			where = Middle(where, 80)
 		}
 		budget := o.Budget.Text
 		if md {
 			budget = code(budget)
 		}
-		limit := o.Budget.MaxText
+		// the limit as written, with the unit its value is printed in
+		limit := o.Budget.LimitText()
 		if o.Budget.Min {
 			limit = "min " + limit // a floor
+		} else {
+			limit = "max " + limit
 		}
 		t.rows = append(t.rows, []string{outcomeResult(o), budget, val, limit, where, strconv.Itoa(o.Rows)})
 	}
 	if md {
 		t.md(&b)
-	} else if err := t.grid().Write(&b, "text"); err != nil {
-		return err
+	} else {
+		gr := t.grid()
+		gr.Names, gr.Width = []bool{false, true, false, false, true}, width
+		if err := gr.Write(&b, "text"); err != nil {
+			return err
+		}
 	}
-	_, err := io.WriteString(w, trimLines(b.String()))
+	text := trimLines(b.String())
+	if !md && width > 0 {
+		text = wrapLines(text, width)
+	}
+	_, err := io.WriteString(w, text)
 	return err
+}
+
+// wrapLines wraps each line of text longer than width (prose: a grid's
+// lines already fit), its continuation indented under it.
+func wrapLines(text string, width int) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if layout.Runes(l) <= width {
+			out = append(out, l)
+			continue
+		}
+		body := strings.TrimLeft(l, " ")
+		lead := l[:len(l)-len(body)]
+		for _, w := range layout.Wrap(body, width-len(lead), "    ") {
+			out = append(out, lead+w)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // CheckJSON writes budget outcomes as JSON.

@@ -154,7 +154,8 @@ func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps 
 		return JSON(w, out)
 	}
 	g := &Grid{Headers: []string{"Step", "Start", "CPU time", "GPU window", "GPU busy", "GPU idle", "Idle %", "Kernels", "Note"},
-		RightAlign: []bool{true, true, true, true, true, true, true, true, false}, Width: width}
+		RightAlign: []bool{true, true, true, true, true, true, true, true, false}, Width: width,
+		Optional: []int{7, 1, 6}} // on a narrow terminal: Kernels, then Start, then Idle % (the JSON has them all)
 	t := units.Dur
 	if format == "csv" {
 		g.Headers = []string{"step", "start_ns", "cpu_ns", "gpu_window_ns", "gpu_busy_ns", "gpu_idle_ns", "gpu_idle_pct", "kernels", "device_ops", "cold"}

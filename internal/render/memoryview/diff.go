@@ -3,7 +3,9 @@ package memoryview
 import (
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/layout"
@@ -22,13 +24,36 @@ func DiffText(w io.Writer, md *diff.MemoryDiff, format string, top, width int) e
 		p.para("Neither side has [memory] events: profile with profile_memory=True.")
 		return p.err
 	}
+	// a metric that cannot be compared says n/a and points to its reason,
+	// written below the table as prose (it fits the width; a cell would not)
+	var reasons []string
 	g := &layout.Grid{Headers: []string{"Device", "Metric", "Base", "New", "Change"}, RightAlign: []bool{false, false, true, true, true}}
 	for _, d := range md.Devices {
 		for _, c := range d.Metrics {
-			g.Rows = append(g.Rows, changeRow(d.Device, c.Metric, c))
+			row := changeRow(d.Device, c.Metric, c)
+			if c.Missing != "" {
+				k := slices.Index(reasons, c.Missing)
+				if k < 0 {
+					reasons, k = append(reasons, c.Missing), len(reasons)
+				}
+				row[4] = "n/a (" + strconv.Itoa(k+1) + ")"
+			}
+			g.Rows = append(g.Rows, row)
 		}
 	}
 	p.grid(g)
+	if len(reasons) > 0 {
+		var lines []string
+		for k, r := range reasons {
+			r = "(" + strconv.Itoa(k+1) + ") " + r
+			if p.md {
+				lines = append(lines, "- "+r)
+				continue
+			}
+			lines = append(lines, layout.Wrap(r, p.width, "    ")...)
+		}
+		p.write(strings.Join(lines, "\n") + "\n")
+	}
 	ops := &layout.Grid{Headers: []string{"Device", "Alive at the peak, by op", "Base", "New", "Change"},
 		RightAlign: []bool{false, false, true, true, true}, Names: []bool{false, true}}
 	for _, d := range md.Devices {
