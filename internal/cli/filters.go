@@ -7,30 +7,12 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 // Filters that select nothing are usage errors (exit 2) that name what the
 // trace has, so a typo never answers confidently about nothing.
 
-// listText writes sorted distinct numbers compactly: "2-5", "0, 3, 7-9".
-func listText(nums []int64) string {
-	slices.Sort(nums)
-	nums = slices.Compact(nums)
-	var parts []string
-	for k := 0; k < len(nums); {
-		j := k
-		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
-			j++
-		}
-		if j > k {
-			parts = append(parts, fmt.Sprintf("%d-%d", nums[k], nums[j]))
-		} else {
-			parts = append(parts, strconv.FormatInt(nums[k], 10))
-		}
-		k = j + 1
-	}
-	return strings.Join(parts, ", ")
-}
 
 func stepName(lo, hi int64) string {
 	if lo == hi {
@@ -51,7 +33,7 @@ func checkSteps(t *trace.Trace, lo, hi int64) error {
 	if len(nums) == 0 {
 		return usageErrorf("--steps: %s has no ProfilerStep annotations (profile with a schedule and call prof.step())", t.File)
 	}
-	return usageErrorf("--steps: no %s; steps are %s", stepName(lo, hi), listText(nums))
+	return usageErrorf("--steps: no %s; steps are %s", stepName(lo, hi), units.Ranges(nums))
 }
 
 // checkLane refuses a --device or --stream (-1: any) that matches no GPU
@@ -79,11 +61,11 @@ func checkLane(t *trace.Trace, dev int, stream int64) error {
 	case len(devs) == 0:
 		return usageErrorf("--device/--stream: %s has no GPU lane (a CPU-only trace)", t.File)
 	case len(streams) == 0:
-		return usageErrorf("--device: no device %d; devices are %s", dev, listText(devs))
+		return usageErrorf("--device: no device %d; devices are %s", dev, units.Ranges(devs))
 	case dev >= 0:
-		return usageErrorf("--stream: no stream %d on device %d; its streams are %s", stream, dev, listText(streams))
+		return usageErrorf("--stream: no stream %d on device %d; its streams are %s", stream, dev, units.Ranges(streams))
 	}
-	return usageErrorf("--stream: no stream %d; streams are %s", stream, listText(streams))
+	return usageErrorf("--stream: no stream %d; streams are %s", stream, units.Ranges(streams))
 }
 
 // hasDeviceWork reports whether t has any kernel, memcpy or memset.

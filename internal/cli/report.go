@@ -134,7 +134,7 @@ func runReport(e *env, o *reportOptions) error {
 		case len(nums) == 0:
 			return usageErrorf("--step: %s has no ProfilerStep annotations (profile with a schedule and call prof.step())", o.path)
 		case !slices.Contains(nums, ropts.DetailStep):
-			return usageErrorf("--step: no step %d; steps are %s", ropts.DetailStep, listText(nums))
+			return usageErrorf("--step: no step %d; steps are %s", ropts.DetailStep, units.Ranges(nums))
 		}
 	}
 	in := reportInputs(e, t, o)

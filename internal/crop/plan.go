@@ -2,9 +2,6 @@ package crop
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
@@ -78,7 +75,7 @@ func NewPlan(t *trace.Trace, o Options) (*Plan, error) {
 			if len(nums) == 0 {
 				return nil, fmt.Errorf("--step: %s has no ProfilerStep annotations (profile with a schedule and call prof.step())", t.File)
 			}
-			return nil, fmt.Errorf("--step: no ProfilerStep#%d; steps are %s", o.Step, listText(nums))
+			return nil, fmt.Errorf("--step: no ProfilerStep#%d; steps are %s", o.Step, units.Ranges(nums))
 		}
 		p.Lo, p.Hi, p.HasWindow = lo, hi, true
 		p.Window = fmt.Sprintf("ProfilerStep#%d (%s)", o.Step, offsets(t, lo, hi))
@@ -102,7 +99,7 @@ func NewPlan(t *trace.Trace, o Options) (*Plan, error) {
 		case len(devs) == 0:
 			return nil, fmt.Errorf("--rank: %s has no GPU lane (a CPU-only trace)", t.File)
 		case !found:
-			return nil, fmt.Errorf("--rank: no device %d; devices are %s", o.Device, listText(devs))
+			return nil, fmt.Errorf("--rank: no device %d; devices are %s", o.Device, units.Ranges(devs))
 		}
 		if p.Window != "" {
 			p.Window += ", "
@@ -287,22 +284,3 @@ func off(ns int64) string {
 	return units.Dur(ns)
 }
 
-// listText writes sorted distinct numbers compactly: "2-5", "0, 3, 7-9".
-func listText(nums []int64) string {
-	slices.Sort(nums)
-	nums = slices.Compact(nums)
-	var parts []string
-	for k := 0; k < len(nums); {
-		j := k
-		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
-			j++
-		}
-		if j > k {
-			parts = append(parts, fmt.Sprintf("%d-%d", nums[k], nums[j]))
-		} else {
-			parts = append(parts, strconv.FormatInt(nums[k], 10))
-		}
-		k = j + 1
-	}
-	return strings.Join(parts, ", ")
-}
