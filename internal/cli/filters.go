@@ -13,7 +13,6 @@ import (
 // Filters that select nothing are usage errors (exit 2) that name what the
 // trace has, so a typo never answers confidently about nothing.
 
-
 func stepName(lo, hi int64) string {
 	if lo == hi {
 		return fmt.Sprintf("ProfilerStep#%d", lo)

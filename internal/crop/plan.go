@@ -283,4 +283,3 @@ func off(ns int64) string {
 	}
 	return units.Dur(ns)
 }
-
