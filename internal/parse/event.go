@@ -519,6 +519,15 @@ func (p *parser) idString(id trace.ID) string {
 	return strconv.FormatInt(id.Int, 10)
 }
 
+// auxInt reads an integer arg into one field of the event's Aux (kept as
+// absent, -1, when the value is no integer).
+func (p *parser) auxInt(dst *int64) {
+	if v, ok := p.intValue(); ok {
+		*dst = v
+		p.ev.hasAux = true
+	}
+}
+
 // extraArg reads one of the args kept in Trace.Extras and Trace.Aux.
 func (p *parser) extraArg(key []byte) {
 	s := &p.sc
@@ -549,33 +558,18 @@ func (p *parser) extraArg(key []byte) {
 			e.hasAux = true
 		}
 	case "shared memory":
-		if v, ok := p.intValue(); ok {
-			e.aux.SharedMem = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.SharedMem)
 	case "bytes":
-		if v, ok := p.intValue(); ok {
-			e.aux.Bytes = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.Bytes)
 	case "Python id":
-		if v, ok := p.intValue(); ok {
-			e.aux.PyID = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.PyID)
 	case "Python parent id":
-		if v, ok := p.intValue(); ok {
-			e.aux.PyParent = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.PyParent)
 	case "Process Group Name", "pg_name":
 		e.aux.PG = p.internValue()
 		e.hasAux = true
 	case "Seq", "seq":
-		if v, ok := p.intValue(); ok {
-			e.aux.Seq = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.Seq)
 	case "Collective name":
 		e.aux.Coll = p.internValue()
 		e.hasAux = true
@@ -583,29 +577,14 @@ func (p *parser) extraArg(key []byte) {
 		e.aux.Dtype = p.internValue()
 		e.hasAux = true
 	case "In msg nelems":
-		if v, ok := p.intValue(); ok {
-			e.aux.InNelems = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.InNelems)
 	case "Out msg nelems":
-		if v, ok := p.intValue(); ok {
-			e.aux.OutNelems = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.OutNelems)
 	case "Group size":
-		if v, ok := p.intValue(); ok {
-			e.aux.GroupSize = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.GroupSize)
 	case "wait_on_stream":
-		if v, ok := p.intValue(); ok {
-			e.aux.WaitStream = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.WaitStream)
 	case "wait_on_cuda_event_record_corr_id":
-		if v, ok := p.intValue(); ok {
-			e.aux.WaitRecord = v
-			e.hasAux = true
-		}
+		p.auxInt(&e.aux.WaitRecord)
 	}
 }
