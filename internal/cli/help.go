@@ -11,11 +11,14 @@ import (
 // follow one call, then compare and gate in CI).
 var useOrder = []string{"info", "table", "gaps", "chain", "critical-path", "compile", "ranks", "roofline", "memory", "report", "diff", "check", "crop", "export"}
 
+// cobra's sorting is a package variable: set once, before any Main runs
+// (tests run Main on several goroutines).
+func init() { cobra.EnableCommandSorting = false }
+
 // groupCommands puts the analysis commands, in useOrder, under one help
 // heading and the rest (version, completion, help) under another, whatever
 // order they were added in.
 func groupCommands(root *cobra.Command) {
-	cobra.EnableCommandSorting = false
 	root.AddGroup(&cobra.Group{ID: "use", Title: "Commands, in the order of use:"},
 		&cobra.Group{ID: "other", Title: "Other commands:"})
 	cmds := slices.Clone(root.Commands())
