@@ -3,6 +3,7 @@ package chain
 import (
 	"compress/gzip"
 	"encoding/json"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,40 +37,11 @@ func (e rawEv) thread() string { return e.Pid + "/" + e.Tid }
 
 // decNs turns a JSON number or string of microseconds into nanoseconds.
 func decNs(t *testing.T, v any) int64 {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = x.String()
-	case string:
-		s = x
-	case nil:
-		return 0
-	default:
-		t.Fatalf("ts/dur %T %v", v, v)
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	frac = (frac + "000")[:3]
-	neg := strings.HasPrefix(whole, "-")
-	w, err := strconv.ParseInt(strings.TrimPrefix(whole, "-"), 10, 64)
+	ns, err := rawjson.Ns(v)
 	if err != nil {
-		t.Fatalf("ts %q: %v", s, err)
-	}
-	f, _ := strconv.ParseInt(frac, 10, 64)
-	ns := w*1000 + f
-	if neg {
-		ns = -ns
+		t.Fatal(err)
 	}
 	return ns
-}
-
-func idText(v any) string {
-	switch x := v.(type) {
-	case json.Number:
-		return x.String()
-	case string:
-		return x
-	}
-	return ""
 }
 
 func intArg(v any) (int64, bool) {
@@ -113,7 +85,7 @@ func readRaw(t *testing.T, path string) []rawEv {
 		if m == nil || m["ph"] != "X" {
 			continue
 		}
-		e := rawEv{Idx: len(out), Pid: idText(m["pid"]), Tid: idText(m["tid"]), Ts: decNs(t, m["ts"]), Dur: decNs(t, m["dur"])}
+		e := rawEv{Idx: len(out), Pid: rawjson.ID(m["pid"]), Tid: rawjson.ID(m["tid"]), Ts: decNs(t, m["ts"]), Dur: decNs(t, m["dur"])}
 		e.Name, _ = m["name"].(string)
 		e.Cat, _ = m["cat"].(string)
 		if a, ok := m["args"].(map[string]any); ok {

@@ -3,8 +3,8 @@ package critpath
 import (
 	"compress/gzip"
 	"encoding/json"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"io"
-	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,31 +28,11 @@ type rawEvent struct {
 }
 
 func decNs(t testing.TB, v any) int64 {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = x.String()
-	case string:
-		s = x
-	default:
-		return 0
+	ns, err := rawjson.Ns(v)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		t.Fatalf("bad number %q", s)
-	}
-	r.Mul(r, big.NewRat(1000, 1))
-	return new(big.Int).Quo(r.Num(), r.Denom()).Int64()
-}
-
-func idText(v any) string {
-	switch x := v.(type) {
-	case json.Number:
-		return x.String()
-	case string:
-		return x
-	}
-	return ""
+	return ns
 }
 
 // jsonEvent is what the checks read of an event.
@@ -105,7 +85,7 @@ func decodeEvents(t testing.TB, r io.Reader) []rawEvent {
 		if j.Ph != "X" {
 			continue
 		}
-		e := rawEvent{Cat: j.Cat, Name: j.Name, Pid: idText(j.Pid), Tid: idText(j.Tid), Ts: decNs(t, j.Ts), Dur: max(0, decNs(t, j.Dur))}
+		e := rawEvent{Cat: j.Cat, Name: j.Name, Pid: rawjson.ID(j.Pid), Tid: rawjson.ID(j.Tid), Ts: decNs(t, j.Ts), Dur: max(0, decNs(t, j.Dur))}
 		if c := j.Args.Correlation; c != nil {
 			e.Corr, _ = c.Int64()
 			e.HasCorr = true

@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"compress/gzip"
 	"encoding/json"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"io"
-	"math/big"
 	"os"
 	"slices"
 	"strings"
@@ -26,32 +26,11 @@ type rawEvent struct {
 }
 
 func decNs(t *testing.T, v any) int64 {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = x.String()
-	case string:
-		s = x
-	default:
-		return 0
+	ns, err := rawjson.Ns(v)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		t.Fatalf("bad number %q", s)
-	}
-	r.Mul(r, big.NewRat(1000, 1))
-	q := new(big.Int).Quo(r.Num(), r.Denom()) // truncates toward zero
-	return q.Int64()
-}
-
-func idText(v any) string {
-	switch x := v.(type) {
-	case json.Number:
-		return x.String()
-	case string:
-		return x
-	}
-	return ""
+	return ns
 }
 
 var rawCache sync.Map // path -> []rawEvent: several tests read the same traces
@@ -103,7 +82,7 @@ func readRawFile(t *testing.T, path string) []rawEvent {
 		if m == nil || m["ph"] != "X" {
 			continue
 		}
-		e := rawEvent{Idx: k, Pid: idText(m["pid"]), Tid: idText(m["tid"])}
+		e := rawEvent{Idx: k, Pid: rawjson.ID(m["pid"]), Tid: rawjson.ID(m["tid"])}
 		e.Cat, _ = m["cat"].(string)
 		e.Name, _ = m["name"].(string)
 		e.Ts = decNs(t, m["ts"])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -500,7 +501,7 @@ func checkFmtDur(t *testing.T, ctx context.Context) {
 func checkMemory(t *testing.T, ctx context.Context, path string) {
 	peaks := map[string]int64{}
 	for _, e := range readRaw(t, path).Memory {
-		key := idText(e.Args["Device Type"]) + ":" + idText(e.Args["Device Id"])
+		key := rawjson.ID(e.Args["Device Type"]) + ":" + rawjson.ID(e.Args["Device Id"])
 		v, _ := e.Args["Total Allocated"].(json.Number)
 		n, _ := v.Int64()
 		if p, ok := peaks[key]; !ok || n > p {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"io"
-	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,31 +35,11 @@ type rawEvent struct {
 }
 
 func decNs(t testing.TB, v any) int64 {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = x.String()
-	case string:
-		s = x
-	default:
-		return 0
+	ns, err := rawjson.Ns(v)
+	if err != nil {
+		t.Fatal(err)
 	}
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		t.Fatalf("bad number %q", s)
-	}
-	r.Mul(r, big.NewRat(1000, 1))
-	return new(big.Int).Quo(r.Num(), r.Denom()).Int64()
-}
-
-func idText(v any) string {
-	switch x := v.(type) {
-	case json.Number:
-		return x.String()
-	case string:
-		return x
-	}
-	return ""
+	return ns
 }
 
 var rawCache sync.Map
@@ -101,7 +81,7 @@ func readRaw(t testing.TB, path string) *raw {
 		if !ok {
 			continue
 		}
-		e := rawEvent{Ph: idText(m["ph"]), Pid: idText(m["pid"]), Tid: idText(m["tid"])}
+		e := rawEvent{Ph: rawjson.ID(m["ph"]), Pid: rawjson.ID(m["pid"]), Tid: rawjson.ID(m["tid"])}
 		e.Cat, _ = m["cat"].(string)
 		e.Name, _ = m["name"].(string)
 		if e.Name == "[memory]" {
