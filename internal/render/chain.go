@@ -359,7 +359,7 @@ func (t *ChainTextSink) EndChain(c *chain.ChainInfo) error {
 
 // Summary writes the aggregate table.
 func (t *ChainTextSink) Summary(s *chain.Summary) error {
-	var g *Grid
+	var g *layout.Grid
 	dur := func(ns int64) string { return units.Dur(ns) }
 	queue := func(q *int64) string {
 		if q == nil {
@@ -373,7 +373,7 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 			h += fmt.Sprintf(" (%s counted in their outer call)", units.Plural(s.Nested, "nested instance", "nested instances"))
 		}
 		t.line(h + ": device work per call")
-		g = &Grid{Headers: []string{"Per call", "Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Kind", "Name"},
+		g = &layout.Grid{Headers: []string{"Per call", "Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Kind", "Name"},
 			RightAlign: []bool{true, true, true, true, true, true, true},
 			Names:      []bool{false, false, false, false, false, false, false, false, true},
 			Optional:   []int{5, 6, 7}, Width: t.width}
@@ -387,7 +387,7 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 			h += fmt.Sprintf(" (%d without a launch call in the trace)", s.Unlinked)
 		}
 		t.line(h + ": who launched them")
-		g = &Grid{Headers: []string{"Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Launch call", "Op", "Name"},
+		g = &layout.Grid{Headers: []string{"Count", "Total", "Median queue", "Median dur", "Min dur", "Max dur", "Launch call", "Op", "Name"},
 			RightAlign: []bool{true, true, true, true, true, true},
 			Names:      []bool{false, false, false, false, false, false, true, true, true},
 			Optional:   []int{4, 5}, Width: t.width}

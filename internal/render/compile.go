@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/compile"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -26,7 +27,7 @@ type CompileView struct {
 // kname is a kernel's name as the view shows it.
 func (v CompileView) kname(s string) string {
 	if v.Short {
-		return kernelShort(s)
+		return viewkit.KernelShort(s)
 	}
 	return s
 }
@@ -72,8 +73,8 @@ func cxMore(n int, what string) string {
 }
 
 // compileGrids are the tables of a summary.
-func compileGrids(s *compile.Summary, v CompileView) []titled {
-	var out []titled
+func compileGrids(s *compile.Summary, v CompileView) []viewkit.Titled {
+	var out []viewkit.Titled
 	w, top := v.Width, v.Top
 	cut := func(n int) int {
 		if top > 0 && n > top {
@@ -87,7 +88,7 @@ func compileGrids(s *compile.Summary, v CompileView) []titled {
 		for _, r := range s.Regions {
 			g.Rows = append(g.Rows, []string{r.Name, r.Kind, strconv.Itoa(r.Calls), units.Dur(r.TotalNs), units.Dur(r.MedianNs), cxStepList(r.PerStep)})
 		}
-		out = append(out, titled{"Compiled regions (Torch-Compiled Region: F/C is Dynamo's frame F, compile C; C > 0 is a recompile)", g, ""})
+		out = append(out, viewkit.Titled{Title: "Compiled regions (Torch-Compiled Region: F/C is Dynamo's frame F, compile C; C > 0 is a recompile)", Grid: g})
 	}
 	if len(s.Recompiles) > 0 {
 		g := &layout.Grid{Headers: []string{"recompiled call", "calls", "first call", "step", "compile work before"},
@@ -99,7 +100,7 @@ func compileGrids(s *compile.Summary, v CompileView) []titled {
 			}
 			g.Rows = append(g.Rows, []string{r.Name, strconv.Itoa(r.Calls), units.Dur(r.FirstNs), step, units.Dur(r.CompileNs)})
 		}
-		out = append(out, titled{"Recompiles (first call from the trace's start; compile work: (dynamo_timed) events and compile frames since the frame's previous compile first ran; why Dynamo recompiled is not in a profiler trace: TORCH_LOGS=recompiles or tlparse say)", g, ""})
+		out = append(out, viewkit.Titled{Title: "Recompiles (first call from the trace's start; compile work: (dynamo_timed) events and compile frames since the frame's previous compile first ran; why Dynamo recompiled is not in a profiler trace: TORCH_LOGS=recompiles or tlparse say)", Grid: g})
 	}
 	if len(s.Costs) > 0 {
 		g := &layout.Grid{Headers: []string{"outermost call", "calls", "median", "total", "rt calls", "launch", "dev ops", "triton"},
@@ -114,15 +115,15 @@ func compileGrids(s *compile.Summary, v CompileView) []titled {
 				units.Dur(pc.AOTNs), units.Dur(pc.GraphNs), units.Dur(pc.LaunchNs)})
 		}
 		out = append(out,
-			titled{"CPU cost per call (median and total: per call, the cache lookup included in total; rt calls: runtime and driver calls over all calls, launch: those that launched device work, dev ops: device ops launched, triton: launches of Inductor kernels)", g, ""},
-			titled{"Where a call's CPU time goes (mean per call; the parts add up to total: the cache lookup before the call, Dynamo's own time, Pregraph bytecode, the AOT wrapper, the graph's code, runtime and driver calls)", p, ""})
+			viewkit.Titled{Title: "CPU cost per call (median and total: per call, the cache lookup included in total; rt calls: runtime and driver calls over all calls, launch: those that launched device work, dev ops: device ops launched, triton: launches of Inductor kernels)", Grid: g},
+			viewkit.Titled{Title: "Where a call's CPU time goes (mean per call; the parts add up to total: the cache lookup before the call, Dynamo's own time, Pregraph bytecode, the AOT wrapper, the graph's code, runtime and driver calls)", Grid: p})
 	}
 	if len(s.Parts) > 0 {
 		g := &layout.Grid{Headers: []string{"event", "calls", "CPU total"}, RightAlign: []bool{false, true, true}, Names: []bool{true}, Width: w}
 		for _, p := range s.Parts {
 			g.Rows = append(g.Rows, []string{p.Name, strconv.Itoa(p.Calls), units.Dur(p.TotalNs)})
 		}
-		out = append(out, titled{"torch.compile's own events (as torch's table counts them)", g, ""})
+		out = append(out, viewkit.Titled{Title: "torch.compile's own events (as torch's table counts them)", Grid: g})
 	}
 	if len(s.Kernels) > 0 {
 		n := cut(len(s.Kernels))
@@ -146,7 +147,7 @@ func compileGrids(s *compile.Summary, v CompileView) []titled {
 			title = "Kernels replayed by CUDA graphs (no kernel was launched from a compiled call; Inductor kernels anywhere)"
 		}
 		more := cxMore(len(s.Kernels)-n, "kernels")
-		out = append(out, titled{title, g, more}, titled{"How they were launched (launch call < the op that made it) and the ops an Inductor kernel fuses (read from its name, a heuristic)", d, more})
+		out = append(out, viewkit.Titled{Title: title, Grid: g, Foot: more}, viewkit.Titled{Title: "How they were launched (launch call < the op that made it) and the ops an Inductor kernel fuses (read from its name, a heuristic)", Grid: d, Foot: more})
 	}
 	if len(s.Graphs.Sequences) > 0 {
 		n := cut(len(s.Graphs.Sequences))
@@ -155,7 +156,7 @@ func compileGrids(s *compile.Summary, v CompileView) []titled {
 		for _, q := range s.Graphs.Sequences[:n] {
 			g.Rows = append(g.Rows, []string{strconv.Itoa(q.Kernels), strconv.Itoa(q.Replays), units.Dur(q.MedianGPUNs), v.kname(q.First), v.kname(q.Last)})
 		}
-		out = append(out, titled{"Graph replays by kernel sequence", g, cxMore(len(s.Graphs.Sequences)-n, "sequences")})
+		out = append(out, viewkit.Titled{Title: "Graph replays by kernel sequence", Grid: g, Foot: cxMore(len(s.Graphs.Sequences)-n, "sequences")})
 	}
 	if len(s.Capture.Windows) > 0 {
 		g := &layout.Grid{Headers: []string{"capture", "start", "step", "launches", "captured", "by ops"},
@@ -171,7 +172,7 @@ func compileGrids(s *compile.Summary, v CompileView) []titled {
 			}
 			g.Rows = append(g.Rows, []string{c.From, units.Dur(c.StartNs), step, strconv.Itoa(c.Launches), strconv.Itoa(c.Captured), cxDash(strings.Join(ops, ", "))})
 		}
-		out = append(out, titled{"CUDA graph captures (launches: kernel launch calls on the capturing thread inside the window; captured: those with no device op in the trace, recorded into the graph; by ops: the ops that made them)", g, ""})
+		out = append(out, viewkit.Titled{Title: "CUDA graph captures (launches: kernel launch calls on the capturing thread inside the window; captured: those with no device op in the trace, recorded into the graph; by ops: the ops that made them)", Grid: g})
 	}
 	if len(s.Steps) > 0 {
 		g := &layout.Grid{Headers: []string{"step", "calls", "CPU", "launches", "replays", "inductor", "library", "other", "outside"},
@@ -180,7 +181,7 @@ func compileGrids(s *compile.Summary, v CompileView) []titled {
 			g.Rows = append(g.Rows, []string{strconv.FormatInt(r.Step, 10), strconv.Itoa(r.CompiledCalls), units.Dur(r.CompiledCPUNs), strconv.Itoa(r.LaunchCalls),
 				strconv.Itoa(r.GraphReplays), strconv.Itoa(r.Inductor), strconv.Itoa(r.Library), strconv.Itoa(r.Other), strconv.Itoa(r.Outside)})
 		}
-		out = append(out, titled{"Per profiler step (calls and CPU: outermost compiled calls, cache lookups included; launches: runtime calls in compiled code; kernels by class, in the step of their launch call; outside: kernels launched outside compiled code)", g, ""})
+		out = append(out, viewkit.Titled{Title: "Per profiler step (calls and CPU: outermost compiled calls, cache lookups included; launches: runtime calls in compiled code; kernels by class, in the step of their launch call; outside: kernels launched outside compiled code)", Grid: g})
 	}
 	return out
 }
@@ -270,7 +271,7 @@ func compileLines(s *compile.Summary) []string {
 
 // writeSections writes the prose lines and the tables of a compile view:
 // text wrapped to the width, or Markdown with the names in code spans.
-func writeSections(b *strings.Builder, format, heading string, lines []string, tables []titled, width int) error {
+func writeSections(b *strings.Builder, format, heading string, lines []string, tables []viewkit.Titled, width int) error {
 	md := format == "md"
 	if md {
 		b.WriteString("## " + heading + "\n\n")
@@ -290,28 +291,28 @@ func writeSections(b *strings.Builder, format, heading string, lines []string, t
 	}
 	for _, t := range tables {
 		if md {
-			b.WriteString("\n### " + layout.MdText(t.title) + "\n\n")
+			b.WriteString("\n### " + layout.MdText(t.Title) + "\n\n")
 		} else {
 			b.WriteString("\n")
-			for _, l := range layout.Wrap(t.title, width, "  ") {
+			for _, l := range layout.Wrap(t.Title, width, "  ") {
 				b.WriteString(l + "\n")
 			}
 		}
 		var err error
 		if md {
-			err = t.g.WriteMarkdownCompact(b, 0) // long kernel names: cells unpadded
+			err = t.Grid.WriteMarkdownCompact(b, 0) // long kernel names: cells unpadded
 		} else {
-			t.g.Width = width
-			err = t.g.Write(b, format)
+			t.Grid.Width = width
+			err = t.Grid.Write(b, format)
 		}
 		if err != nil {
 			return err
 		}
-		if t.foot != "" {
+		if t.Foot != "" {
 			if md {
-				b.WriteString("\n" + layout.MdText(t.foot) + "\n")
+				b.WriteString("\n" + layout.MdText(t.Foot) + "\n")
 			} else {
-				b.WriteString(t.foot + "\n")
+				b.WriteString(t.Foot + "\n")
 			}
 		}
 	}

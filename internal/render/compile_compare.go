@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/compile"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -115,14 +116,14 @@ func CompareNotes(c *compile.Comparison, eager, compiled string) []string {
 }
 
 // compareGrids are the tables of a comparison.
-func compareGrids(c *compile.Comparison, v CompileView) []titled {
+func compareGrids(c *compile.Comparison, v CompileView) []viewkit.Titled {
 	w, top := v.Width, v.Top
-	var out []titled
+	var out []viewkit.Titled
 	g := &layout.Grid{Headers: []string{"median step", "eager", "compiled", "compiled/eager"}, RightAlign: []bool{false, true, true, true}, Width: w}
 	for _, m := range c.Metrics {
 		g.Rows = append(g.Rows, []string{m.Name, cxMetric(m, m.Eager), cxMetric(m, m.Compiled), cxRatio(m.Ratio)})
 	}
-	out = append(out, titled{"Side by side (median over the compared steps)", g, ""})
+	out = append(out, viewkit.Titled{Title: "Side by side (median over the compared steps)", Grid: g})
 	times := &layout.Grid{Headers: []string{"step", "CPU e", "CPU c", "GPU busy e", "GPU busy c", "GPU idle e", "GPU idle c"},
 		RightAlign: []bool{true, true, true, true, true, true, true}, Width: w}
 	counts := &layout.Grid{Headers: []string{"step", "kernels e", "kernels c", "launches e", "launches c", "memcpys e", "memcpys c"},
@@ -144,7 +145,7 @@ func compareGrids(c *compile.Comparison, v CompileView) []titled {
 		counts.Rows = append(counts.Rows, []string{step, strconv.Itoa(e.Kernels), strconv.Itoa(k.Kernels), strconv.Itoa(e.LaunchCalls), strconv.Itoa(k.LaunchCalls),
 			strconv.Itoa(e.Memcpys), strconv.Itoa(k.Memcpys)})
 	}
-	out = append(out, titled{"Per step, times (e: eager, c: compiled)", times, ""}, titled{"Per step, counts", counts, ""})
+	out = append(out, viewkit.Titled{Title: "Per step, times (e: eager, c: compiled)", Grid: times}, viewkit.Titled{Title: "Per step, counts", Grid: counts})
 	if len(c.Disappeared) > 0 {
 		g := &layout.Grid{Headers: []string{"kind", "name", "count", "time"}, RightAlign: []bool{false, false, true, true}, Names: []bool{false, true}, Width: w}
 		nOps, nKer := 0, 0
@@ -166,7 +167,7 @@ func compareGrids(c *compile.Comparison, v CompileView) []titled {
 		if top > 0 && (nOps > top || nKer > top) {
 			foot = fmt.Sprintf("%d more ops and %d more kernels (--top 0 lists all; --format json has every one)", max(nOps-top, 0), max(nKer-top, 0))
 		}
-		out = append(out, titled{"What disappeared (eager ops and kernels with no counterpart; count and time over the compared steps)", g, foot})
+		out = append(out, viewkit.Titled{Title: "What disappeared (eager ops and kernels with no counterpart; count and time over the compared steps)", Grid: g, Foot: foot})
 	}
 	if len(c.Fused) > 0 {
 		g := &layout.Grid{Headers: []string{"Inductor kernel", "count", "time", "fused ops", "eager ops (calls, GPU time of their kernels)", "no eager op"},
@@ -182,7 +183,7 @@ func compareGrids(c *compile.Comparison, v CompileView) []titled {
 			}
 			g.Rows = append(g.Rows, []string{f.Kernel, strconv.Itoa(f.Count), units.Dur(f.TotalNs), cxDash(strings.Join(f.Ops, ", ")), cxDash(strings.Join(eo, "; ")), cxDash(strings.Join(f.Missing, ", "))})
 		}
-		out = append(out, titled{"What fused (each Inductor kernel and the eager ops its name carries; a heuristic)", g, cxMore(len(c.Fused)-n, "fusions")})
+		out = append(out, viewkit.Titled{Title: "What fused (each Inductor kernel and the eager ops its name carries; a heuristic)", Grid: g, Foot: cxMore(len(c.Fused)-n, "fusions")})
 	}
 	stayed := func(list []compile.Stayed, title string) {
 		if len(list) == 0 {
@@ -198,7 +199,7 @@ func compareGrids(c *compile.Comparison, v CompileView) []titled {
 			g.Rows = append(g.Rows, []string{cxDash(s.Family), v.kname(s.Name), strconv.Itoa(s.EagerCount) + "/" + strconv.Itoa(s.CompiledCount),
 				units.Dur(s.EagerMedianNs), units.Dur(s.CompiledMedianNs), units.Dur(s.EagerTotalNs), units.Dur(s.CompiledTotalNs)})
 		}
-		out = append(out, titled{title, g, cxMore(len(list)-n, "kernels")})
+		out = append(out, viewkit.Titled{Title: title, Grid: g, Foot: cxMore(len(list)-n, "kernels")})
 	}
 	stayed(c.Stayed, "What stayed (compute kernels both traces run: torch.compile does not make these faster; e: eager, c: compiled)")
 	stayed(c.Comm, "Communication (collective kernels both traces run: not compute, torch.compile does not change them)")
@@ -309,7 +310,7 @@ func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) err
 		headline = map[string]any{"name": h.Name, "family": h.Family, "eager_count": h.EagerCount, "compiled_count": h.CompiledCount,
 			"eager_total_ns": h.EagerTotalNs, "compiled_total_ns": h.CompiledTotalNs, "eager_median_ns": h.EagerMedianNs, "compiled_median_ns": h.CompiledMedianNs}
 	}
-	return JSON(w, map[string]any{
+	return layout.JSON(w, map[string]any{
 		"schema": CompileSchema, "mode": "compare", "eager": eager, "compiled": compiled,
 		"paired_steps": ints(c.Paired), "eager_only_steps": ints(c.EagerOnly), "compiled_only_steps": ints(c.CompiledOnly),
 		"eager_steps": stepsOf(c.EagerSteps), "compiled_steps": stepsOf(c.CompiledSteps),

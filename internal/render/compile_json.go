@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/tracetab/tracetab/internal/compile"
+	"github.com/tracetab/tracetab/internal/layout"
 )
 
 type cxStepCountJSON struct {
@@ -230,7 +231,7 @@ func recompilesJSON(rs []compile.Recompile) []map[string]any {
 
 // CompileJSON writes the summary as JSON.
 func CompileJSON(w io.Writer, file string, s *compile.Summary) error {
-	return JSON(w, compileJSON(file, s))
+	return layout.JSON(w, compileJSON(file, s))
 }
 
 // perReplay is a kernels-per-replay figure, null without replays.

@@ -12,6 +12,7 @@ import (
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/render/memoryview"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -168,7 +169,9 @@ type dtable struct {
 	rows    [][]string
 }
 
-func (t *dtable) grid() *Grid { return &Grid{Headers: t.headers, Rows: t.rows, RightAlign: t.right} }
+func (t *dtable) grid() *layout.Grid {
+	return &layout.Grid{Headers: t.headers, Rows: t.rows, RightAlign: t.right}
+}
 
 func (t *dtable) md(b *strings.Builder) {
 	b.WriteString("| " + strings.Join(t.headers, " | ") + " |\n|")
@@ -258,7 +261,7 @@ func trimLines(s string) string {
 // DiffCSV writes one line per row and metric, values in ns, counts, bytes
 // or percent as the unit column says.
 func DiffCSV(w io.Writer, d *diff.Diff) error {
-	g := &Grid{Headers: []string{"row", "status", "paired_with", "metric", "unit", "base", "new", "delta", "delta_pct", "p_value", "p_value_adjusted", "verdict", "base_samples", "new_samples"}}
+	g := &layout.Grid{Headers: []string{"row", "status", "paired_with", "metric", "unit", "base", "new", "delta", "delta_pct", "p_value", "p_value_adjusted", "verdict", "base_samples", "new_samples"}}
 	add := func(r diff.DiffRow, total bool) {
 		ms := diff.RowMetrics
 		if total {
@@ -302,14 +305,6 @@ func deltaKey(m string) string {
 	return "delta_" + diff.UnitOf(m).Suffix()
 }
 
-func round2(x float64) float64 {
-	r := math.Round(x*100) / 100
-	if r == 0 {
-		return 0
-	}
-	return r
-}
-
 // exact converts a value of a unit for JSON: integers for ns, counts and
 // bytes, two decimals for percentages.
 func exact(m string, v float64) any {
@@ -317,7 +312,7 @@ func exact(m string, v float64) any {
 		return nil
 	}
 	if diff.UnitOf(m) == diff.Pct {
-		return round2(v)
+		return viewkit.Round2(v)
 	}
 	r := int64(math.Round(v))
 	return r
@@ -347,13 +342,13 @@ func changeOf(c diff.Change) map[string]any {
 	}
 	// the delta of the exact values, so base + delta == new in the JSON
 	if diff.UnitOf(c.Metric) == diff.Pct {
-		j[deltaKey(c.Metric)] = round2(round2(nm) - round2(bm))
+		j[deltaKey(c.Metric)] = viewkit.Round2(viewkit.Round2(nm) - viewkit.Round2(bm))
 	} else {
 		j[deltaKey(c.Metric)] = int64(math.Round(nm)) - int64(math.Round(bm))
 	}
 	j["delta_pct"] = nil
 	if diff.UnitOf(c.Metric) != diff.Pct && !math.IsNaN(c.Rel) && !math.IsInf(c.Rel, 0) {
-		j["delta_pct"] = round2(c.Rel * 100)
+		j["delta_pct"] = viewkit.Round2(c.Rel * 100)
 	} else if math.IsNaN(c.Rel) && diff.UnitOf(c.Metric) != diff.Pct {
 		j["delta_pct"] = 0.0
 	}
@@ -371,7 +366,7 @@ func changeOf(c diff.Change) map[string]any {
 		}
 		j[k] = nil
 		if !math.IsNaN(sp) && !math.IsInf(sp, 0) {
-			j[k] = round2(sp * 100)
+			j[k] = viewkit.Round2(sp * 100)
 		}
 	}
 	return j
@@ -520,11 +515,11 @@ func DiffJSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 		gj := map[string]any{"metric": gm.Metric, "rows_count": gm.Rows, "base_" + u: nil, "new_" + u: nil, "delta_pct": nil}
 		if gm.Rows > 0 {
 			gj["base_"+u], gj["new_"+u] = exact(gm.Metric, gm.Base), exact(gm.Metric, gm.New)
-			gj["delta_pct"] = round2(gm.Rel * 100)
+			gj["delta_pct"] = viewkit.Round2(gm.Rel * 100)
 		}
 		out.GeoMeans = append(out.GeoMeans, gj)
 	}
-	return JSON(w, out)
+	return layout.JSON(w, out)
 }
 
 // JUnit writes a <testsuites> document: one test case per rule (or
@@ -743,5 +738,5 @@ func CheckJSON(w io.Writer, file string, out []diff.Outcome, g *diff.Gate) error
 		j["violations"] = vs
 		res.Outcomes = append(res.Outcomes, j)
 	}
-	return JSON(w, res)
+	return layout.JSON(w, res)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -129,7 +130,7 @@ func dfP(c diff.Change) string {
 }
 
 // dfTotals is the totals table.
-func dfTotals(d *diff.Diff, w int) titled {
+func dfTotals(d *diff.Diff, w int) viewkit.Titled {
 	var cs []diff.Change
 	for _, m := range diff.TotalMetrics {
 		cs = append(cs, d.Totals[m])
@@ -155,7 +156,7 @@ func dfTotals(d *diff.Diff, w int) titled {
 	if same && n != "" {
 		title += "; n = " + n + " samples per side"
 	}
-	return titled{title + ")", g, ""}
+	return viewkit.Titled{Title: title + ")", Grid: g}
 }
 
 // dfName is a row's name: its key, the step labels of --by step, the
@@ -184,7 +185,7 @@ func dfStatus(r diff.DiffRow) string {
 
 // dfMetricTable is one metric over the rows, the largest absolute change
 // first (the row outside the steps on top), at most limit rows.
-func dfMetricTable(d *diff.Diff, m string, w, limit int) titled {
+func dfMetricTable(d *diff.Diff, m string, w, limit int) viewkit.Titled {
 	rows := slices.Clone(d.Rows)
 	slices.SortStableFunc(rows, func(x, y diff.DiffRow) int {
 		ax, ay := math.Abs(x.Metrics[m].Abs), math.Abs(y.Metrics[m].Abs)
@@ -245,11 +246,11 @@ func dfMetricTable(d *diff.Diff, m string, w, limit int) titled {
 	if more > 0 {
 		foot = units.Plural(more, "row", "rows") + " more (--limit; --format json or csv lists every row)"
 	}
-	return titled{title, g, foot}
+	return viewkit.Titled{Title: title, Grid: g, Foot: foot}
 }
 
 // dfForms is the table of rows that changed form.
-func dfForms(d *diff.Diff, w int) *titled {
+func dfForms(d *diff.Diff, w int) *viewkit.Titled {
 	if len(d.Forms) == 0 {
 		return nil
 	}
@@ -258,7 +259,7 @@ func dfForms(d *diff.Diff, w int) *titled {
 	for _, f := range d.Forms {
 		g.Rows = append(g.Rows, []string{f.Base, f.New, diff.FormatValue("cpu_total", f.BaseNs), diff.FormatValue("cpu_total", f.NewNs), diff.FormatDelta("cpu_total", f.NewNs-f.BaseNs)})
 	}
-	return &titled{"Changed form (a CPU row gone from base and one new in new with the same calls and half to twice its time, their names sharing most words: the same work renamed; status form below)", g, ""}
+	return &viewkit.Titled{Title: "Changed form (a CPU row gone from base and one new in new with the same calls and half to twice its time, their names sharing most words: the same work renamed; status form below)", Grid: g}
 }
 
 // DiffText writes a diff for a person (format text or md): the verdict
@@ -301,7 +302,7 @@ func DiffText(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v DiffView
 			b.WriteString(x + "\n")
 		}
 	}
-	tables := []titled{dfTotals(d, width)}
+	tables := []viewkit.Titled{dfTotals(d, width)}
 	if f := dfForms(d, width); f != nil {
 		tables = append(tables, *f)
 	}
@@ -310,14 +311,14 @@ func DiffText(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v DiffView
 	}
 	for _, t := range tables {
 		b.WriteString("\n")
-		for _, l := range layout.Wrap(t.title, width, "  ") {
+		for _, l := range layout.Wrap(t.Title, width, "  ") {
 			b.WriteString(l + "\n")
 		}
-		if err := t.g.Write(&b, "text"); err != nil {
+		if err := t.Grid.Write(&b, "text"); err != nil {
 			return err
 		}
-		if t.foot != "" {
-			b.WriteString(t.foot + "\n")
+		if t.Foot != "" {
+			b.WriteString(t.Foot + "\n")
 		}
 	}
 	if d.Ignored > 0 {
@@ -350,12 +351,12 @@ func diffMarkdown(w io.Writer, d *diff.Diff, g *diff.Gate, v DiffView) error {
 		b.WriteString(layout.MdText(l) + "\n\n")
 	}
 	tt := dfTotals(d, 0)
-	if err := tt.g.WriteMarkdownCompact(&b, 0); err != nil {
+	if err := tt.Grid.WriteMarkdownCompact(&b, 0); err != nil {
 		return err
 	}
 	if f := dfForms(d, 0); f != nil {
-		b.WriteString("\n**" + layout.MdText(f.title) + "**\n\n")
-		if err := f.g.WriteMarkdownCompact(&b, mdNameWidth); err != nil {
+		b.WriteString("\n**" + layout.MdText(f.Title) + "**\n\n")
+		if err := f.Grid.WriteMarkdownCompact(&b, mdNameWidth); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 )
 
 // GapsSchema versions the JSON form of the gaps report.
@@ -42,7 +43,7 @@ func optID(v int64) *int64 {
 
 func laneOf(l gaps.Lane) laneJSON {
 	return laneJSON{Device: l.Device, Stream: optID(l.Stream), StartNs: l.StartNs, EndNs: l.EndNs, WindowNs: l.WindowNs, BusyNs: l.BusyNs,
-		IdleNs: l.IdleNs, BusyPct: round2(l.BusyPct()), KernelNs: l.KernelNs, MemcpyNs: l.MemcpyNs, MemsetNs: l.MemsetNs, Ops: l.Ops}
+		IdleNs: l.IdleNs, BusyPct: viewkit.Round2(l.BusyPct()), KernelNs: l.KernelNs, MemcpyNs: l.MemcpyNs, MemsetNs: l.MemsetNs, Ops: l.Ops}
 }
 
 type idleJSON struct {

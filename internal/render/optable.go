@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/table"
 )
 
@@ -109,8 +110,8 @@ func ptr64(v int64) *int64 { return &v }
 // OpGrid is the op table as cells for md and csv: full precision in csv,
 // torch's formatting in md, where device rows end in GPUMarker as in the
 // text table (csv keeps the name as written).
-func OpGrid(res *table.Result, lay TorchLayout, csv bool) *Grid {
-	g := &Grid{Headers: []string{"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"}}
+func OpGrid(res *table.Result, lay TorchLayout, csv bool) *layout.Grid {
+	g := &layout.Grid{Headers: []string{"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"}}
 	if csv {
 		g.Headers = []string{"name", "self_cpu_pct", "self_cpu_ns", "cpu_total_pct", "cpu_total_ns", "cpu_avg_ns"}
 	}
@@ -179,7 +180,7 @@ func OpGrid(res *table.Result, lay TorchLayout, csv bool) *Grid {
 func OpTable(w io.Writer, format, file, sortBy string, res *table.Result, lay TorchLayout) error {
 	switch format {
 	case "json":
-		return JSON(w, OpTableJSONOf(file, sortBy, res, lay))
+		return layout.JSON(w, OpTableJSONOf(file, sortBy, res, lay))
 	case "csv":
 		return OpGrid(res, lay, true).Write(w, "csv")
 	case "md":

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/ranks"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -81,7 +82,7 @@ func rkPct(num, den int64) string {
 
 // ranksGrids are the per-rank tables of text and Markdown: the steps, the
 // device lane, the collectives.
-func ranksGrids(r *ranks.Report, width int) []titled {
+func ranksGrids(r *ranks.Report, width int) []viewkit.Titled {
 	files := rkFiles(r)
 	steps := &layout.Grid{Headers: []string{"rank", "file", "steps", "step #", "median step", "window", "window time"},
 		RightAlign: []bool{true, false, true, false, true, false, true}, Names: []bool{false, true}, Width: width}
@@ -124,24 +125,17 @@ func ranksGrids(r *ranks.Report, width int) []titled {
 		}
 		coll.Rows = append(coll.Rows, row)
 	}
-	out := []titled{
-		{"Per rank", steps, ""},
-		{"Device lane over each rank's window (overlap: communication overlapped by compute kernels, HTA's definition)", dev, ""},
+	out := []viewkit.Titled{
+		{Title: "Per rank", Grid: steps},
+		{Title: "Device lane over each rank's window (overlap: communication overlapped by compute kernels, HTA's definition)", Grid: dev},
 	}
 	if r.Match != nil {
-		out = append(out, titled{"Collectives (waited: own kernel minus the shortest; caused: the others' waits where it arrived last; HTA last: steps in which HTA's potential-straggler rule names it)", coll, ""})
+		out = append(out, viewkit.Titled{Title: "Collectives (waited: own kernel minus the shortest; caused: the others' waits where it arrived last; HTA last: steps in which HTA's potential-straggler rule names it)", Grid: coll})
 	}
 	if g := bandwidthGrid(r, width, false); g != nil {
-		out = append(out, titled{"Bandwidth of the collectives that record their size (per rank, own kernel durations, waits included: lower bounds; GB/s of 1e9 bytes; link: busbw over the device's nominal NVLink bandwidth)", g, ""})
+		out = append(out, viewkit.Titled{Title: "Bandwidth of the collectives that record their size (per rank, own kernel durations, waits included: lower bounds; GB/s of 1e9 bytes; link: busbw over the device's nominal NVLink bandwidth)", Grid: g})
 	}
 	return out
-}
-
-// titled is a table with its heading and a line under it ("" for none).
-type titled struct {
-	title string
-	g     *layout.Grid
-	foot  string
 }
 
 func rkGBps(v float64) string {
@@ -201,7 +195,7 @@ func rkSkew(ns int64) string {
 
 // collectiveGrids are the per-collective table and the arrivals of each
 // rank at the listed collectives.
-func collectiveGrids(r *ranks.Report, width, top int, short bool) []titled {
+func collectiveGrids(r *ranks.Report, width, top int, short bool) []viewkit.Titled {
 	if len(r.Colls) == 0 {
 		return nil
 	}
@@ -244,7 +238,7 @@ func collectiveGrids(r *ranks.Report, width, top int, short bool) []titled {
 		}
 		name := c.Name
 		if short {
-			name = kernelShort(name)
+			name = viewkit.KernelShort(name)
 		}
 		row := []string{n, name, strconv.Itoa(c.Occurrence), step}
 		if pgs {
@@ -274,9 +268,9 @@ func collectiveGrids(r *ranks.Report, width, top int, short bool) []titled {
 	if !r.ClockComparable {
 		clock = "times from each rank's own trace start (the clocks are not comparable: no start or end skew)"
 	}
-	return []titled{
-		{fmt.Sprintf("Matched collectives in start order (%d of %d; k: the k-th of its name in the step; last: the rank with the shortest kernel; skews: latest minus earliest start and end; busbw in GB/s)", len(list), len(r.Colls)), cg, foot},
-		{"Arrivals at the collectives above (" + clock + "; wait: own kernel minus the shortest; into step: start minus the rank's own step start)", ag, ""},
+	return []viewkit.Titled{
+		{Title: fmt.Sprintf("Matched collectives in start order (%d of %d; k: the k-th of its name in the step; last: the rank with the shortest kernel; skews: latest minus earliest start and end; busbw in GB/s)", len(list), len(r.Colls)), Grid: cg, Foot: foot},
+		{Title: "Arrivals at the collectives above (" + clock + "; wait: own kernel minus the shortest; into step: start minus the rank's own step start)", Grid: ag},
 	}
 }
 
@@ -296,35 +290,6 @@ func rkLine(b *strings.Builder, label, text string, width int) {
 		}
 		b.WriteString(l + "\n")
 	}
-}
-
-// kernelShort is a kernel's name for a text column: its signature without
-// the return type "void " and the parameter list ("ncclKernel_AllReduce_
-// RING_LL_Sum_float(ncclDevComm*, ...)"), which repeat what the template
-// arguments say; the name up to its parameters is what tells kernels
-// apart (names that still look alike get #2 in the column).
-func kernelShort(name string) string {
-	s := strings.TrimPrefix(name, "void ")
-	if !strings.HasSuffix(s, ")") {
-		return name
-	}
-	// the parameter list is the last (...) at template depth 0
-	depth := 0
-	for i := len(s) - 1; i >= 0; i-- {
-		switch s[i] {
-		case ')', '>':
-			depth++
-		case '(', '<':
-			depth--
-			if depth == 0 && s[i] == '(' {
-				if i == 0 {
-					return name
-				}
-				return s[:i]
-			}
-		}
-	}
-	return name
 }
 
 func rkHeader(r *ranks.Report) [][2]string {
@@ -362,7 +327,7 @@ func rkVerdictLines(r *ranks.Report, md bool) [][2]string {
 		out = append(out, [2]string{"why", v.Late.Text})
 	}
 	if r.HTASteps > 0 {
-		name := kernelShort(r.HTAName)
+		name := viewkit.KernelShort(r.HTAName)
 		if md {
 			name = layout.MdCode(r.HTAName)
 		}
@@ -426,21 +391,21 @@ func RanksText(w io.Writer, format string, r *ranks.Report, v RanksView) error {
 	}
 	for _, t := range tables {
 		if md {
-			b.WriteString("\n### " + layout.MdText(t.title) + "\n\n")
+			b.WriteString("\n### " + layout.MdText(t.Title) + "\n\n")
 		} else {
 			b.WriteString("\n")
-			for _, l := range layout.Wrap(t.title, width, "  ") {
+			for _, l := range layout.Wrap(t.Title, width, "  ") {
 				b.WriteString(l + "\n")
 			}
 		}
-		if err := t.g.Write(&b, format); err != nil {
+		if err := t.Grid.Write(&b, format); err != nil {
 			return err
 		}
-		if t.foot != "" {
+		if t.Foot != "" {
 			if md {
-				b.WriteString("\n" + layout.MdText(t.foot) + "\n")
+				b.WriteString("\n" + layout.MdText(t.Foot) + "\n")
 			} else {
-				b.WriteString(t.foot + "\n")
+				b.WriteString(t.Foot + "\n")
 			}
 		}
 	}
@@ -488,7 +453,7 @@ func RanksCSV(w io.Writer, r *ranks.Report, collectives bool) error {
 		}
 		pct := ""
 		if s.HasGPU && s.CommNs > 0 {
-			pct = strconv.FormatFloat(round2(100*float64(s.OverlapNs)/float64(s.CommNs)), 'f', -1, 64)
+			pct = strconv.FormatFloat(viewkit.Round2(100*float64(s.OverlapNs)/float64(s.CommNs)), 'f', -1, 64)
 		}
 		win := ""
 		if s.HasGPU {

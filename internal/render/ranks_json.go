@@ -3,7 +3,9 @@ package render
 import (
 	"io"
 
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/ranks"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 )
 
 // RanksSchema versions the JSON form of the ranks comparison.
@@ -247,7 +249,7 @@ func RanksJSON(w io.Writer, r *ranks.Report) error {
 			x.ComputeNs, x.CommNs, x.ExposedCommNs, x.IdleNs = ptr(s.ComputeNs), ptr(s.CommNs), ptr(s.ExposedCommNs), ptr(s.IdleNs)
 			x.OverlapNs = ptr(s.OverlapNs)
 			if s.CommNs > 0 {
-				x.OverlapPct = ptr(round2(100 * float64(s.OverlapNs) / float64(s.CommNs)))
+				x.OverlapPct = ptr(viewkit.Round2(100 * float64(s.OverlapNs) / float64(s.CommNs)))
 			}
 		}
 		if r.Match != nil && w.Collectives > 0 {
@@ -260,8 +262,8 @@ func RanksJSON(w io.Writer, r *ranks.Report) error {
 	}
 	if v := r.Verdict; v != nil {
 		vj := &rankVerdictJSON{Class: v.Class, Rank: v.Rank, Last: v.Last, TiedLast: v.Tied, Collectives: v.Collectives,
-			CausedWaitNs: v.CausedWaitNs, PerRankStepNs: v.PerRankNs, MedianStepNs: v.MedianStepNs, SkewPct: round2(v.SkewPct),
-			MinSkewPct: round2(v.MinSkewPct), RanksGiven: v.Given, Text: v.Text}
+			CausedWaitNs: v.CausedWaitNs, PerRankStepNs: v.PerRankNs, MedianStepNs: v.MedianStepNs, SkewPct: viewkit.Round2(v.SkewPct),
+			MinSkewPct: viewkit.Round2(v.MinSkewPct), RanksGiven: v.Given, Text: v.Text}
 		if v.NotGiven >= 0 {
 			vj.RanksNotGiven = ptr(v.NotGiven)
 			vj.SlowestOfGiven = v.NotGiven > 0
@@ -280,7 +282,7 @@ func RanksJSON(w io.Writer, r *ranks.Report) error {
 	} else {
 		j.NoVerdict = ptr(r.NoVerdict)
 	}
-	return JSON(w, j)
+	return layout.JSON(w, j)
 }
 
 func optGBps(v float64) *float64 {
@@ -294,7 +296,7 @@ func optPct(v float64) *float64 {
 	if v < 0 {
 		return nil
 	}
-	return ptr(round2(v))
+	return ptr(viewkit.Round2(v))
 }
 
 func optStr(s string) *string {

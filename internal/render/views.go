@@ -63,9 +63,9 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: r.MedianNs, MinNs: r.MinNs, MaxNs: r.MaxNs,
 				StddevNs: rnd(r.StdDevNs), GPUPct: pct2(r.Pct)})
 		}
-		return JSON(w, out)
+		return layout.JSON(w, out)
 	}
-	g := &Grid{Headers: []string{"Time %", "Total", "Calls", "Avg", "Median", "Min", "Max", "StdDev", "Kind", "Class", "Name"},
+	g := &layout.Grid{Headers: []string{"Time %", "Total", "Calls", "Avg", "Median", "Min", "Max", "StdDev", "Kind", "Class", "Name"},
 		RightAlign: []bool{true, true, true, true, true, true, true, true, false, false, false},
 		Names:      []bool{false, false, false, false, false, false, false, false, false, false, true},
 		Optional:   []int{7, 8, 5, 6, 3}} // StdDev, Kind, Min, Max, Avg: on a narrow terminal
@@ -151,9 +151,9 @@ func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps 
 			}
 			out.Rows = append(out.Rows, j)
 		}
-		return JSON(w, out)
+		return layout.JSON(w, out)
 	}
-	g := &Grid{Headers: []string{"Step", "Start", "CPU time", "GPU window", "GPU busy", "GPU idle", "Idle %", "Kernels", "Note"},
+	g := &layout.Grid{Headers: []string{"Step", "Start", "CPU time", "GPU window", "GPU busy", "GPU idle", "Idle %", "Kernels", "Note"},
 		RightAlign: []bool{true, true, true, true, true, true, true, true, false}, Width: width,
 		Optional: []int{7, 1, 6}} // on a narrow terminal: Kernels, then Start, then Idle % (the JSON has them all)
 	t := units.Dur
