@@ -1,4 +1,4 @@
-package render
+package gapsview
 
 import (
 	"io"
@@ -17,7 +17,6 @@ import (
 const GapsSchema = "tracetab.gaps/3"
 
 func us(ns int64) float64 { return float64(ns) / 1e3 }
-func nsT(ns int64) string { return fmtUs(us(ns)) }
 
 type laneJSON struct {
 	Device   int     `json:"device"`
@@ -89,8 +88,8 @@ func latOf(s gaps.LatencyStats) latJSON {
 	return latJSON{s.Name, s.Count, s.MinNs, s.MedNs, s.P90Ns, s.MaxNs}
 }
 
-// GapsJSON writes the report as JSON.
-func GapsJSON(w io.Writer, file string, r *gaps.Report) error {
+// JSON writes the report as JSON.
+func JSON(w io.Writer, file string, r *gaps.Report) error {
 	type gapJSON struct {
 		Device      int              `json:"device"`
 		StartNs     int64            `json:"start_ns"`

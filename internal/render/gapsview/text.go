@@ -1,4 +1,8 @@
-package render
+// Package gapsview lays out gaps.Report for tracetab gaps: the text
+// (sections fitting a width, the steps with their busy sparklines),
+// Markdown and CSV tables, and the JSON document tracetab.gaps/3. It
+// computes nothing.
+package gapsview
 
 import (
 	"cmp"
@@ -98,10 +102,10 @@ func (o *textOut) none(minGap int64) {
 	}
 }
 
-// GapsText writes the report for a person within width columns (0: no
+// Text writes the report for a person within width columns (0: no
 // limit); minGap is the --min-gap used (a section with no rows says "none
 // above" it).
-func GapsText(w io.Writer, r *gaps.Report, minGap int64, width int, sparks ...StepSparks) error {
+func Text(w io.Writer, r *gaps.Report, minGap int64, width int, sparks ...StepSparks) error {
 	o := &textOut{width: width}
 	k := kitFor(false)
 	v := r.Verdict
@@ -262,7 +266,7 @@ func (o *textOut) breakdown(bd *gaps.Breakdown) {
 		o.b.WriteString("  none\n")
 		return
 	}
-	g := BreakdownGrid(bd, units.Dur, false)
+	g := breakdownGrid(bd, units.Dur, false)
 	g.Width = o.width
 	// the roles that are 0 in every step, the total (their sum), then
 	// the smallest roles, each said with its total

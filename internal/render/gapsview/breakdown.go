@@ -1,4 +1,4 @@
-package render
+package gapsview
 
 import (
 	"strconv"
@@ -35,8 +35,8 @@ func breakdownJSON(b *gaps.Breakdown) any {
 	return map[string]any{"steps": steps, "total": stepBreakdownJSON(b.Total), "advice": advice, "note": note}
 }
 
-// BreakdownGrid is the step breakdown as a table (durations as f formats them).
-func BreakdownGrid(b *gaps.Breakdown, f func(int64) string, csv bool) *layout.Grid {
+// breakdownGrid is the step breakdown as a table (durations as f formats them).
+func breakdownGrid(b *gaps.Breakdown, f func(int64) string, csv bool) *layout.Grid {
 	g := &layout.Grid{Headers: []string{"Step", "Total"}, RightAlign: []bool{true, true}}
 	if csv {
 		g.Headers = []string{"step", "total_ns"}

@@ -1,4 +1,4 @@
-package render
+package gapsview
 
 import (
 	"strconv"

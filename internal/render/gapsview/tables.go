@@ -1,4 +1,4 @@
-package render
+package gapsview
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"github.com/tracetab/tracetab/internal/gaps"
 )
 
-// GapsTables writes the md or csv form. CSV is one table: section ("gaps"
+// Tables writes the md or csv form. CSV is one table: section ("gaps"
 // when empty). Markdown is every section with a heading, or the one named.
-func GapsTables(w io.Writer, r *gaps.Report, format, section string) error {
+func Tables(w io.Writer, r *gaps.Report, format, section string) error {
 	k := kitFor(format == "csv")
 	if format == "csv" {
 		if section == "" {
@@ -21,7 +21,7 @@ func GapsTables(w io.Writer, r *gaps.Report, format, section string) error {
 		}
 		return g.Write(w, "csv")
 	}
-	sections := GapsSections
+	sections := Sections
 	if section != "" {
 		sections = []string{section}
 	}

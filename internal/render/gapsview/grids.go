@@ -1,4 +1,4 @@
-package render
+package gapsview
 
 import (
 	"cmp"
@@ -17,10 +17,10 @@ import (
 // numbers, with snake_case headers; text and Markdown cells are for
 // people.
 
-// GapsSections names the tables of the report in the order the Markdown
+// Sections names the tables of the report in the order the Markdown
 // view prints them; --section picks one (CSV prints one table, "gaps"
 // unless told).
-var GapsSections = []string{"verdict", "causes", "startup", "lanes", "gaps", "breakdown", "latency", "blocking", "dead", "steps"}
+var Sections = []string{"verdict", "causes", "startup", "lanes", "gaps", "breakdown", "latency", "blocking", "dead", "steps"}
 
 var gapsTitles = map[string]string{
 	"verdict": "Verdict", "causes": "Idle time by cause", "startup": "One-time start-up calls", "lanes": "Lanes and idle categories",
@@ -66,11 +66,11 @@ func gapsGrid(r *gaps.Report, section string, k gridKit) *layout.Grid {
 		return gapGrid(r, k)
 	case "breakdown":
 		if r.Breakdown == nil {
-			g := BreakdownGrid(&gaps.Breakdown{}, k.dur, k.csv)
+			g := breakdownGrid(&gaps.Breakdown{}, k.dur, k.csv)
 			g.Rows = nil
 			return g
 		}
-		return BreakdownGrid(r.Breakdown, k.dur, k.csv)
+		return breakdownGrid(r.Breakdown, k.dur, k.csv)
 	case "latency":
 		return latencyGrid(r, k)
 	case "blocking":

@@ -1,4 +1,4 @@
-package render
+package gapsview
 
 import (
 	"bytes"
@@ -57,7 +57,7 @@ func TestGapsTextWidth(t *testing.T) {
 		for _, r := range reps[f] {
 			for _, w := range []int{80, 120, 200} {
 				var b bytes.Buffer
-				if err := GapsText(&b, r, 0, w); err != nil {
+				if err := Text(&b, r, 0, w); err != nil {
 					t.Fatal(err)
 				}
 				for _, line := range strings.Split(b.String(), "\n") {
@@ -67,7 +67,7 @@ func TestGapsTextWidth(t *testing.T) {
 				}
 			}
 			var b bytes.Buffer
-			GapsText(&b, r, 0, 0)
+			Text(&b, r, 0, 0)
 			for _, g := range r.Gaps {
 				if g.Activity != "" && !strings.Contains(b.String(), g.Activity) {
 					t.Errorf("%s: no limit, yet %q is not whole", filepath.Base(f), g.Activity)
@@ -130,7 +130,7 @@ func TestGapsMarkdownNames(t *testing.T) {
 	for _, f := range files {
 		r := reps[f][0]
 		var b bytes.Buffer
-		if err := GapsTables(&b, r, "md", ""); err != nil {
+		if err := Tables(&b, r, "md", ""); err != nil {
 			t.Fatal(err)
 		}
 		// goldmark leaves raw HTML out ("raw HTML omitted"), as a sanitiser
@@ -168,9 +168,9 @@ func TestGapsCSVOneTable(t *testing.T) {
 	files, reps := gapReports()
 	for _, f := range files {
 		r := reps[f][0]
-		for _, section := range append([]string{""}, GapsSections...) {
+		for _, section := range append([]string{""}, Sections...) {
 			var b bytes.Buffer
-			if err := GapsTables(&b, r, "csv", section); err != nil {
+			if err := Tables(&b, r, "csv", section); err != nil {
 				t.Fatalf("%s %s: %v", filepath.Base(f), section, err)
 			}
 			rows, err := csv.NewReader(&b).ReadAll()

@@ -1,4 +1,4 @@
-package render
+package gapsview
 
 import (
 	"github.com/tracetab/tracetab/internal/gaps"
@@ -15,10 +15,10 @@ func causeText(g gaps.Gap) string {
 	return s
 }
 
-// GapCause is a gap's cause as the gaps text prints it: "input 99.73%,
+// Cause is a gap's cause as the gaps text prints it: "input 99.73%,
 // inside: zoom_shift 82.88%" (the report labels its shaded gaps with it).
-func GapCause(g gaps.Gap) string { return causeText(g) }
+func Cause(g gaps.Gap) string { return causeText(g) }
 
-// GapSteps says where a gap lies by the launch-call clock, as the gaps
+// Steps says where a gap lies by the launch-call clock, as the gaps
 // text prints it: "3", "between 3 and 4", "-".
-func GapSteps(g gaps.Gap) string { return gapSteps(g) }
+func Steps(g gaps.Gap) string { return gapSteps(g) }
