@@ -1,4 +1,8 @@
-package render
+// Package tableview lays out the views of tracetab table: the op table
+// in torch's layout (key_averages().table()) or the compact one with
+// its roofline columns, the kernel and step views, as text fitting a
+// width, Markdown, CSV and JSON. It computes nothing.
+package tableview
 
 import (
 	"io"

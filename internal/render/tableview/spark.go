@@ -1,4 +1,4 @@
-package render
+package tableview
 
 import (
 	"github.com/tracetab/tracetab/internal/layout"
