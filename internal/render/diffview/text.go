@@ -1,4 +1,4 @@
-package render
+package diffview
 
 import (
 	"fmt"
@@ -262,10 +262,10 @@ func dfForms(d *diff.Diff, w int) *viewkit.Titled {
 	return &viewkit.Titled{Title: "Changed form (a CPU row gone from base and one new in new with the same calls and half to twice its time, their names sharing most words: the same work renamed; status form below)", Grid: g}
 }
 
-// DiffText writes a diff for a person (format text or md): the verdict
+// Text writes a diff for a person (format text or md): the verdict
 // first, then the violations, the totals, the rows that changed form and
 // the rows, the largest absolute changes first.
-func DiffText(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v DiffView) error {
+func Text(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v View) error {
 	if format == "md" {
 		return diffMarkdown(w, d, g, v)
 	}
@@ -335,7 +335,7 @@ const mdNameWidth = 80
 // diffMarkdown is the CI summary: PASS or FAIL, the violations as bullets,
 // the totals, one table of every metric with the first --top rows and the
 // rest folded into <details>.
-func diffMarkdown(w io.Writer, d *diff.Diff, g *diff.Gate, v DiffView) error {
+func diffMarkdown(w io.Writer, d *diff.Diff, g *diff.Gate, v View) error {
 	var b strings.Builder
 	res := "PASS"
 	if g.Failed() {
