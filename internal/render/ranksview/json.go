@@ -1,4 +1,4 @@
-package render
+package ranksview
 
 import (
 	"io"
@@ -175,8 +175,8 @@ type rankVerdictJSON struct {
 
 func ptr[T any](v T) *T { return &v }
 
-// RanksJSON writes the comparison as tracetab.ranks/1.
-func RanksJSON(w io.Writer, r *ranks.Report) error {
+// JSON writes the comparison as tracetab.ranks/1.
+func JSON(w io.Writer, r *ranks.Report) error {
 	j := ranksJSON{Schema: RanksSchema, Files: []string{}, RanksGiven: len(r.Ranks), Ranks: []rankJSON{}, Notes: r.Notes,
 		Collectives: collsJSON(r), Bandwidth: bandwidthJSON(r)}
 	if r.OriginNs >= 0 {
