@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tracetab/tracetab/internal/chain"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/chainview"
 	"github.com/tracetab/tracetab/internal/render/tableview"
 )
 
@@ -185,10 +185,10 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 	}
 	var sink chain.Sink
 	if o.format == "json" {
-		sink = render.NewChainJSON(e.stdout, o.path)
+		sink = chainview.NewJSON(e.stdout, o.path)
 	} else {
 		box := o.style == "box" || (o.style == "auto" && e.isTerminal())
-		ts := render.NewChainText(e.stdout, box)
+		ts := chainview.NewText(e.stdout, box)
 		ts.SetWidth(e.textWidth(o.width))
 		sink = ts
 	}

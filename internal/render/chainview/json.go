@@ -1,4 +1,4 @@
-package render
+package chainview
 
 import (
 	"bufio"
@@ -10,11 +10,11 @@ import (
 	"github.com/tracetab/tracetab/internal/chain"
 )
 
-// ChainJSONSink streams chains as JSON: one object per node or frame on
+// JSONSink streams chains as JSON: one object per node or frame on
 // its own line, written as the walk reaches it, so memory does not grow
 // with the output. Nodes of a down walk form a flat list (id, parent,
 // depth): no nesting, whatever the trace's depth.
-type ChainJSONSink struct {
+type JSONSink struct {
 	w        *bufio.Writer
 	file     string
 	c        *chain.ChainInfo
@@ -26,9 +26,9 @@ type ChainJSONSink struct {
 	b        []byte
 }
 
-// NewChainJSON returns a JSON sink for file.
-func NewChainJSON(w io.Writer, file string) *ChainJSONSink {
-	return &ChainJSONSink{w: bufio.NewWriterSize(w, 64<<10), file: file}
+// NewJSON returns a JSON sink for file.
+func NewJSON(w io.Writer, file string) *JSONSink {
+	return &JSONSink{w: bufio.NewWriterSize(w, 64<<10), file: file}
 }
 
 // jsonStr appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
@@ -156,10 +156,10 @@ func devJSON(b []byte, d *chain.DeviceOp) []byte {
 	return append(j.b, '}')
 }
 
-func (t *ChainJSONSink) write(b []byte) { t.w.Write(b) }
+func (t *JSONSink) write(b []byte) { t.w.Write(b) }
 
 // Begin writes the document's head.
-func (t *ChainJSONSink) Begin(s *chain.Selection) error {
+func (t *JSONSink) Begin(s *chain.Selection) error {
 	j := jw{b: append(t.b[:0], '{')}
 	j.str("schema", ChainSchema)
 	j.str("file", t.file)
@@ -185,7 +185,7 @@ func (t *ChainJSONSink) Begin(s *chain.Selection) error {
 }
 
 // BeginChain opens a chain object.
-func (t *ChainJSONSink) BeginChain(c *chain.ChainInfo) error {
+func (t *JSONSink) BeginChain(c *chain.ChainInfo) error {
 	t.c, t.items, t.openNode = c, 0, false
 	j := jw{b: t.b[:0]}
 	if t.chains > 0 {
@@ -215,7 +215,7 @@ func (t *ChainJSONSink) BeginChain(c *chain.ChainInfo) error {
 	return nil
 }
 
-func (t *ChainJSONSink) closeNode() {
+func (t *JSONSink) closeNode() {
 	if t.openNode {
 		t.w.WriteString("]}")
 		t.openNode = false
@@ -223,7 +223,7 @@ func (t *ChainJSONSink) closeNode() {
 }
 
 // Item writes a node, a frame or a device op of the open node.
-func (t *ChainJSONSink) Item(it *chain.Item) error {
+func (t *JSONSink) Item(it *chain.Item) error {
 	switch it.Kind {
 	case chain.ItemDevice:
 		b := t.b[:0]
@@ -294,7 +294,7 @@ func (t *ChainJSONSink) Item(it *chain.Item) error {
 }
 
 // EndChain closes the chain with what the bounds left out.
-func (t *ChainJSONSink) EndChain(c *chain.ChainInfo) error {
+func (t *JSONSink) EndChain(c *chain.ChainInfo) error {
 	t.closeNode()
 	j := jw{b: t.b[:0]}
 	if t.items > 0 {
@@ -310,7 +310,7 @@ func (t *ChainJSONSink) EndChain(c *chain.ChainInfo) error {
 }
 
 // Summary writes the summary object; it comes after "chains".
-func (t *ChainJSONSink) Summary(s *chain.Summary) error {
+func (t *JSONSink) Summary(s *chain.Summary) error {
 	j := jw{b: append(t.b[:0], "\n  ], "...)}
 	j.b = j.b[:len(j.b)-2]
 	j.key("summary")
@@ -356,7 +356,7 @@ func (t *ChainJSONSink) Summary(s *chain.Summary) error {
 }
 
 // End closes the document and flushes.
-func (t *ChainJSONSink) End(s *chain.Selection, f *chain.Footer) error {
+func (t *JSONSink) End(s *chain.Selection, f *chain.Footer) error {
 	j := jw{b: append(t.b[:0], ',')}
 	if !t.summary {
 		j.b = j.b[:0]

@@ -1,4 +1,7 @@
-package render
+// Package chainview writes the chains of tracetab chain as they are
+// walked: a text sink (a tree fitting a width) and a JSON sink streaming
+// the document tracetab.chain/2. It computes nothing.
+package chainview
 
 import (
 	"bufio"
@@ -80,7 +83,7 @@ func deviceLine(d *chain.DeviceOp, room int) string {
 	}
 	head := fmt.Sprintf("GPU %d stream %d  ", d.Device, d.Stream)
 	// the name is cut to leave room for its kind; the other fields go on
-	// continuation lines when they do not fit (ChainTextSink.item)
+	// continuation lines when they do not fit (TextSink.item)
 	return head + fitName(d.Name, room-layout.Runes(head), "  "+kindLabel(d.Kind)) + b.String()
 }
 
@@ -105,9 +108,9 @@ func eventLine(it *chain.Item, up bool, room int) string {
 	return fitName(it.Name, room, "  "+kindLabel(it.EvKind)) + b.String()
 }
 
-// ChainTextSink writes chains as text: a tree for down walks, one frame
+// TextSink writes chains as text: a tree for down walks, one frame
 // per line for up walks.
-type ChainTextSink struct {
+type TextSink struct {
 	w     *bufio.Writer
 	box   bool
 	width int    // the lines' width, names cut to fit (0: no limit)
@@ -117,17 +120,17 @@ type ChainTextSink struct {
 	n     int // chains begun
 }
 
-// NewChainText returns a text sink; box draws the tree with box-drawing
+// NewText returns a text sink; box draws the tree with box-drawing
 // characters (for a terminal), otherwise plain indentation.
-func NewChainText(w io.Writer, box bool) *ChainTextSink {
-	return &ChainTextSink{w: bufio.NewWriterSize(w, 64<<10), box: box}
+func NewText(w io.Writer, box bool) *TextSink {
+	return &TextSink{w: bufio.NewWriterSize(w, 64<<10), box: box}
 }
 
 // SetWidth makes the lines fit width runes by cutting names (0: no limit).
-func (t *ChainTextSink) SetWidth(width int) { t.width = width }
+func (t *TextSink) SetWidth(width int) { t.width = width }
 
 // room is what a line with prefix pre leaves for the rest, 0 for no limit.
-func (t *ChainTextSink) room(pre string) int {
+func (t *TextSink) room(pre string) int {
 	if t.width <= 0 {
 		return 0
 	}
@@ -136,7 +139,7 @@ func (t *ChainTextSink) room(pre string) int {
 
 // line writes one line; a prose line (a "#" header, a parenthesised
 // note) wider than the width is wrapped, its continuation indented.
-func (t *ChainTextSink) line(s string) {
+func (t *TextSink) line(s string) {
 	s = strings.TrimRight(s, " ")
 	body := strings.TrimLeft(s, " \n")
 	if t.width > 0 && layout.Runes(s) > t.width && (strings.HasPrefix(body, "#") || strings.HasPrefix(body, "(")) {
@@ -151,7 +154,7 @@ func (t *ChainTextSink) line(s string) {
 // item writes pre+text; when that is wider than the width, the text's
 // fields (separated by two spaces) that do not fit go on continuation
 // lines under it, indented past pre.
-func (t *ChainTextSink) item(pre, text string) {
+func (t *TextSink) item(pre, text string) {
 	if t.width <= 0 || layout.Runes(pre+text) <= t.width {
 		t.line(pre + text)
 		return
@@ -175,7 +178,7 @@ func (t *ChainTextSink) item(pre, text string) {
 }
 
 // Begin writes what was selected.
-func (t *ChainTextSink) Begin(s *chain.Selection) error {
+func (t *TextSink) Begin(s *chain.Selection) error {
 	in := s.Instances
 	switch s.Mode {
 	case chain.ModePattern:
@@ -212,7 +215,7 @@ func (t *ChainTextSink) Begin(s *chain.Selection) error {
 }
 
 // BeginChain writes the chain's header.
-func (t *ChainTextSink) BeginChain(c *chain.ChainInfo) error {
+func (t *TextSink) BeginChain(c *chain.ChainInfo) error {
 	t.c, t.node, t.open = c, nil, t.open[:0]
 	if t.n > 0 {
 		t.w.WriteByte('\n')
@@ -244,7 +247,7 @@ func (t *ChainTextSink) BeginChain(c *chain.ChainInfo) error {
 	return nil
 }
 
-func (t *ChainTextSink) glyphs() (branch, cont, lastBranch, space, dev, hop string) {
+func (t *TextSink) glyphs() (branch, cont, lastBranch, space, dev, hop string) {
 	if t.box {
 		return "├─ ", "│  ", "└─ ", "   ", "⇒ ", "⇢ "
 	}
@@ -253,7 +256,7 @@ func (t *ChainTextSink) glyphs() (branch, cont, lastBranch, space, dev, hop stri
 
 // prefix is the indentation of a line at depth d (d >= 1), without its
 // branch.
-func (t *ChainTextSink) prefix(d int) string {
+func (t *TextSink) prefix(d int) string {
 	_, cont, _, space, _, _ := t.glyphs()
 	var b strings.Builder
 	for k := 1; k < d && k <= maxIndent; k++ {
@@ -269,7 +272,7 @@ func (t *ChainTextSink) prefix(d int) string {
 	return b.String()
 }
 
-func (t *ChainTextSink) setOpen(d int, open bool) {
+func (t *TextSink) setOpen(d int, open bool) {
 	if d > maxIndent+1 {
 		return
 	}
@@ -288,7 +291,7 @@ func levelMark(d int) string {
 }
 
 // Item writes one line.
-func (t *ChainTextSink) Item(it *chain.Item) error {
+func (t *TextSink) Item(it *chain.Item) error {
 	branch, _, lastBranch, _, devArrow, hopArrow := t.glyphs()
 	if t.c.Direction == chain.Up {
 		arrow := "<- "
@@ -347,7 +350,7 @@ func (t *ChainTextSink) Item(it *chain.Item) error {
 }
 
 // EndChain says what the bounds left out.
-func (t *ChainTextSink) EndChain(c *chain.ChainInfo) error {
+func (t *TextSink) EndChain(c *chain.ChainInfo) error {
 	if c.HiddenBelowDepth > 0 {
 		t.line(fmt.Sprintf("  (%s below --depth %d not shown; self times count them)", units.Plural(c.HiddenBelowDepth, "event", "events"), c.MaxDepth))
 	}
@@ -358,7 +361,7 @@ func (t *ChainTextSink) EndChain(c *chain.ChainInfo) error {
 }
 
 // Summary writes the aggregate table.
-func (t *ChainTextSink) Summary(s *chain.Summary) error {
+func (t *TextSink) Summary(s *chain.Summary) error {
 	var g *layout.Grid
 	dur := func(ns int64) string { return units.Dur(ns) }
 	queue := func(q *int64) string {
@@ -420,7 +423,7 @@ func (t *ChainTextSink) Summary(s *chain.Summary) error {
 }
 
 // End writes the closing notes and flushes.
-func (t *ChainTextSink) End(s *chain.Selection, f *chain.Footer) error {
+func (t *TextSink) End(s *chain.Selection, f *chain.Footer) error {
 	if f.OmittedInstances > 0 {
 		t.line(fmt.Sprintf("\n# %s not shown (--max-lines %d; 0 shows all)", units.Plural(f.OmittedInstances, "more instance", "more instances"), f.MaxLines))
 	}
