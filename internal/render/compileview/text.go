@@ -1,4 +1,8 @@
-package render
+// Package compileview lays out what tracetab compile finds: the
+// torch.compile summary of one trace and the comparison of an eager and
+// a compiled trace, as text fitting a width, Markdown and the JSON
+// document tracetab.compile/2. It computes nothing.
+package compileview
 
 import (
 	"fmt"
@@ -16,8 +20,8 @@ import (
 // comparison.
 const CompileSchema = "tracetab.compile/2"
 
-// CompileView chooses what the text and Markdown of compile show.
-type CompileView struct {
+// View chooses what the text and Markdown of compile show.
+type View struct {
 	Width int // text: the width to fit (0: no limit)
 	Top   int // rows per list (0: all)
 	// Short: kernel names without "void " and their parameter list (text)
@@ -25,7 +29,7 @@ type CompileView struct {
 }
 
 // kname is a kernel's name as the view shows it.
-func (v CompileView) kname(s string) string {
+func (v View) kname(s string) string {
 	if v.Short {
 		return viewkit.KernelShort(s)
 	}
@@ -73,7 +77,7 @@ func cxMore(n int, what string) string {
 }
 
 // compileGrids are the tables of a summary.
-func compileGrids(s *compile.Summary, v CompileView) []viewkit.Titled {
+func compileGrids(s *compile.Summary, v View) []viewkit.Titled {
 	var out []viewkit.Titled
 	w, top := v.Width, v.Top
 	cut := func(n int) int {
@@ -319,8 +323,8 @@ func writeSections(b *strings.Builder, format, heading string, lines []string, t
 	return nil
 }
 
-// CompileText writes the summary as text (format "text") or Markdown ("md").
-func CompileText(w io.Writer, format, file string, s *compile.Summary, v CompileView) error {
+// Text writes the summary as text (format "text") or Markdown ("md").
+func Text(w io.Writer, format, file string, s *compile.Summary, v View) error {
 	var b strings.Builder
 	if format == "md" {
 		v.Width = 0

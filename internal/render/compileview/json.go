@@ -1,7 +1,8 @@
-package render
+package compileview
 
 import (
 	"io"
+	"strings"
 
 	"github.com/tracetab/tracetab/internal/compile"
 	"github.com/tracetab/tracetab/internal/layout"
@@ -229,8 +230,8 @@ func recompilesJSON(rs []compile.Recompile) []map[string]any {
 	return out
 }
 
-// CompileJSON writes the summary as JSON.
-func CompileJSON(w io.Writer, file string, s *compile.Summary) error {
+// JSON writes the summary as JSON.
+func JSON(w io.Writer, file string, s *compile.Summary) error {
 	return layout.JSON(w, compileJSON(file, s))
 }
 
@@ -240,4 +241,81 @@ func cxPerReplay(g compile.Graphs, n int) *int {
 		return nil
 	}
 	return &n
+}
+
+func cxStepJSON(s compile.StepStats) map[string]any {
+	var step any
+	if s.HasStep {
+		step = s.Step
+	}
+	var med any
+	if s.Kernels > 0 {
+		med = s.MedianKernelNs
+	}
+	return map[string]any{"step": step, "cpu_ns": s.CPUNs, "gpu_busy_ns": s.GPUBusyNs, "gpu_idle_ns": s.GPUIdleNs, "kernels": s.Kernels,
+		"launch_calls": s.LaunchCalls, "runtime_calls": s.RuntimeCalls, "memcpys": s.Memcpys, "median_kernel_ns": med}
+}
+
+// CompareJSON writes the comparison as JSON.
+func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) error {
+	stepsOf := func(ss []compile.StepStats) []map[string]any {
+		out := []map[string]any{}
+		for _, s := range ss {
+			out = append(out, cxStepJSON(s))
+		}
+		return out
+	}
+	ints := func(v []int64) []int64 {
+		if v == nil {
+			return []int64{}
+		}
+		return v
+	}
+	metrics := []map[string]any{}
+	for _, m := range c.Metrics {
+		key := strings.ReplaceAll(m.Name, " ", "_")
+		if m.IsTime {
+			key += "_ns"
+		}
+		var ev, cv any = m.Eager, m.Compiled
+		if !m.Measured {
+			ev, cv = nil, nil
+		}
+		metrics = append(metrics, map[string]any{"metric": key, "eager": ev, "compiled": cv, "ratio": m.Ratio})
+	}
+	gone := []map[string]any{}
+	for _, d := range c.Disappeared {
+		gone = append(gone, map[string]any{"kind": d.Kind, "name": d.Name, "count": d.Count, "total_ns": d.TotalNs})
+	}
+	fused := []map[string]any{}
+	for _, f := range c.Fused {
+		eo := []map[string]any{}
+		for _, o := range f.EagerOps {
+			eo = append(eo, map[string]any{"name": o.Name, "calls": o.Calls, "kernel_ns": o.KernelNs, "kernels": cxStrs(o.Kernels)})
+		}
+		fused = append(fused, map[string]any{"kernel": f.Kernel, "ops": cxStrs(f.Ops), "count": f.Count, "total_ns": f.TotalNs, "eager_ops": eo, "no_eager_op": cxStrs(f.Missing)})
+	}
+	stayedOf := func(list []compile.Stayed) []map[string]any {
+		out := []map[string]any{}
+		for _, s := range list {
+			out = append(out, map[string]any{"name": s.Name, "family": cxStr(s.Family), "eager_count": s.EagerCount, "compiled_count": s.CompiledCount,
+				"eager_total_ns": s.EagerTotalNs, "compiled_total_ns": s.CompiledTotalNs, "eager_median_ns": s.EagerMedianNs, "compiled_median_ns": s.CompiledMedianNs})
+		}
+		return out
+	}
+	var headline any
+	if h := c.Headline; h != nil {
+		headline = map[string]any{"name": h.Name, "family": h.Family, "eager_count": h.EagerCount, "compiled_count": h.CompiledCount,
+			"eager_total_ns": h.EagerTotalNs, "compiled_total_ns": h.CompiledTotalNs, "eager_median_ns": h.EagerMedianNs, "compiled_median_ns": h.CompiledMedianNs}
+	}
+	return layout.JSON(w, map[string]any{
+		"schema": CompileSchema, "mode": "compare", "eager": eager, "compiled": compiled,
+		"paired_steps": ints(c.Paired), "eager_only_steps": ints(c.EagerOnly), "compiled_only_steps": ints(c.CompiledOnly),
+		"eager_steps": stepsOf(c.EagerSteps), "compiled_steps": stepsOf(c.CompiledSteps),
+		"median_step": map[string]any{"eager": cxStepJSON(c.Median[0]), "compiled": cxStepJSON(c.Median[1])},
+		"metrics":     metrics, "disappeared": gone, "fused": fused, "stayed": stayedOf(c.Stayed), "communication": stayedOf(c.Comm), "headline": headline,
+		"eager_has_gpu_work": !c.NoGPU[0], "compiled_has_gpu_work": !c.NoGPU[1],
+		"eager_shows_compile": c.EagerCompiled, "compiled_shows_compile": c.CompiledCompiled,
+		"sentence": CompareSentence(c),
+	})
 }
