@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tracetab/tracetab/internal/info"
 	"github.com/tracetab/tracetab/internal/layout"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/infoview"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -54,5 +54,5 @@ func runInfo(e *env, o *infoOptions) error {
 	if o.format == "json" {
 		return layout.JSON(e.stdout, in)
 	}
-	return render.InfoText(e.stdout, in, e.textWidth(o.width))
+	return infoview.Text(e.stdout, in, e.textWidth(o.width))
 }

@@ -1,4 +1,6 @@
-package render
+// Package infoview writes the summary of a trace that tracetab info
+// prints (the report shows it too). It computes nothing.
+package infoview
 
 import (
 	"fmt"
@@ -11,10 +13,10 @@ import (
 	"github.com/tracetab/tracetab/internal/units"
 )
 
-// InfoText writes the summary of a trace for a person, each line that is
+// Text writes the summary of a trace for a person, each line that is
 // wider than width (0: no limit) wrapped under its value. Offsets are from
 // the origin the "origin" line names, the one every command uses.
-func InfoText(w io.Writer, in *info.Info, width int) error {
+func Text(w io.Writer, in *info.Info, width int) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	p("file        %s (%s of JSON, %s)\n", in.File, units.Bytes(in.SizeBytes), in.Container)
