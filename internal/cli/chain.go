@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/chain"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/chainview"
+	"github.com/tracetab/tracetab/internal/render/tableview"
 )
 
 // defaultChainLines bounds chain's output unless --max-lines says otherwise.
@@ -86,10 +86,10 @@ backward ops (fwdbwd flows).`,
 			}
 			// a name pasted from the torch table with its device marker
 			// names the device op: walk up from it
-			if !o.regex && strings.HasSuffix(o.pattern, render.GPUMarker) {
-				o.pattern = strings.TrimSuffix(o.pattern, render.GPUMarker)
+			if !o.regex && strings.HasSuffix(o.pattern, tableview.GPUMarker) {
+				o.pattern = strings.TrimSuffix(o.pattern, tableview.GPUMarker)
 				if o.down {
-					return usageErrorf("%q names a device op ([gpu]); walking down from it is not possible", o.pattern+render.GPUMarker)
+					return usageErrorf("%q names a device op ([gpu]); walking down from it is not possible", o.pattern+tableview.GPUMarker)
 				}
 				o.up = true
 			}
@@ -185,10 +185,10 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 	}
 	var sink chain.Sink
 	if o.format == "json" {
-		sink = render.NewChainJSON(e.stdout, o.path)
+		sink = chainview.NewJSON(e.stdout, o.path)
 	} else {
 		box := o.style == "box" || (o.style == "auto" && e.isTerminal())
-		ts := render.NewChainText(e.stdout, box)
+		ts := chainview.NewText(e.stdout, box)
 		ts.SetWidth(e.textWidth(o.width))
 		sink = ts
 	}

@@ -5,11 +5,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/memory"
 	"github.com/tracetab/tracetab/internal/metricnames"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/diffview"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -227,11 +226,11 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	}
 	switch o.format {
 	case "json":
-		err = render.CheckJSON(e.stdout, path, out, g)
+		err = diffview.CheckJSON(e.stdout, path, out, g)
 	case "junit":
-		err = render.JUnit(e.stdout, "tracetab.check", g)
+		err = diffview.JUnit(e.stdout, "tracetab.check", g)
 	default:
-		err = render.CheckText(e.stdout, o.format, path, out, g, e.textWidth(o.width))
+		err = diffview.CheckText(e.stdout, o.format, path, out, g, e.textWidth(o.width))
 	}
 	if err != nil {
 		return err

@@ -4,9 +4,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/metricnames"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/tableview"
 	"github.com/tracetab/tracetab/internal/table"
 )
 
@@ -17,7 +16,7 @@ type compactOptions struct {
 	width   int
 	cmd     *cobra.Command
 	// rowModel gives the roofline columns' figures (table_roofline.go)
-	rowModel func(r *table.Row) *render.RowModel
+	rowModel func(r *table.Row) *tableview.RowModel
 }
 
 // defaultCompactColumns fit an 80-column terminal with a 30-rune name.
@@ -27,14 +26,14 @@ var defaultCompactColumns = []string{"self_cpu", "cpu_total", "self_cuda", "cuda
 // any spelling of the same metric (torch's sort keys, diff's short names;
 // internal/metricnames holds the one alias table).
 func columnKey(k string) string {
-	for _, col := range render.CompactColumns {
+	for _, col := range tableview.CompactColumns {
 		if col.Key == k {
 			return k
 		}
 	}
 	if m, ok := metricnames.Lookup(k); ok {
 		for _, s := range m.Spellings() {
-			for _, col := range render.CompactColumns {
+			for _, col := range tableview.CompactColumns {
 				if col.Key == s {
 					return s
 				}
@@ -78,16 +77,16 @@ func (c *compactOptions) active() bool {
 }
 
 func compactKeys() []string {
-	keys := make([]string, len(render.CompactColumns))
-	for i, c := range render.CompactColumns {
+	keys := make([]string, len(tableview.CompactColumns))
+	for i, c := range tableview.CompactColumns {
 		keys[i] = c.Key
 	}
 	return keys
 }
 
 // layout resolves the columns and the width.
-func (c *compactOptions) layout(e *env, o *tableOptions, res *table.Result) (render.CompactLayout, error) {
-	lay := render.CompactLayout{Demangle: e.demangle, Model: c.rowModel}
+func (c *compactOptions) layout(e *env, o *tableOptions, res *table.Result) (tableview.CompactLayout, error) {
+	lay := tableview.CompactLayout{Demangle: e.demangle, Model: c.rowModel}
 	keys := defaultCompactColumns
 	if strings.TrimSpace(c.columns) != "" {
 		keys = strings.Split(c.columns, ",")
@@ -95,7 +94,7 @@ func (c *compactOptions) layout(e *env, o *tableOptions, res *table.Result) (ren
 	for _, k := range keys {
 		k = columnKey(strings.TrimSpace(k))
 		found := false
-		for _, col := range render.CompactColumns {
+		for _, col := range tableview.CompactColumns {
 			if col.Key == k {
 				if c.columns == "" && !res.HasDeviceTime && strings.Contains(k, "cuda") {
 					found = true // the default leaves device columns out of a CPU-only table
@@ -110,7 +109,7 @@ func (c *compactOptions) layout(e *env, o *tableOptions, res *table.Result) (ren
 		}
 	}
 	lay.Width = e.textWidth(c.width)
-	lay.Torch = render.DefaultTorchLayout()
+	lay.Torch = tableview.DefaultTorchLayout()
 	lay.Torch.Limit, lay.Torch.TopLevel = o.limit, o.topLevel
 	return lay, nil
 }
@@ -121,5 +120,5 @@ func writeCompact(e *env, o *tableOptions, res *table.Result) error {
 	if err != nil {
 		return err
 	}
-	return render.CompactOpTable(e.stdout, res, lay)
+	return tableview.CompactOpTable(e.stdout, res, lay)
 }

@@ -2,9 +2,8 @@ package cli
 
 import (
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/compile"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/compileview"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -99,9 +98,9 @@ func runCompile(e *env, o *compileOptions, path string) error {
 		note(e.stderr, msg)
 	}
 	if o.format == "json" {
-		return render.CompileJSON(e.stdout, path, s)
+		return compileview.JSON(e.stdout, path, s)
 	}
-	return render.CompileText(e.stdout, o.format, path, s, render.CompileView{Width: e.textWidth(o.width), Top: o.top})
+	return compileview.Text(e.stdout, o.format, path, s, compileview.View{Width: e.textWidth(o.width), Top: o.top})
 }
 
 func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error {
@@ -114,11 +113,11 @@ func runCompare(e *env, o *compileOptions, eagerPath, compiledPath string) error
 		return err
 	}
 	c := compile.Compare(eager, compiled)
-	for _, n := range render.CompareNotes(c, eagerPath, compiledPath) {
+	for _, n := range compileview.CompareNotes(c, eagerPath, compiledPath) {
 		note(e.stderr, n)
 	}
 	if o.format == "json" {
-		return render.CompareJSON(e.stdout, eagerPath, compiledPath, c)
+		return compileview.CompareJSON(e.stdout, eagerPath, compiledPath, c)
 	}
-	return render.CompareText(e.stdout, o.format, eagerPath, compiledPath, c, render.CompileView{Width: e.textWidth(o.width), Top: o.top})
+	return compileview.CompareText(e.stdout, o.format, eagerPath, compiledPath, c, compileview.View{Width: e.textWidth(o.width), Top: o.top})
 }

@@ -8,10 +8,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/metricnames"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/diffview"
 	"github.com/tracetab/tracetab/internal/render/memoryview"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -313,13 +312,13 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 	}
 	switch o.format {
 	case "json":
-		err = render.DiffJSON(e.stdout, d, g)
+		err = diffview.JSON(e.stdout, d, g)
 	case "junit":
-		err = render.JUnit(e.stdout, "tracetab.diff", g)
+		err = diffview.JUnit(e.stdout, "tracetab.diff", g)
 	case "csv":
-		err = render.DiffCSV(e.stdout, d)
+		err = diffview.CSV(e.stdout, d)
 	default:
-		err = render.DiffText(e.stdout, o.format, d, g, render.DiffView{Top: o.top, Limit: o.limit, Width: e.textWidth(o.width)})
+		err = diffview.Text(e.stdout, o.format, d, g, diffview.View{Top: o.top, Limit: o.limit, Width: e.textWidth(o.width)})
 		if err == nil {
 			err = memoryview.DiffText(e.stdout, d.Memory, o.format, o.top, e.textWidth(o.width))
 		}

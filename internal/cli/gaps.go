@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/gaps"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/gapsview"
 )
 
 type gapsOptions struct {
@@ -139,8 +138,8 @@ everything.`,
 				if o.format != "csv" && o.format != "md" {
 					return usageErrorf("--section picks one table of --format csv or md; got --format %s", o.format)
 				}
-				if !slices.Contains(render.GapsSections, o.section) {
-					return usageErrorf("--section %q: want one of %s", o.section, strings.Join(render.GapsSections, ", "))
+				if !slices.Contains(gapsview.Sections, o.section) {
+					return usageErrorf("--section %q: want one of %s", o.section, strings.Join(gapsview.Sections, ", "))
 				}
 			}
 			return runGaps(e, o)
@@ -157,8 +156,8 @@ everything.`,
 	f.BoolVar(&o.allThreads, "all-threads", false, "list dead windows on every CPU thread")
 	f.StringVar(&o.format, "format", "text", "output format: text, md (every table), csv (one table: --section) or json")
 	f.IntVar(&o.width, "width", 0, "text: fit lines to this many columns (0: no limit)")
-	f.StringVar(&o.section, "section", "", "md or csv: one table ("+strings.Join(render.GapsSections, ", ")+"; csv: gaps)")
-	cmd.RegisterFlagCompletionFunc("section", fixedCompletion(render.GapsSections...))
+	f.StringVar(&o.section, "section", "", "md or csv: one table ("+strings.Join(gapsview.Sections, ", ")+"; csv: gaps)")
+	cmd.RegisterFlagCompletionFunc("section", fixedCompletion(gapsview.Sections...))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
@@ -223,9 +222,9 @@ func runGaps(e *env, o *gapsOptions) error {
 	}
 	switch o.format {
 	case "json":
-		return render.GapsJSON(e.stdout, o.path, r)
+		return gapsview.JSON(e.stdout, o.path, r)
 	case "md", "csv":
-		return render.GapsTables(e.stdout, r, o.format, o.section)
+		return gapsview.Tables(e.stdout, r, o.format, o.section)
 	}
-	return render.GapsText(e.stdout, r, opts.MinGap, e.textWidth(o.width), render.StepSparks{Cells: r.StepCells, Glyphs: e.glyphs()})
+	return gapsview.Text(e.stdout, r, opts.MinGap, e.textWidth(o.width), gapsview.StepSparks{Cells: r.StepCells, Glyphs: e.glyphs()})
 }

@@ -3,9 +3,8 @@ package cli
 import (
 	"os"
 
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"golang.org/x/term"
-
-	"github.com/tracetab/tracetab/internal/render"
 )
 
 // sparkCells is how many cells a gaps step line's sparkline has, and
@@ -17,11 +16,11 @@ const (
 
 // glyphs is what the terminal pictures are drawn in: Unicode blocks when
 // stdout is a terminal, plain ASCII when it is a file or a pipe.
-func (e *env) glyphs() render.Glyphs {
+func (e *env) glyphs() viewkit.Glyphs {
 	if ow, ok := e.stdout.(*outWriter); ok {
 		if f, ok := ow.w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			return render.Blocks
+			return viewkit.Blocks
 		}
 	}
-	return render.ASCII
+	return viewkit.ASCII
 }

@@ -4,9 +4,9 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/info"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/infoview"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -52,7 +52,7 @@ func runInfo(e *env, o *infoOptions) error {
 	}
 	in := info.Summarize(t)
 	if o.format == "json" {
-		return render.JSON(e.stdout, in)
+		return layout.JSON(e.stdout, in)
 	}
-	return render.InfoText(e.stdout, in, e.textWidth(o.width))
+	return infoview.Text(e.stdout, in, e.textWidth(o.width))
 }

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/tableview"
 	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -24,14 +24,14 @@ func (o *tableOptions) checkHist() error {
 
 // kernelHists is each row's histogram for table --by kernel --hist (none
 // without --hist); raw holds the rows' names as the trace wrote them.
-func kernelHists(e *env, o *tableOptions, t *trace.Trace, keep func(int) bool, rows []table.KernelRow, raw []string) []render.KernelHists {
+func kernelHists(e *env, o *tableOptions, t *trace.Trace, keep func(int) bool, rows []table.KernelRow, raw []string) []tableview.KernelHists {
 	if !o.hist {
 		return nil
 	}
 	durs := table.KernelDurations(t, keep)
-	kh := render.KernelHists{ByRow: make([]stats.LogHist, len(rows)), Glyphs: e.glyphs()}
+	kh := tableview.KernelHists{ByRow: make([]stats.LogHist, len(rows)), Glyphs: e.glyphs()}
 	for i := range rows {
 		kh.ByRow[i] = stats.NewLogHist(durs[raw[i]], histBins)
 	}
-	return []render.KernelHists{kh}
+	return []tableview.KernelHists{kh}
 }

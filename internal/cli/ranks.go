@@ -11,10 +11,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/ranks"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/ranksview"
 )
 
 type ranksOptions struct {
@@ -214,11 +213,11 @@ func runRanks(e *env, o *ranksOptions, args []string) error {
 	}
 	switch o.format {
 	case "json":
-		err = render.RanksJSON(e.stdout, r)
+		err = ranksview.JSON(e.stdout, r)
 	case "csv":
-		err = render.RanksCSV(e.stdout, r, o.collectives)
+		err = ranksview.CSV(e.stdout, r, o.collectives)
 	default:
-		err = render.RanksText(e.stdout, o.format, r, render.RanksView{Width: e.textWidth(o.width), Collectives: o.collectives, Top: o.top})
+		err = ranksview.Text(e.stdout, o.format, r, ranksview.View{Width: e.textWidth(o.width), Collectives: o.collectives, Top: o.top})
 	}
 	if err != nil || o.failOnSkew == "" {
 		return err

@@ -9,9 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
-
 	"github.com/tracetab/tracetab/internal/metricnames"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/tableview"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -295,10 +294,10 @@ func runTable(e *env, o *tableOptions) error {
 		}
 		return nil
 	}
-	lay := render.DefaultTorchLayout()
+	lay := tableview.DefaultTorchLayout()
 	lay.Limit, lay.TopLevel, lay.NameWidth, lay.TimeUnit, lay.Header = o.limit, o.topLevel, o.nameWidth, o.timeUnit, o.header
 	lay.TorchExact = o.torchExact
-	if err := render.OpTable(e.stdout, o.format, o.path, o.sort, res, lay); err != nil {
+	if err := tableview.OpTable(e.stdout, o.format, o.path, o.sort, res, lay); err != nil {
 		return err
 	}
 	for _, n := range append(notes, res.Notes...) {
@@ -317,10 +316,10 @@ func (e *env) compactForTerminal(o *tableOptions, res *table.Result) bool {
 	if w == 0 || o.torchExact || o.format != "text" || o.compact.width != widthAuto {
 		return false
 	}
-	lay := render.DefaultTorchLayout()
+	lay := tableview.DefaultTorchLayout()
 	lay.Limit, lay.TopLevel, lay.NameWidth, lay.TimeUnit, lay.Header = o.limit, o.topLevel, o.nameWidth, o.timeUnit, o.header
 	var b strings.Builder
-	if render.OpTable(&b, o.format, o.path, o.sort, res, lay) != nil {
+	if tableview.OpTable(&b, o.format, o.path, o.sort, res, lay) != nil {
 		return false
 	}
 	widest := 0

@@ -3,7 +3,7 @@ package cli
 import (
 	"strings"
 
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/tableview"
 	"github.com/tracetab/tracetab/internal/roofline"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -16,7 +16,7 @@ func (c *compactOptions) needsModel() bool {
 		return false
 	}
 	for _, k := range strings.Split(c.columns, ",") {
-		if render.IsModelColumn(columnKey(strings.TrimSpace(k))) {
+		if tableview.IsModelColumn(columnKey(strings.TrimSpace(k))) {
 			return true
 		}
 	}
@@ -27,7 +27,7 @@ func (c *compactOptions) needsModel() bool {
 // table its figures: over the roofline rows of the same op (and shapes,
 // when the table is grouped by them) that have a model, the FLOPs, the
 // achieved TFLOP/s and the time-weighted % of peak.
-func tableRowModels(t *trace.Trace, opts table.Options) (func(r *table.Row) *render.RowModel, []string) {
+func tableRowModels(t *trace.Trace, opts table.Options) (func(r *table.Row) *tableview.RowModel, []string) {
 	res := roofline.Compute(t, roofline.Options{Torch: opts.Torch, HasSteps: opts.HasSteps, StepLo: opts.StepLo, StepHi: opts.StepHi})
 	type agg struct {
 		flops, ns, peakNs int64
@@ -65,7 +65,7 @@ func tableRowModels(t *trace.Trace, opts table.Options) (func(r *table.Row) *ren
 			notes = append(notes, "--columns pct_peak: device "+itoa(d.Index)+" is not in the peak table (n/a); see tracetab roofline --help")
 		}
 	}
-	return func(r *table.Row) *render.RowModel {
+	return func(r *table.Row) *tableview.RowModel {
 		if r.Device {
 			return nil
 		}
@@ -77,7 +77,7 @@ func tableRowModels(t *trace.Trace, opts table.Options) (func(r *table.Row) *ren
 		if a == nil || !a.any {
 			return nil
 		}
-		m := &render.RowModel{FLOPs: &a.flops}
+		m := &tableview.RowModel{FLOPs: &a.flops}
 		if a.ns > 0 {
 			v := float64(a.flops) / float64(a.ns) / 1e3
 			m.TFLOPs = &v

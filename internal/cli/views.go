@@ -2,7 +2,7 @@ package cli
 
 import (
 	"github.com/tracetab/tracetab/internal/names"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/tableview"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -56,11 +56,11 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 			filtered[i].Name = names.Demangle(filtered[i].Name)
 		}
 	}
-	lay := render.KernelLayout{Limit: o.limit, Width: e.textWidth(o.compact.width)}
+	lay := tableview.KernelLayout{Limit: o.limit, Width: e.textWidth(o.compact.width)}
 	if o.nameWidthSet {
 		lay.NameWidth = o.nameWidth // else the names fill the width
 	}
-	return render.Kernels(e.stdout, o.format, o.path, filtered, total, lay, o.stepRange(), kernelHists(e, o, t, keep, filtered, raw)...)
+	return tableview.Kernels(e.stdout, o.format, o.path, filtered, total, lay, o.stepRange(), kernelHists(e, o, t, keep, filtered, raw)...)
 }
 
 func runStepView(e *env, o *tableOptions, t *trace.Trace) error {
@@ -71,7 +71,7 @@ func runStepView(e *env, o *tableOptions, t *trace.Trace) error {
 	if o.stepsEnabled {
 		rows = t.StepsRange(o.stepLo, o.stepHi) // checkSteps made sure some are there
 	}
-	return render.Steps(e.stdout, o.format, o.path, t.TraceStart, rows, o.stepRange(), e.textWidth(o.compact.width))
+	return tableview.Steps(e.stdout, o.format, o.path, t.TraceStart, rows, o.stepRange(), e.textWidth(o.compact.width))
 }
 
 // stepRange is the --steps selection for JSON, nil without --steps.

@@ -3,7 +3,7 @@ package report
 import (
 	"encoding/json"
 
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/gapsview"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -142,7 +142,7 @@ func (p *Page) data(t *trace.Trace) ([]byte, error) {
 	if r := p.In.Gaps; r != nil {
 		for _, g := range r.Gaps {
 			d.Gaps = append(d.Gaps, gapMarkJSON{Device: g.Device, StartNs: g.StartNs, LenNs: g.LenNs, Cause: g.Cause.String(),
-				Color: CauseColors[g.Cause], Label: "GPU " + itoa(int64(g.Device)) + " idle " + units.Dur(g.LenNs) + " (steps " + render.GapSteps(g) + "): " + render.GapCause(g),
+				Color: CauseColors[g.Cause], Label: "GPU " + itoa(int64(g.Device)) + " idle " + units.Dur(g.LenNs) + " (steps " + gapsview.Steps(g) + "): " + gapsview.Cause(g),
 				Short: g.Activity})
 		}
 		for _, s := range r.Steps {

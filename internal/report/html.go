@@ -11,7 +11,8 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/names"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/infoview"
+	"github.com/tracetab/tracetab/internal/render/tableview"
 	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
@@ -159,7 +160,7 @@ func (v *view) facts(p *Page) {
 		return
 	}
 	var b strings.Builder
-	render.InfoText(&b, p.In.Info, 0)
+	infoview.Text(&b, p.In.Info, 0)
 	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		// a label fills 12 columns; a longer one (a device's name) ends at ": "
 		label, value := "", line
@@ -314,7 +315,7 @@ func (p *Page) opTable() tableView {
 	for _, r := range rows {
 		name := r.Name
 		if r.Device {
-			name += render.GPUMarker
+			name += tableview.GPUMarker
 		}
 		tv.Rows = append(tv.Rows, []cellView{{Text: names.Demangle(name), Sort: name}, intCell(r.Count), usDurCell(r.SelfCPU), usDurCell(r.CPUTotal),
 			usDurCell(r.CPUAvg()), usDurCell(r.SelfDev), usDurCell(r.DevTotal)})

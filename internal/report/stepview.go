@@ -9,7 +9,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/names"
-	"github.com/tracetab/tracetab/internal/render"
+	"github.com/tracetab/tracetab/internal/render/gapsview"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -176,7 +176,7 @@ func (v *StepView) SVG(standalone bool) template.HTML {
 			continue
 		}
 		s, e := max(g.StartNs, v.StartNs), min(g.StartNs+g.LenNs, v.EndNs)
-		label := fmt.Sprintf("GPU %d idle %s: %s", g.Device, units.Dur(g.LenNs), render.GapCause(g))
+		label := fmt.Sprintf("GPU %d idle %s: %s", g.Device, units.Dur(g.LenNs), gapsview.Cause(g))
 		b.f(`<g class="gap" data-cause="%s" data-start-ns="%d" data-length-ns="%d"><title>%s</title>`, g.Cause, g.StartNs, g.LenNs, esc(label))
 		b.f(`<rect x="%.2f" y="%d" width="%.2f" height="%d" fill="%s" fill-opacity="0.35"/>`, x(s), y0, max(x(e)-x(s), 1), y1-y0, CauseColors[g.Cause])
 		if x(e)-x(s) > 60 {

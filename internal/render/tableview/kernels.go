@@ -1,0 +1,92 @@
+package tableview
+
+import (
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/names"
+	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+// KernelSchema versions the JSON form of the kernel view. 2: integer ns
+// only (avg, median and stddev rounded to the ns), calls, class, steps.
+const KernelSchema = "tracetab.kernels/2"
+
+type kernelJSON struct {
+	Name     string  `json:"name"`
+	Kind     string  `json:"kind"`
+	Class    string  `json:"class"`
+	Calls    int64   `json:"calls"`
+	TotalNs  int64   `json:"total_ns"`
+	AvgNs    int64   `json:"avg_ns"`
+	MedianNs int64   `json:"median_ns"`
+	MinNs    int64   `json:"min_ns"`
+	MaxNs    int64   `json:"max_ns"`
+	StddevNs int64   `json:"stddev_ns"`
+	GPUPct   float64 `json:"gpu_time_pct"`
+}
+
+// KernelSort names the order of the kernel view.
+const KernelSort = "total_ns"
+
+// KernelLayout says how the kernel view's text is laid out.
+type KernelLayout struct {
+	Limit     int // rows shown; < 0 all
+	NameWidth int // the longest name shown, cut in the middle; 0: no cap
+	Width     int // the text's width, names cut to fit it; 0: no limit
+}
+
+// Kernels writes the kernel view.
+// hist, when given, adds each row's duration histogram to the text and
+// Markdown table (table --by kernel --hist).
+func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs int64, lay KernelLayout, steps *table.StepRange, hist ...KernelHists) error {
+	if lay.Limit >= 0 && len(rows) > lay.Limit {
+		rows = rows[:lay.Limit]
+	}
+	rnd := func(ns float64) int64 { return int64(math.Round(ns)) }
+	pct2 := func(p float64) float64 { return math.Round(p*100) / 100 }
+	if format == "json" {
+		out := struct {
+			Schema  string           `json:"schema"`
+			File    string           `json:"file"`
+			SortBy  string           `json:"sort_by"`
+			Steps   *table.StepRange `json:"steps"`
+			TotalNs int64            `json:"gpu_time_ns"`
+			Rows    []kernelJSON     `json:"kernels"`
+		}{KernelSchema, file, KernelSort, steps, totalNs, []kernelJSON{}}
+		for _, r := range rows {
+			out.Rows = append(out.Rows, kernelJSON{Name: r.Name, Kind: r.Kind.String(), Class: r.Class, Calls: r.Count,
+				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: r.MedianNs, MinNs: r.MinNs, MaxNs: r.MaxNs,
+				StddevNs: rnd(r.StdDevNs), GPUPct: pct2(r.Pct)})
+		}
+		return layout.JSON(w, out)
+	}
+	g := &layout.Grid{Headers: []string{"Time %", "Total", "Calls", "Avg", "Median", "Min", "Max", "StdDev", "Kind", "Class", "Name"},
+		RightAlign: []bool{true, true, true, true, true, true, true, true, false, false, false},
+		Names:      []bool{false, false, false, false, false, false, false, false, false, false, true},
+		Optional:   []int{7, 8, 5, 6, 3}} // StdDev, Kind, Min, Max, Avg: on a narrow terminal
+	t := func(ns float64) string { return units.Dur(rnd(ns)) }
+	if format == "csv" {
+		g.Headers = []string{"gpu_time_pct", "total_ns", "calls", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns", "kind", "class", "name"}
+		t = func(ns float64) string { return strconv.FormatInt(rnd(ns), 10) }
+	}
+	shown := make([]string, len(rows))
+	for i, r := range rows {
+		shown[i] = r.Name
+	}
+	if format == "text" {
+		shown = names.Column(shown, lay.NameWidth) // middle ellipsis, #2 for collisions
+		g.Width = lay.Width
+	}
+	for i, r := range rows {
+		g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.Pct, 'f', 2, 64), t(float64(r.TotalNs)), strconv.FormatInt(r.Count, 10),
+			t(r.MeanNs), t(float64(r.MedianNs)), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, shown[i]})
+	}
+	if format == "text" || format == "md" {
+		addKernelHists(g, hist)
+	}
+	return g.Write(w, format)
+}
