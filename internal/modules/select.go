@@ -2,6 +2,7 @@ package modules
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -90,4 +91,25 @@ func (t *Tree) Select(depth int, k Key) []int {
 		})
 	}
 	return out
+}
+
+// HostPct is node n's host total as a share of HostNs, in percent rounded
+// to 2 decimals; nil when HostNs is 0.
+func (t *Tree) HostPct(n int) *float64 { return share(t.Nodes[n].HostTotal, t.HostNs) }
+
+// DevicePct is node n's device total as a share of the trace's device
+// work (DeviceNs), in percent rounded to 2 decimals; nil when the trace
+// has no device work.
+func (t *Tree) DevicePct(n int) *float64 { return share(t.Nodes[n].DeviceTotal, t.DeviceNs) }
+
+// InModulesPct is DeviceInModulesNs as a share of DeviceNs, nil without
+// device work.
+func (t *Tree) InModulesPct() *float64 { return share(t.DeviceInModulesNs, t.DeviceNs) }
+
+func share(part, whole int64) *float64 {
+	if whole <= 0 {
+		return nil
+	}
+	p := math.Round(float64(part)/float64(whole)*1e4) / 100
+	return &p
 }
