@@ -28,6 +28,7 @@ var contractRuns = [][]string{
 	{"table", "TRACE"},
 	{"table", "--by", "kernel", "TRACE"},
 	{"table", "--by", "step", "TRACE"},
+	{"table", "--by", "module", "TRACE"},
 	{"gaps", "TRACE"},
 	{"gaps", "--hta", "TRACE"},
 	{"chain", "TRACE"},
