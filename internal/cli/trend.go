@@ -14,6 +14,7 @@ import (
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/render/trendview"
 	"github.com/tracetab/tracetab/internal/trend"
+	"github.com/tracetab/tracetab/internal/units"
 )
 
 type trendOptions struct {
@@ -192,8 +193,8 @@ func runTrend(e *env, o *trendOptions, args []string) error {
 			diff.MismatchLabel(l.Field), l.Value, l.Series))
 	}
 	if res.TooShort {
-		note(e.stderr, fmt.Sprintf("%d comparable runs: change points need at least %d (--min-segment %d on each side)",
-			len(res.Runs), 2*res.Method.MinSize, res.Method.MinSize))
+		note(e.stderr, fmt.Sprintf("%s: change points need at least %d (--min-segment %d on each side)",
+			units.Plural(len(res.Runs), "comparable run", "comparable runs"), 2*res.Method.MinSize, res.Method.MinSize))
 	}
 	var g *diff.Gate
 	if len(rules) > 0 {

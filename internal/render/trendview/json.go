@@ -16,7 +16,7 @@ type methodJSON struct {
 	Name         string  `json:"name"`
 	Alpha        float64 `json:"alpha"`
 	Permutations int     `json:"permutations"`
-	MinSegment   int     `json:"min_segment_runs"`
+	MinSegment   int     `json:"smallest_segment_runs"`
 	Seed         uint64  `json:"seed"`
 }
 

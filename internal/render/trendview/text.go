@@ -103,6 +103,7 @@ const (
 	valueW  = 10 // the newest value: "122.149ms", "2.52 GiB", "18.24%"
 	changeW = 13 // one change point: "#18 +13.70%", and the heading "change points"
 	minName = 16
+	maxName = 40 // the name column without a width limit
 )
 
 // Text writes the trend for people.
@@ -136,27 +137,37 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 	if res.TooShort {
 		line(fmt.Sprintf("fewer than %d runs: no change point can be found yet", 2*m.MinSize))
 	}
+	if len(res.Metrics) == 0 {
+		line("no metric to follow: the runs have no profiler steps, no device work and no [memory] records")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	b.WriteString("\n")
 
 	// columns: name, sparkline, newest value, change points
 	cells := n
 	if v.Width > 0 {
-		cells = min(n, max(v.Width-minName-valueW-changeW-3, 8))
+		cells = min(n, max(v.Width-minName-valueW-changeW-4, 8))
 	}
 	first := n - cells // the first run drawn
 	longest := len("metric")
 	for _, mt := range res.Metrics {
 		longest = max(longest, layout.Runes(mt.Name))
 	}
-	nameW := longest
+	// without a width limit, a name longer than the column pushes its own
+	// line to the right, uncut, and the others stay aligned
+	nameW := min(longest, maxName)
 	if v.Width > 0 {
-		nameW = min(longest, max(v.Width-cells-valueW-changeW-3, minName))
+		nameW = min(longest, max(v.Width-cells-valueW-changeW-4, minName))
 	}
 	all := make([]string, len(res.Metrics))
 	for k, mt := range res.Metrics {
 		all[k] = mt.Name
 	}
-	shown := names.Column(all, nameW)
+	shown := all
+	if v.Width > 0 {
+		shown = names.Column(all, nameW)
+	}
 	sparkHead := "runs 1-" + strconv.Itoa(n)
 	if first > 0 {
 		sparkHead = "runs " + strconv.Itoa(first+1) + "-" + strconv.Itoa(n)
@@ -169,7 +180,7 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 		return strings.TrimRight(s, " ")
 	}
 	b.WriteString(row("metric", sparkHead, "newest", "change points") + "\n")
-	indent := nameW + 1 + cells + 1 + valueW + 2
+	indent := nameW + 1 + cells + 1 + valueW + 2 // where the change points start
 	marked := map[int]bool{}
 	for k, mt := range res.Metrics {
 		var parts []string
@@ -188,7 +199,7 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 		if v.Width > 0 {
 			lines = layout.Wrap(ch, max(v.Width-indent, changeW), "")
 		}
-		text = pad(text, indent) + lines[0]
+		text = pad(text, indent+layout.Runes(shown[k])-min(layout.Runes(shown[k]), nameW)) + lines[0]
 		b.WriteString(strings.TrimRight(text, " ") + "\n")
 		for _, l := range lines[1:] {
 			b.WriteString(strings.Repeat(" ", indent) + l + "\n")
