@@ -166,7 +166,7 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 	}
 	shown := all
 	if v.Width > 0 {
-		shown = names.Column(all, nameW)
+		shown = fitNames(all, nameW)
 	}
 	sparkHead := "runs 1-" + strconv.Itoa(n)
 	if first > 0 {
@@ -246,4 +246,36 @@ func padLeft(s string, w int) string {
 		return strings.Repeat(" ", w-n) + s
 	}
 	return s
+}
+
+// fitNames cuts the names to width in the middle, keeping an op: or
+// kernel: prefix whole (names.Column over the rest of each group, so that
+// two names that still look alike get #2).
+func fitNames(all []string, width int) []string {
+	out := make([]string, len(all))
+	groups := map[string][]int{}
+	var order []string
+	for k, name := range all {
+		prefix := ""
+		for _, p := range []string{trend.OpPrefix, trend.KernelPrefix} {
+			if strings.HasPrefix(name, p) && width-len(p) >= minName/2 {
+				prefix = p
+			}
+		}
+		if _, ok := groups[prefix]; !ok {
+			order = append(order, prefix)
+		}
+		groups[prefix] = append(groups[prefix], k)
+	}
+	for _, prefix := range order {
+		idx := groups[prefix]
+		rest := make([]string, len(idx))
+		for i, k := range idx {
+			rest[i] = strings.TrimPrefix(all[k], prefix)
+		}
+		for i, s := range names.Column(rest, width-len(prefix)) {
+			out[idx[i]] = prefix + s
+		}
+	}
+	return out
 }
