@@ -16,6 +16,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/units"
@@ -42,6 +43,8 @@ func main() {
 	delay := flag.String("straggler-delay", "", "how much later the straggler launches each all-reduce (e.g. 3ms)")
 	pgSeq := flag.Bool("pg-seq", false, "with -world: write Process Group Name and Seq on the all-reduce kernels")
 	roofline := flag.Bool("roofline", false, "end every step with ops of known FLOPs (conv, causal attention, linear, layer norm) with Concrete Inputs")
+	gpuBound := flag.Bool("gpu-bound", false, "device ops take 20 times longer and every step ends in a cudaDeviceSynchronize that waits for its device work: the device time sets the step time (a slower kernel makes a slower step)")
+	start := flag.String("start", "", "the trace's wall-clock start (baseTimeNanoseconds) as RFC 3339, e.g. 2026-12-01T02:00:00Z (default 2026-10-01T11:37:06Z)")
 	warm := flag.Bool("warm", false, "no cold first step (no 2.5 ms GPU lag, no dead window): a trace profiled after warm-up")
 	var mem gen.Memory
 	flag.IntVar(&mem.AllocsPerOp, "mem-allocs", 0, "[memory] events: allocations on cuda:0 per cpu_op, freed before the op ends")
@@ -90,6 +93,15 @@ func main() {
 	}
 	cfg.Scenario = *scenario
 	cfg.Warm = *warm
+	cfg.GPUBound = *gpuBound
+	if *start != "" {
+		ts, err := time.Parse(time.RFC3339Nano, *start)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tracegen: -start: want RFC 3339, e.g. 2026-12-01T02:00:00Z:", err)
+			os.Exit(2)
+		}
+		cfg.BaseTimeNs = ts.UnixNano()
+	}
 	if *memLeak != "" {
 		n, err := parseBytes(*memLeak)
 		if err != nil {

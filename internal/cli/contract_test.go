@@ -44,6 +44,7 @@ var contractRuns = [][]string{
 	{"crop", "TRACE", "--window", "0ns..1ms", "-o", "OUTJSON"},
 	{"export", "TRACE", "--to", "OUTDIR"},
 	{"critical-path", "TRACE"},
+	{"trend", "--order", "name", "TRACE", "OTHER"},
 }
 
 var (

@@ -9,7 +9,7 @@ import (
 // useOrder is the order help lists the analysis commands in: the order a
 // user meets them (look at the trace, tabulate it, find idle GPU time,
 // follow one call, then compare and gate in CI).
-var useOrder = []string{"info", "table", "gaps", "chain", "critical-path", "compile", "ranks", "roofline", "memory", "report", "diff", "check", "crop", "export"}
+var useOrder = []string{"info", "table", "gaps", "chain", "critical-path", "compile", "ranks", "roofline", "memory", "report", "diff", "check", "trend", "crop", "export"}
 
 // cobra's sorting is a package variable: set once, before any Main runs
 // (tests run Main on several goroutines).

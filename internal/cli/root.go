@@ -123,6 +123,7 @@ large for --max-memory, or an internal error (please report it).`,
 	root.AddCommand(newReportCmd(e))
 	root.AddCommand(newCropCmd(e), newExportCmd(e))
 	root.AddCommand(newCritPathCmd(e))
+	root.AddCommand(newTrendCmd(e))
 	root.AddCommand(newVersionCmd(e))
 	groupCommands(root)
 	return root

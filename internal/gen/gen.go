@@ -69,6 +69,13 @@ type Config struct {
 	Kineto Kineto
 	// Startup adds one-time start-up calls and steady-state stalls (startup.go).
 	Startup Startup
+	// GPUBound: device ops take GPUBoundScale times longer and every step
+	// ends in a cudaDeviceSynchronize that waits for its device work, so
+	// the device time sets the step time (gpubound.go).
+	GPUBound bool
+	// BaseTimeNs is the trace's baseTimeNanoseconds, its wall-clock start
+	// (0: 1790857026000000000, 2026-10-01).
+	BaseTimeNs int64
 }
 
 // Facts are what the generator put in the trace, for tests to check against.
@@ -157,6 +164,8 @@ type writer struct {
 	mem      *memState // [memory] events (memory.go), nil without
 	// the Kineto style (kineto.go)
 	k kstate
+	// gpuBound: Config.GPUBound (gpubound.go)
+	gpuBound bool
 }
 
 type countWriter struct {
@@ -177,7 +186,8 @@ func Write(w io.Writer, cfg Config) (Facts, error) {
 	if cfg.Steps <= 0 {
 		cfg.Steps = 1
 	}
-	g.k = newKState(cfg.Kineto)
+	g.k = newKState(cfg.Kineto, baseTime(cfg))
+	g.gpuBound = cfg.GPUBound
 	g.header(cfg)
 	g.memInit(cfg.Memory)
 	t := int64(1_000_000) // 1 ms after the trace start
@@ -231,7 +241,7 @@ func (g *writer) header(cfg Config) {
   "record_shapes": 1,
   "trace_id": "7A7B2C9D0E1F4A5B8C6D7E8F9A0B1C2D",
   "displayTimeUnit": "ms",
-  "baseTimeNanoseconds": 1790857026000000000,
+  "baseTimeNanoseconds": ` + strconv.FormatInt(baseTime(cfg), 10) + `,
 `)
 	g.distInfo(cfg)
 	g.w.WriteString(`  "traceEvents": [
@@ -395,7 +405,7 @@ func (g *writer) launch(tid int, ext int64, call string, ts, dur int64, kind, st
 
 // launchCat is launch with the launch call's category (cuda_driver for cuLaunchKernel).
 func (g *writer) launchCat(cat string, tid int, ext int64, call string, ts, dur int64, kind, stream int, name string, gpuDur int64) int64 {
-	dur, gpuDur = g.noise.cpu(dur), g.noise.device(name, gpuDur)
+	dur, gpuDur = g.noise.cpu(dur), g.noise.device(name, g.gpuBoundDur(gpuDur))
 	corr := g.corr
 	g.corr++
 	cbid := "211"
@@ -501,7 +511,15 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 			stepEnd += g.lag
 		}
 	}
-	g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, stepEnd-stepStart, "", "")
+	writeStep := func(end int64) {
+		g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, end-stepStart, "", "")
+	}
+	var endHeld func(int64, func(int64)) int64
+	if cfg.GPUBound {
+		endHeld = g.stepHold() // the step's end is known after its body
+	} else {
+		writeStep(stepEnd)
+	}
 	g.knobs(cfg, s, stepStart+21_000)
 	g.scenario(cfg, stepStart+21_000+knobLen(cfg, s))
 	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
@@ -603,6 +621,9 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	}
 	g.overlapFrames(cfg, ma, maEnd, stepEnd)
 	g.rooflineBlock(cfg, rfStart)
+	if endHeld != nil {
+		stepEnd = endHeld(bodyEnd, writeStep)
+	}
 	return stepEnd + 2_000
 }
 

@@ -67,10 +67,10 @@ type kstate struct {
 
 type memBlock struct{ addr, bytes int64 }
 
-func newKState(k Kineto) kstate {
+func newKState(k Kineto, baseNs int64) kstate {
 	s := kstate{Kineto: k, addr: 0x7f3a00000000}
 	if k.Export {
-		s.tsOff = base
+		s.tsOff = baseNs
 	}
 	if k.Shapes {
 		s.strides, s.concrete = map[string]string{}, map[string]string{}
@@ -125,7 +125,7 @@ func (g *writer) kHeader(cfg Config) bool {
 	}
 	g.w.WriteString("  \"trace_id\": \"7A7B2C9D0E1F4A5B8C6D7E8F9A0B1C2D\",\n  \"displayTimeUnit\": \"ms\",\n")
 	if !k.Export {
-		g.w.WriteString("  \"baseTimeNanoseconds\": 1790857026000000000,\n")
+		g.w.WriteString("  \"baseTimeNanoseconds\": " + strconv.FormatInt(baseTime(cfg), 10) + ",\n")
 	}
 	g.w.WriteString("  \"traceEvents\": [\n")
 	for _, m := range []struct {
