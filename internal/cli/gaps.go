@@ -110,7 +110,7 @@ annotations (--all-threads: every thread); every section obeys --steps and
 naming what the trace has. A CPU-only trace says it has no GPU lane and
 exits 0.
 
-Output: text fits --width columns (0: no limit), names cut in the middle and
+Output: text fits the terminal (--width N; 0: no limit), names cut in the middle and
 columns a narrow terminal can do without left out; md prints every table
 (names in code spans), csv one table: --section (gaps by default; verdict,
 causes, startup, lanes, breakdown, latency, blocking, dead, steps); json
@@ -131,8 +131,8 @@ everything.`,
 			if o.minGap < 0 || o.top < 0 {
 				return usageErrorf("--min-gap and --top must not be negative")
 			}
-			if o.width < 0 || (o.width > 0 && o.width < 40) {
-				return usageErrorf("--width %d: want a number of columns from 40, or 0 for no limit", o.width)
+			if err := checkWidth(o.width); err != nil {
+				return err
 			}
 			if o.section != "" {
 				if o.format != "csv" && o.format != "md" {
@@ -155,7 +155,7 @@ everything.`,
 	f.BoolVar(&o.hta, "hta", false, "idle categories exactly as HTA 0.6.1's get_idle_time_breakdown computes them")
 	f.BoolVar(&o.allThreads, "all-threads", false, "list dead windows on every CPU thread")
 	f.StringVar(&o.format, "format", "text", "output format: text, md (every table), csv (one table: --section) or json")
-	f.IntVar(&o.width, "width", 0, "text: fit lines to this many columns (0: no limit)")
+	widthFlag(f, &o.width)
 	f.StringVar(&o.section, "section", "", "md or csv: one table ("+strings.Join(gapsview.Sections, ", ")+"; csv: gaps)")
 	cmd.RegisterFlagCompletionFunc("section", fixedCompletion(gapsview.Sections...))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))

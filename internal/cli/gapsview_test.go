@@ -37,7 +37,7 @@ func TestGapsWidthAndSection(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"gaps", "--width", "20", sample}, "--width 20"},
-		{[]string{"gaps", "--width", "-1", sample}, "--width -1"},
+		{[]string{"gaps", "--width", "-5", sample}, "--width -5"},
 		{[]string{"gaps", "--section", "gaps", sample}, "--section picks one table of --format csv or md"},
 		{[]string{"gaps", "--format", "csv", "--section", "nope", sample}, `--section "nope": want one of verdict, causes`},
 	} {

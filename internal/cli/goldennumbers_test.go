@@ -2,14 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -77,15 +80,26 @@ func TestGoldenNumbers(t *testing.T) {
 		// the kernel view: calls and total per name
 		if out, ok := goldenStdout(t, base+".table_--by_kernel.golden"); ok {
 			calls, total := map[string]int{}, map[string]int64{}
+			var order []string // first appearance, the view's order among equal totals
 			for i := range evs {
 				e := &evs[i]
 				if e.Ph == "X" && rawDevCats[e.Cat] {
+					if calls[e.Name] == 0 {
+						order = append(order, e.Name)
+					}
 					calls[e.Name]++
 					total[e.Name] += max(0, usToNs(t, e.Dur)) // a negative dur is read as 0 (with a warning)
 				}
 			}
+			// the text shows each name's label among the view's names, in
+			// the view's order (largest total first)
+			slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(total[b], total[a]) })
+			label := map[string]string{}
+			for i, l := range names.Labels(order, 0) {
+				label[order[i]] = l
+			}
 			for n, c := range calls {
-				l := lineWith(out, n, false)
+				l := lineEndingWith(out, label[n])
 				if l == "" || !hasField(l, fmt.Sprint(c)) || !hasField(l, units.Dur(total[n])) {
 					t.Errorf("%s kernel view: %s has %d calls of %s in the JSON; the golden line is %q", base, n, c, units.Dur(total[n]), l)
 				}
@@ -152,4 +166,15 @@ func readRawLenient(t *testing.T, path string) ([]rawEvent, error) {
 		evs = doc.TraceEvents
 	}
 	return evs, err
+}
+
+// lineEndingWith is the first line of out whose last field ends the line
+// with s (a label is the kernel view's last column), or "".
+func lineEndingWith(out, s string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(strings.TrimRight(l, " "), "  "+s) {
+			return l
+		}
+	}
+	return ""
 }

@@ -107,7 +107,7 @@ func TestTerminalPicturesGolden(t *testing.T) {
 	}{
 		// --width 0: the terminal's width would otherwise cut the names there
 		{"spread.kernel_hist", "", []string{"table", "--by", "kernel", "--hist", "--width", "0", p}},
-		{"spread.gaps_steps", "steps (GPU busy", []string{"gaps", p}},
+		{"spread.gaps_steps", "steps (GPU busy", []string{"gaps", "--width", "0", p}},
 	} {
 		pipe, _, code := run(t, c.args...)
 		if code != 0 {

@@ -65,8 +65,8 @@ printing: the events stay those of the nearest torch that writes the form.
 Known versions: ` + table.KnownList() + `.
 
 --by kernel lists GPU kernels (and memcpy/memset) by name with calls, total,
-average, median, min, max, standard deviation and class (compute, memory,
-wait); --by step lists profiler
+average, median, min, max, standard deviation and class (communication,
+memory, wait, compute); --by step lists profiler
 steps with CPU time, GPU busy time and kernel counts; --by module shows the
 module tree of a trace recorded with with_modules=True (or with_stack=True):
 per nn.Module, occurrences, host and device time, total and self.

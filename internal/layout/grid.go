@@ -146,7 +146,7 @@ func (g *Grid) fit() ([][]string, []int) {
 				col[i] = r[c]
 			}
 		}
-		col = names.Column(col, target[c])
+		col = names.Labels(col, target[c]) // the one labelling rule
 		for i, r := range rows {
 			if c < len(r) {
 				r[c] = col[i]

@@ -9,7 +9,8 @@ import (
 // Labels gives each name of a view the label a person recognises within
 // width runes (width <= 0: no limit), one rule for every text view:
 //
-//  1. Demangled (Itanium _Z names).
+//  1. Demangled by the view that calls it (Itanium _Z names; a view that
+//     keeps names as written, --demangle=false, passes them so).
 //  2. A C++ name loses its return type (void), its parameter list and its
 //     namespaces (at::native::, (anonymous namespace)::, cutlass::); a
 //     launcher template whose own name says nothing (CUTLASS's Kernel<Op>)
@@ -41,17 +42,21 @@ func Labels(in []string, width int) []string {
 			continue
 		}
 		it := &item{full: s}
-		d := Demangle(s)
+		d := s // demangled by the view, or kept as written (--demangle=false)
 		if looksCxx(d) {
 			if n, ok := parseCxx(d); ok {
 				it.n = n
-				if len(n.args) == 0 && strings.Count(n.name, "_") >= 3 && !strings.Contains(n.name, "::") {
+				if n.launched && len(n.args) == 0 && strings.Count(n.name, "_") >= 3 && !strings.Contains(n.name, "::") {
 					// a launcher's flat argument (CUTLASS's kernel names)
 					it.n, d = nil, n.name
 				}
 			}
 		}
 		if it.n == nil {
+			// a C function's parameter list goes (ncclKernel_...(ncclWorkElem))
+			if p := strings.IndexByte(d, '('); p > 0 && d[p-1] != ' ' && !strings.ContainsAny(d[:p], " :") && strings.HasSuffix(d, ")") {
+				d = d[:p]
+			}
 			it.flat = flatLabel(d)
 		}
 		items[s] = it
@@ -149,15 +154,19 @@ func Labels(in []string, width int) []string {
 // Label is Labels of one name alone.
 func Label(s string, width int) string { return Labels([]string{s}, width)[0] }
 
-// looksCxx: a demangled C++ function (a namespace, template arguments, or
-// a parameter list straight after the name), not a name such as
-// "Memcpy HtoD (Host -> Device)".
+// looksCxx: a demangled C++ function (template arguments straight after a
+// name, or a parameter list after a qualified name or a return type), not
+// an op such as aten::mm, a Python frame or annotation such as
+// enumerate(DataLoader)#..., or "Memcpy HtoD (Host -> Device)".
 func looksCxx(s string) bool {
-	if strings.Contains(s, "::") || strings.Contains(s, "<") {
-		return true
-	}
 	p := strings.IndexByte(s, '(')
-	return p > 0 && s[p-1] != ' ' && !strings.Contains(s[:p], " ")
+	for i := 1; i < len(s); i++ {
+		c := s[i-1]
+		if s[i] == '<' && (c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return true
+		}
+	}
+	return p > 0 && s[p-1] != ' ' && (strings.Contains(s[:p], "::") || strings.HasPrefix(s, "void "))
 }
 
 func indexOf[T comparable](xs []T, x T) int {

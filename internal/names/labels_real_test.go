@@ -47,6 +47,7 @@ func kernelViews(t *testing.T) map[string][]string {
 			return strings.Compare(a, b)
 		})
 		if len(ns) > 0 {
+			ns = names.DemangleAll(ns) // as the views pass them
 			views[filepath.Base(p)] = ns
 		}
 	}

@@ -8,9 +8,10 @@ import (
 // node is a C++ name read as a tree: a name without its namespaces and
 // its template arguments. A leaf is a type, a number or a word.
 type node struct {
-	name  string
-	args  []*node
-	outer string // the enclosing namespace or class, for a launcher's label
+	name     string
+	args     []*node
+	launched bool   // the argument of a launcher template, standing for it
+	outer    string // the enclosing namespace or class, for a launcher's label
 }
 
 // render writes n as C++ would (without namespaces): Name<a, b>.
@@ -81,6 +82,7 @@ func parseCxx(s string) (*node, bool) {
 			break
 		}
 		n = inner
+		n.launched = true
 	}
 	if generic[n.name] && n.outer != "" {
 		n.name = n.outer + "::" + n.name

@@ -15,7 +15,7 @@ import (
 type KernelRow struct {
 	Name     string
 	Kind     trace.Kind
-	Class    string // compute, memory or wait (see DeviceClass)
+	Class    string // communication, memory, wait or compute (trace.DeviceClass)
 	Count    int64
 	TotalNs  int64
 	MinNs    int64
@@ -26,22 +26,9 @@ type KernelRow struct {
 	Pct      float64 // share of all device op time
 }
 
-// DeviceClass says what a device op does: "memory" for copies and sets
-// (and MTIA's dma_request transfers, which the trace files as kernels),
-// "wait" for MTIA's event_wait and CUDA syncs, else "compute".
-func DeviceClass(k trace.Kind, name string) string {
-	switch {
-	case k == trace.KindMemcpy || k == trace.KindMemset:
-		return "memory"
-	case k == trace.KindSync:
-		return "wait"
-	case strings.HasPrefix(name, "dma_request"):
-		return "memory"
-	case strings.HasPrefix(name, "event_wait"):
-		return "wait"
-	}
-	return "compute"
-}
+// DeviceClass is trace.DeviceClass, the one definition of what a device
+// op does.
+func DeviceClass(k trace.Kind, name string) string { return trace.DeviceClass(k, name) }
 
 // KernelView groups kernels, memcpys and memsets by name, largest total
 // first. keep, when set, selects which device ops count.
@@ -123,7 +110,7 @@ func UnlaunchedNotes(t *trace.Trace) []string {
 	var notes []string
 	if noCorr > 0 {
 		var parts []string
-		for _, c := range []string{"memory", "wait", "compute"} {
+		for _, c := range []string{"communication", "memory", "wait", "compute"} {
 			if n := byClass[c]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, c))
 			}

@@ -16,6 +16,28 @@ var commKernel = regexp.MustCompile(`(?i)nccl|rccl|allreduce|all_reduce|allgathe
 // IsCommKernel reports whether a device op's name is a communication kernel.
 func IsCommKernel(name string) bool { return commKernel.MatchString(name) }
 
+// DeviceClass says what a device op does, the one definition for every
+// view (table, gaps, export, report, roofline): "communication" for a
+// kernel IsCommKernel names (NCCL/RCCL and the collectives ranks matches),
+// "memory" for copies and sets (and MTIA's dma_request transfers, which the
+// trace files as kernels), "wait" for MTIA's event_wait and CUDA syncs,
+// else "compute".
+func DeviceClass(k Kind, name string) string {
+	switch {
+	case k == KindMemcpy || k == KindMemset:
+		return "memory"
+	case k == KindSync:
+		return "wait"
+	case strings.HasPrefix(name, "dma_request"):
+		return "memory"
+	case strings.HasPrefix(name, "event_wait"):
+		return "wait"
+	case k == KindKernel && IsCommKernel(name):
+		return "communication"
+	}
+	return "compute"
+}
+
 // StepNumber parses "ProfilerStep#N".
 func StepNumber(name string) (int64, bool) {
 	rest, ok := strings.CutPrefix(name, "ProfilerStep#")

@@ -67,7 +67,9 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 	g := &layout.Grid{Headers: []string{"Time %", "Total", "Calls", "Avg", "Median", "Min", "Max", "StdDev", "Kind", "Class", "Name"},
 		RightAlign: []bool{true, true, true, true, true, true, true, true, false, false, false},
 		Names:      []bool{false, false, false, false, false, false, false, false, false, false, true},
-		Optional:   []int{7, 8, 5, 6, 3}} // StdDev, Kind, Min, Max, Avg: on a narrow terminal
+		// on a narrow terminal StdDev, Kind, Min, Max, Avg, Median and Class
+		// go, in that order, before the name is cut below 36 (2 x MinName)
+		Optional: []int{7, 8, 5, 6, 3, 4, 9}, MinName: 18}
 	t := func(ns float64) string { return units.Dur(rnd(ns)) }
 	if format == "csv" {
 		g.Headers = []string{"gpu_time_pct", "total_ns", "calls", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns", "kind", "class", "name"}
@@ -78,7 +80,7 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 		shown[i] = r.Name
 	}
 	if format == "text" {
-		shown = names.Column(shown, lay.NameWidth) // middle ellipsis, #2 for collisions
+		shown = names.Labels(shown, lay.NameWidth) // names.Labels: the one labelling rule
 		g.Width = lay.Width
 	}
 	for i, r := range rows {
