@@ -48,6 +48,7 @@ func checkAgainstRaw(t *testing.T, raw []rawEvent, idx map[rawKey][]int, w *Wind
 	}
 	by := map[EdgeType]int64{}
 	var sum int64
+	var un Uncounted
 	for k, e := range w.Edges {
 		f, to := find[e.From], find[e.To]
 		if k > 0 {
@@ -82,9 +83,28 @@ func checkAgainstRaw(t *testing.T, raw []rawEvent, idx map[rawKey][]int, w *Wind
 		}
 		by[e.Type] += want
 		sum += want
+		// The time the edge spans and does not count, by the edge's kind.
+		switch gap := at(to, e.ToEnd) - at(f, e.FromEnd) - want; {
+		case gap > 0 && e.Type == EdgeDependency:
+			un.IdleNs += gap
+		case gap > 0 && e.Type == EdgeSync:
+			un.SyncNs += gap
+		case gap > 0 && e.Type == EdgeOperator:
+			un.BlockedNs += gap
+		default:
+			un.OtherNs += gap
+		}
 	}
 	if sum != w.PathNs {
 		t.Fatalf("%s: the raw weights add up to %d, the path is %d", w.Label, sum, w.PathNs)
+	}
+	if len(w.Edges) > 0 {
+		first, last := w.Edges[0], w.Edges[len(w.Edges)-1]
+		span := at(find[last.To], last.ToEnd) - at(find[first.From], first.FromEnd)
+		c, _ := w.Coverage()
+		if un != w.Uncounted || c.OutsideNs != (w.End-w.Start)-span || c.PathNs+un.IdleNs+un.SyncNs+un.BlockedNs+un.OtherNs+c.OutsideNs != w.End-w.Start {
+			t.Fatalf("%s: uncounted %+v outside %d; the raw events give %+v outside %d", w.Label, w.Uncounted, c.OutsideNs, un, (w.End-w.Start)-span)
+		}
 	}
 	return by
 }

@@ -97,6 +97,10 @@ type WindowResult struct {
 	Syncs     []SyncEdge // every sync edge of the window's graph
 	WhatIf    []WhatIf
 
+	// Uncounted is the time between the path's first and last node that
+	// its weights leave out, by why (WallNs = PathNs + the four).
+	Uncounted Uncounted
+
 	OnPathEvents      int // events whose start or end is on the path
 	Nodes, GraphEdges int
 	Clamped           int // edges whose negative time difference counts 0
@@ -280,6 +284,7 @@ func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, map[string]
 	for _, k := range path {
 		e := &g.edges[k]
 		onPathEdge[k] = true
+		wr.Uncounted.add(e.typ, g.ts(e.to)-g.ts(e.from)-e.w)
 		from, to := addEvent(g.event(e.from), true), addEvent(g.event(e.to), true)
 		if detail {
 			wr.Edges = append(wr.Edges, PathEdge{Type: e.typ, From: from, To: to, FromEnd: !isStart(e.from), ToEnd: !isStart(e.to), WeightNs: e.w})

@@ -106,6 +106,7 @@ type windowJSON struct {
 	PathNs       *int64         `json:"path_ns"`
 	WallNs       *int64         `json:"wall_ns"`
 	NoPathReason *string        `json:"no_path_reason"`
+	Uncounted    *uncountedJSON `json:"uncounted_ns"`
 	BreakdownNs  *breakdownJSON `json:"breakdown_ns"`
 	BreakdownPct *sharesJSON    `json:"breakdown_pct"`
 	Graph        graphJSON      `json:"graph"`
@@ -114,6 +115,16 @@ type windowJSON struct {
 	Edges        []edgeJSON     `json:"edges"`
 	SyncEdges    []syncJSON     `json:"sync_edges"`
 	WhatIf       []whatIfJSON   `json:"what_if"`
+}
+
+// uncountedJSON: the window's time the path does not count, by why
+// (path_ns + the five = end_ns - start_ns).
+type uncountedJSON struct {
+	Idle    int64 `json:"idle"`
+	Sync    int64 `json:"sync"`
+	Blocked int64 `json:"blocked"`
+	Clamped int64 `json:"clamped"`
+	Outside int64 `json:"outside"`
 }
 
 type nameJSON struct {
@@ -254,6 +265,9 @@ func window(t *trace.Trace, w *critpath.WindowResult) windowJSON {
 	if w.HasStep {
 		s := w.Step
 		j.Step = &s
+	}
+	if c, ok := w.Coverage(); ok {
+		j.Uncounted = &uncountedJSON{c.Uncounted.IdleNs, c.Uncounted.SyncNs, c.Uncounted.BlockedNs, c.Uncounted.OtherNs, c.OutsideNs}
 	}
 	if w.HasSteps {
 		j.Steps = &stepsJSON{w.FirstStep, w.LastStep}

@@ -92,6 +92,11 @@ func Text(w io.Writer, file string, r *critpath.Result, o TextOptions) error {
 			b.WriteString(line + "\n")
 		}
 	}
+	if c, ok := r.TotalCoverage(); ok {
+		for _, line := range layout.Wrap(coverageLine(r, c), width, "  ") {
+			b.WriteString(line + "\n")
+		}
+	}
 	if !r.HasMedian {
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -155,4 +160,40 @@ func allWindows(r *critpath.Result) string {
 		return " (all windows)"
 	}
 	return ""
+}
+
+// coverageLine says in one line how much of the windows the paths cover
+// and why the rest is not on them: HTA's path counts neither idle CPU time
+// between ops nor the time a call only waited, and a path can run past
+// its window's end (device ops launched in the window end after it).
+func coverageLine(r *critpath.Result, c critpath.Coverage) string {
+	subject, whole, verb, runs := "the paths", "the windows", "cover", "run"
+	if len(r.Windows) == 1 {
+		subject, whole, verb, runs = "the path", "the window", "covers", "runs"
+		if r.Windows[0].HasStep {
+			whole = "the step"
+		}
+	}
+	s := fmt.Sprintf("%s (%s) %s %s%% of %s (%s)", subject, units.Dur(c.PathNs), verb,
+		units.Pct(Pct(c.PathNs, c.WindowNs)), whole, units.Dur(c.WindowNs))
+	if c.OutsideNs < 0 {
+		s = fmt.Sprintf("%s (%s) %s past the end of %s (%s) by %s: device ops launched in it end after it", subject,
+			units.Dur(c.PathNs), runs, whole, units.Dur(c.WindowNs), units.Dur(-c.OutsideNs))
+	}
+	var parts []string
+	add := func(ns int64, what string) {
+		if ns > 0 {
+			parts = append(parts, units.Dur(ns)+" "+what)
+		}
+	}
+	add(c.Uncounted.IdleNs, "CPU idle between ops")
+	add(c.Uncounted.SyncNs+c.Uncounted.BlockedNs, "waiting in syncs")
+	add(c.OutsideNs, "before or after the path")
+	if c.Uncounted.OtherNs < 0 {
+		parts = append(parts, units.Dur(-c.Uncounted.OtherNs)+" of overlaps counted once")
+	}
+	if len(parts) == 0 {
+		return s
+	}
+	return s + "; not counted: " + strings.Join(parts, ", ")
 }
