@@ -6,6 +6,10 @@ import (
 	"unicode/utf8"
 )
 
+// LabelWidth is the width of the label JSON and CSV carry beside the
+// full name: the room the name column keeps at 80 columns.
+const LabelWidth = 36
+
 // Labels gives each name of a view the label a person recognises within
 // width runes (width <= 0: no limit), one rule for every text view:
 //

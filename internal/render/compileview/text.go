@@ -5,8 +5,10 @@
 package compileview
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,6 +78,34 @@ func cxMore(n int, what string) string {
 	return fmt.Sprintf("%d more %s (--top 0 lists all; --format json has every one)", n, what)
 }
 
+// cxMoreKernels is the line under the kernel lists cut at top, by class.
+func cxMoreKernels(rest []compile.Kernel) string {
+	if len(rest) == 0 {
+		return ""
+	}
+	var inductor, library, other int
+	for _, k := range rest {
+		switch k.Class {
+		case compile.ClassInductor:
+			inductor++
+		case compile.ClassLibrary:
+			library++
+		default:
+			other++
+		}
+	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{inductor, "Inductor"}, {library, "library"}, {other, "other"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	return fmt.Sprintf("%d more kernels (%s; --top 0 lists all; --format json has every one)", len(rest), strings.Join(parts, ", "))
+}
+
 // compileGrids are the tables of a summary.
 func compileGrids(s *compile.Summary, v View) []viewkit.Titled {
 	var out []viewkit.Titled
@@ -131,10 +161,16 @@ func compileGrids(s *compile.Summary, v View) []viewkit.Titled {
 	}
 	if len(s.Kernels) > 0 {
 		n := cut(len(s.Kernels))
+		// Listed by device time whatever their class, so that the library
+		// kernels compile did not generate (GEMMs, attention) are seen
+		// beside the Inductor ones under the default --top.
+		byTime := slices.Clone(s.Kernels)
+		slices.SortStableFunc(byTime, func(a, b compile.Kernel) int { return cmp.Compare(b.TotalNs, a.TotalNs) })
 		g := &layout.Grid{Headers: []string{"kernel", "class", "count", "total", "median", "in graphs"},
-			RightAlign: []bool{false, false, true, true, true, true}, Names: []bool{true}, Width: w}
+			RightAlign: []bool{false, false, true, true, true, true}, Names: []bool{true}, Width: w,
+			MinName: 30, Optional: []int{5, 4}}
 		d := &layout.Grid{Headers: []string{"kernel", "launched by", "fused ops (from the name)"}, Names: []bool{true, true, true}, Width: w}
-		for _, k := range s.Kernels[:n] {
+		for _, k := range byTime[:n] {
 			class := k.Class
 			if k.Family != "" {
 				class += "/" + k.Family
@@ -150,7 +186,7 @@ func compileGrids(s *compile.Summary, v View) []viewkit.Titled {
 		if s.GraphOnly() {
 			title = "Kernels replayed by CUDA graphs (no kernel was launched from a compiled call; Inductor kernels anywhere)"
 		}
-		more := cxMore(len(s.Kernels)-n, "kernels")
+		more := cxMoreKernels(byTime[n:])
 		out = append(out, viewkit.Titled{Title: title, Grid: g, Foot: more}, viewkit.Titled{Title: "How they were launched (launch call < the op that made it) and the ops an Inductor kernel fuses (read from its name, a heuristic)", Grid: d, Foot: more})
 	}
 	if len(s.Graphs.Sequences) > 0 {

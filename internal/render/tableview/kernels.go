@@ -17,6 +17,7 @@ const KernelSchema = "tracetab.kernels/2"
 
 type kernelJSON struct {
 	Name     string  `json:"name"`
+	Label    string  `json:"label"`
 	Kind     string  `json:"kind"`
 	Class    string  `json:"class"`
 	Calls    int64   `json:"calls"`
@@ -57,8 +58,9 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 			TotalNs int64            `json:"gpu_time_ns"`
 			Rows    []kernelJSON     `json:"kernels"`
 		}{KernelSchema, file, KernelSort, steps, totalNs, []kernelJSON{}}
-		for _, r := range rows {
-			out.Rows = append(out.Rows, kernelJSON{Name: r.Name, Kind: r.Kind.String(), Class: r.Class, Calls: r.Count,
+		labels := names.Labels(demangled(kernelNames(rows)), names.LabelWidth)
+		for i, r := range rows {
+			out.Rows = append(out.Rows, kernelJSON{Name: r.Name, Label: labels[i], Kind: r.Kind.String(), Class: r.Class, Calls: r.Count,
 				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: r.MedianNs, MinNs: r.MinNs, MaxNs: r.MaxNs,
 				StddevNs: rnd(r.StdDevNs), GPUPct: pct2(r.Pct)})
 		}
@@ -72,12 +74,13 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 		Optional: []int{7, 8, 5, 6, 3, 4, 9}, MinName: 18}
 	t := func(ns float64) string { return units.Dur(rnd(ns)) }
 	if format == "csv" {
-		g.Headers = []string{"gpu_time_pct", "total_ns", "calls", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns", "kind", "class", "name"}
+		g.Headers = []string{"gpu_time_pct", "total_ns", "calls", "avg_ns", "median_ns", "min_ns", "max_ns", "stddev_ns", "kind", "class", "name", "label"}
 		t = func(ns float64) string { return strconv.FormatInt(rnd(ns), 10) }
 	}
-	shown := make([]string, len(rows))
-	for i, r := range rows {
-		shown[i] = r.Name
+	shown := kernelNames(rows)
+	var labels []string
+	if format == "csv" {
+		labels = names.Labels(demangled(shown), names.LabelWidth)
 	}
 	if format == "text" {
 		shown = names.Labels(shown, lay.NameWidth) // names.Labels: the one labelling rule
@@ -86,9 +89,30 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 	for i, r := range rows {
 		g.Rows = append(g.Rows, []string{strconv.FormatFloat(r.Pct, 'f', 2, 64), t(float64(r.TotalNs)), strconv.FormatInt(r.Count, 10),
 			t(r.MeanNs), t(float64(r.MedianNs)), t(float64(r.MinNs)), t(float64(r.MaxNs)), t(r.StdDevNs), r.Kind.String(), r.Class, shown[i]})
+		if labels != nil {
+			g.Rows[i] = append(g.Rows[i], labels[i])
+		}
 	}
 	if format == "text" || format == "md" {
 		addKernelHists(g, hist)
 	}
 	return g.Write(w, format)
+}
+
+func kernelNames(rows []table.KernelRow) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.Name
+	}
+	return out
+}
+
+// demangled is names demangled: labels are read by people, whatever
+// --demangle says of the full names.
+func demangled(in []string) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = names.Demangle(s)
+	}
+	return out
 }

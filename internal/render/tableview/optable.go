@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/table"
 )
 
@@ -17,6 +18,7 @@ const TableSchema = "tracetab.table/2"
 // sums, rounded once) and bytes.
 type OpRowJSON struct {
 	Name         string   `json:"name"`
+	Label        string   `json:"label"`
 	Device       bool     `json:"device_op"`
 	UserAnnotate bool     `json:"user_annotation"`
 	TopLevel     bool     `json:"top_level"`
@@ -86,8 +88,14 @@ func OpTableJSONOf(file, sortBy string, res *table.Result, lay TorchLayout) *OpT
 	j := &OpTableJSON{Schema: TableSchema, File: file, Torch: res.Torch.String(), TorchRebuilt: res.Rebuilt.String(),
 		SortBy: sortName(sortBy), Steps: res.Steps,
 		SelfCPUNs: table.Ns(res.SumSelfCPU), SelfCUDANs: table.Ns(res.SumSelfDev), DeviceColumn: res.HasDeviceTime, Rows: []OpRowJSON{}}
-	for _, r := range OpRows(res, lay) {
-		o := OpRowJSON{Name: r.Name, Device: r.Device, UserAnnotate: r.UserAnn, TopLevel: r.TopLevel, Calls: r.Count,
+	rows := OpRows(res, lay)
+	ns := make([]string, len(rows))
+	for i, r := range rows {
+		ns[i] = r.Name
+	}
+	labels := names.Labels(demangled(ns), names.LabelWidth)
+	for i, r := range rows {
+		o := OpRowJSON{Name: r.Name, Label: labels[i], Device: r.Device, UserAnnotate: r.UserAnn, TopLevel: r.TopLevel, Calls: r.Count,
 			SelfCPUNs: table.Ns(r.SelfCPU), CPUTotalNs: table.Ns(r.CPUTotal), CPUAvgNs: table.Ns(r.CPUAvg()),
 			SelfCUDANs: table.Ns(r.SelfDev), CUDATotalNs: table.Ns(r.DevTotal), CUDAAvgNs: table.Ns(r.DevAvg()),
 			SelfCPUPct: pctPtr(r.SelfCPU, res.SumSelfCPU), CPUTotalPct: pctPtr(r.CPUTotal, res.SumSelfCPU),
