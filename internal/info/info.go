@@ -85,8 +85,12 @@ type CatCount struct {
 // Device is one GPU with its streams. WorkStartNs and WorkEndNs bound its
 // kernels, memcpys and memsets (null when it has none).
 type Device struct {
-	ID          int      `json:"device"`
-	Name        *string  `json:"name"`
+	ID   int     `json:"device"`
+	Name *string `json:"name"`
+	// Vendor is read from what ran on the device when the trace does not
+	// name it: its kernels' and launch calls' names (VendorFrom says which).
+	Vendor      *string  `json:"vendor"`
+	VendorFrom  []string `json:"vendor_from"`
 	WorkStartNs *int64   `json:"work_start_ns"`
 	WorkEndNs   *int64   `json:"work_end_ns"`
 	Streams     []Stream `json:"streams"`
@@ -203,6 +207,7 @@ func Summarize(t *trace.Trace) *Info {
 	type window struct{ lo, hi int64 }
 	work := map[int]*window{}
 	launchedWork := map[int32]bool{}
+	var vendors vendorReader
 	var lo, hi int64
 	first := true
 	for i := 0; i < t.NumEvents(); i++ {
@@ -245,7 +250,9 @@ func Summarize(t *trace.Trace) *Info {
 				}
 				if r := l.Launch[i]; r >= 0 {
 					launchedWork[r] = true
+					vendors.add(tr.Device, t.Ev(int(r)).Name)
 				}
+				vendors.add(tr.Device, e.Name)
 			}
 		case trace.TrackCPU:
 			th := threads[e.Track]
@@ -278,6 +285,11 @@ func Summarize(t *trace.Trace) *Info {
 			for _, p := range t.Devices {
 				if p.ID == d {
 					dv.Name = strPtr(p.Name)
+				}
+			}
+			if dv.Name == nil {
+				if ven, from := vendors.vendor(t, d); ven != "" {
+					dv.Vendor, dv.VendorFrom = &ven, from
 				}
 			}
 			if w := work[d]; w != nil {

@@ -204,6 +204,8 @@ func infoDevices(p infoPrintf, in *info.Info) {
 		name := ""
 		if d.Name != nil {
 			name = " " + *d.Name
+		} else if d.Vendor != nil {
+			name = " (" + *d.Vendor + " by its names: " + strings.Join(d.VendorFrom, ", ") + ")"
 		}
 		p("device %d%s", d.ID, name)
 		if d.WorkStartNs != nil {

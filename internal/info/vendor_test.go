@@ -1,0 +1,99 @@
+package info
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// deviceNames reads deviceProperties (id -> name) from the raw JSON.
+func deviceNames(t *testing.T, path string) map[int]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var obj struct {
+		DeviceProperties []struct {
+			ID   int    `json:"id"`
+			Name string `json:"name"`
+		} `json:"deviceProperties"`
+	}
+	b, _ := io.ReadAll(r)
+	_ = json.Unmarshal(b, &obj) // a bare array has none
+	out := map[int]string{}
+	for _, d := range obj.DeviceProperties {
+		out[d.ID] = d.Name
+	}
+	return out
+}
+
+// The vendor read from the names of what ran on a device agrees with the
+// device's own name wherever the trace gives one (deviceProperties), on
+// every shared trace: it is never wrong, and it names most of them.
+func TestVendorAgainstDeviceProperties(t *testing.T) {
+	var named, read int
+	for _, path := range sharedTraces(t) {
+		props := deviceNames(t, path)
+		if len(props) == 0 {
+			continue
+		}
+		tr, err := parse.Open(path, parse.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		var v vendorReader
+		l := tr.Links()
+		for i := 0; i < tr.NumEvents(); i++ {
+			e := tr.Ev(i)
+			if tr.Tracks[e.Track].Kind != trace.TrackDevice || !e.Kind.IsDeviceWork() {
+				continue
+			}
+			v.add(tr.Tracks[e.Track].Device, e.Name)
+			if r := l.Launch[i]; r >= 0 {
+				v.add(tr.Tracks[e.Track].Device, tr.Ev(int(r)).Name)
+			}
+		}
+		for dev := range v.seen {
+			name, ok := props[dev]
+			if !ok {
+				continue
+			}
+			var want string
+			switch up := strings.ToUpper(name); {
+			case strings.Contains(up, "AMD") || strings.Contains(up, "INSTINCT") || strings.Contains(up, "RADEON"):
+				want = "AMD"
+			case strings.Contains(up, "NVIDIA") || strings.Contains(up, "TESLA") || strings.Contains(up, "GEFORCE"):
+				want = "NVIDIA"
+			default:
+				continue
+			}
+			named++
+			got, from := v.vendor(tr, dev)
+			if got != "" {
+				read++
+			}
+			if got != "" && got != want {
+				t.Errorf("%s: device %d %q read as %s (from %v)", filepath.Base(path), dev, name, got, from)
+			}
+		}
+	}
+	if named < 10 || read*10 < named*8 {
+		t.Errorf("%d named devices, %d of them read from their names: want at least 10 and 80%%", named, read)
+	}
+	t.Logf("%d devices named by deviceProperties, the vendor read from names for %d", named, read)
+}
