@@ -129,6 +129,9 @@ backward ops (fwdbwd flows).`,
 }
 
 func isTerminal(w any) bool {
+	if ww, ok := w.(*wrapWriter); ok {
+		w = ww.f
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -43,6 +43,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// instead of 40 takes the same CPU time for info and table and lowers
 	// table's peak RSS from 261 to 235 MiB (its peak is in the parse).
 	debug.SetGCPercent(20)
+	stderr = wrapStderr(stderr) // notes fit a terminal
+	if ww, ok := stderr.(*wrapWriter); ok {
+		defer ww.Flush()
+	}
 	out := &outWriter{w: stdout}
 	e := &env{stdin: stdin, stdout: out, stderr: stderr}
 	// a panic anywhere (the goroutines carry theirs here) is one line and
@@ -126,6 +130,7 @@ large for --max-memory, or an internal error (please report it).`,
 	root.AddCommand(newTrendCmd(e))
 	root.AddCommand(newVersionCmd(e))
 	groupCommands(root)
+	wrapHelp(root, e)
 	return root
 }
 

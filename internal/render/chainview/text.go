@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/chain"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -23,6 +24,9 @@ const ChainSchema = "tracetab.chain/2"
 // lines keep that indentation and say their level, so a line's length
 // does not grow with the nesting.
 const maxIndent = 24
+
+// treeGlyphs are the characters a line's tree prefix is drawn with.
+const treeGlyphs = " \n├└│─⇒⇢…-=>~<↑"
 
 func kindLabel(k trace.Kind) string {
 	switch k {
@@ -57,7 +61,7 @@ func fitName(name string, room int, rest string) string {
 	if room <= 0 {
 		return name
 	}
-	return layout.Cut(name, max(room-layout.Runes(rest), minChainName))
+	return names.Labels([]string{name}, max(room-layout.Runes(rest), minChainName))[0] // the one labelling rule
 }
 
 func deviceLine(d *chain.DeviceOp, room int) string {
@@ -148,6 +152,21 @@ func (t *TextSink) line(s string) {
 		t.w.WriteString(lead + strings.Join(layout.Wrap(body, t.width-layout.Runes(lead), indent), "\n") + "\n")
 		return
 	}
+	if t.width > 0 && layout.Runes(s) > t.width { // any other line: wrapped under its tree prefix
+		body = strings.TrimLeft(s, treeGlyphs)
+		lead := s[:len(s)-len(body)]
+		if room := t.width - layout.Runes(lead); room >= minChainName {
+			for k, l := range layout.Wrap(body, room, "  ") {
+				if k > 0 {
+					t.w.WriteString(strings.Repeat(" ", layout.Runes(lead)))
+				} else {
+					t.w.WriteString(lead)
+				}
+				t.w.WriteString(l + "\n")
+			}
+			return
+		}
+	}
 	t.w.WriteString(s + "\n")
 }
 
@@ -173,6 +192,12 @@ func (t *TextSink) item(pre, text string) {
 		} else {
 			cur += "  " + f
 		}
+	}
+	if layout.Runes(cur) > t.width && strings.HasPrefix(cur, cont) { // one field wider than its line: its words wrap
+		for _, l := range layout.Wrap(strings.TrimPrefix(cur, cont), t.width-layout.Runes(cont), "") {
+			t.line(cont + l)
+		}
+		return
 	}
 	t.line(cur)
 }
@@ -259,21 +284,22 @@ func (t *TextSink) glyphs() (branch, cont, lastBranch, space, dev, hop string) {
 func (t *TextSink) prefix(d int) string {
 	_, cont, _, space, _, _ := t.glyphs()
 	var b strings.Builder
-	for k := 1; k < d && k <= maxIndent; k++ {
+	deep := t.maxIndent()
+	for k := 1; k < d && k <= deep; k++ {
 		if k < len(t.open) && t.open[k] {
 			b.WriteString(cont)
 		} else {
 			b.WriteString(space)
 		}
 	}
-	if d > maxIndent+1 {
+	if d > deep+1 {
 		b.WriteString("… ")
 	}
 	return b.String()
 }
 
 func (t *TextSink) setOpen(d int, open bool) {
-	if d > maxIndent+1 {
+	if d > t.maxIndent()+1 {
 		return
 	}
 	for len(t.open) <= d {
@@ -283,8 +309,18 @@ func (t *TextSink) setOpen(d int, open bool) {
 	t.open[d] = open
 }
 
-func levelMark(d int) string {
-	if d > maxIndent+1 {
+// maxIndent is the deepest level drawn with its own indentation: at most
+// maxIndent, and on a width no more than two fifths of it, so a deep
+// tree leaves its names room.
+func (t *TextSink) maxIndent() int {
+	if t.width <= 0 {
+		return maxIndent
+	}
+	return min(maxIndent, max(4, t.width*2/5/3))
+}
+
+func (t *TextSink) levelMark(d int) string {
+	if d > t.maxIndent()+1 {
 		return "  [level " + strconv.Itoa(d) + "]"
 	}
 	return ""
@@ -326,7 +362,7 @@ func (t *TextSink) Item(it *chain.Item) error {
 			line = t.prefix(d) + b
 		}
 		t.setOpen(d, !it.Last)
-		t.item(line, eventLine(it, false, t.room(line+levelMark(d)))+levelMark(d))
+		t.item(line, eventLine(it, false, t.room(line+t.levelMark(d)))+t.levelMark(d))
 	case chain.ItemDevice, chain.ItemMoreDevice:
 		pre := t.prefix(d + 1)
 		if t.node != nil && t.node.HasChildren {

@@ -352,7 +352,9 @@ func writeSections(b *strings.Builder, format, heading string, lines []string, t
 			if md {
 				b.WriteString("\n" + layout.MdText(t.Foot) + "\n")
 			} else {
-				b.WriteString(t.Foot + "\n")
+				for _, l := range layout.Wrap(t.Foot, width, "  ") {
+					b.WriteString(l + "\n")
+				}
 			}
 		}
 	}

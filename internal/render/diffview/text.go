@@ -318,7 +318,9 @@ func Text(w io.Writer, format string, d *diff.Diff, g *diff.Gate, v View) error 
 			return err
 		}
 		if t.Foot != "" {
-			b.WriteString(t.Foot + "\n")
+			for _, l := range layout.Wrap(t.Foot, width, "  ") {
+				b.WriteString(l + "\n")
+			}
 		}
 	}
 	if d.Ignored > 0 {

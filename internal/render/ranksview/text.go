@@ -163,7 +163,9 @@ func bandwidthGrid(r *ranks.Report, width int, csv bool) *layout.Grid {
 		return nil
 	}
 	g := &layout.Grid{Headers: []string{"rank", "collective", "dtype", "size", "group", "count", "total", "median", "algbw", "busbw", "link"},
-		RightAlign: []bool{true, false, false, true, true, true, true, true, true, true, true}, Names: []bool{false, true}, Width: width}
+		RightAlign: []bool{true, false, false, true, true, true, true, true, true, true, true}, Names: []bool{false, true}, Width: width,
+		// on a narrow terminal group, median, algbw and dtype go first
+		Optional: []int{4, 7, 8, 2}, MinName: 12}
 	for _, b := range r.Bandwidth {
 		group := "n/a"
 		if b.GroupSize >= 0 {
@@ -409,7 +411,9 @@ func Text(w io.Writer, format string, r *ranks.Report, v View) error {
 			if md {
 				b.WriteString("\n" + layout.MdText(t.Foot) + "\n")
 			} else {
-				b.WriteString(t.Foot + "\n")
+				for _, l := range layout.Wrap(t.Foot, width, "  ") {
+					b.WriteString(l + "\n")
+				}
 			}
 		}
 	}

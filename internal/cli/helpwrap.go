@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// wrapHelp makes --help fit the terminal (80 columns when piped): the help
+// cobra writes is laid out as usual, then each line wider than that breaks
+// between words, a flag's description under its own column, an example
+// under its command, prose under its first word.
+func wrapHelp(root *cobra.Command, e *env) {
+	plain := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		var buf bytes.Buffer
+		out := c.OutOrStdout()
+		c.SetOut(&buf)
+		plain(c, args)
+		c.SetOut(out)
+		width := 80
+		if tw, ok := e.terminalWidth(); ok {
+			width = max(tw, minWidth)
+		}
+		io.WriteString(out, wrapHelpText(buf.String(), width))
+	})
+}
+
+// flagLine matches a flag's line: its name (and value type) and the gap
+// before its description.
+var flagLine = regexp.MustCompile(`^(\s+(?:-\w, )?--[\w-]+(?: \w+)?\s{2,})\S`)
+
+func wrapHelpText(s string, width int) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		body := strings.TrimSuffix(line, "\n")
+		if len([]rune(body)) <= width {
+			b.WriteString(line)
+			continue
+		}
+		lead := len(body) - len(strings.TrimLeft(body, " "))
+		prefix, indent := body[:lead], strings.Repeat(" ", lead+2)
+		if m := flagLine.FindStringSubmatch(body); m != nil {
+			prefix, indent = m[1], strings.Repeat(" ", len(m[1]))
+		}
+		b.WriteString(breakWords(prefix, body[len(prefix):], width, indent))
+		if strings.HasSuffix(line, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// breakWords writes prefix as it is, then s broken between words into
+// lines of at most width columns (a word wider than a line stays whole on
+// its own), continuation lines starting with indent.
+func breakWords(prefix, s string, width int, indent string) string {
+	var lines []string
+	cur, n := prefix, len([]rune(prefix))
+	fresh := true
+	for _, w := range strings.Fields(s) {
+		wl := len([]rune(w))
+		if !fresh && n+1+wl > width {
+			lines = append(lines, cur)
+			cur, n, fresh = indent, len(indent), true
+		}
+		if !fresh {
+			cur += " "
+			n++
+		}
+		cur += w
+		n += wl
+		fresh = false
+	}
+	lines = append(lines, cur)
+	return strings.Join(lines, "\n")
+}

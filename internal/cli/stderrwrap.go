@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/tracetab/tracetab/internal/layout"
+	"golang.org/x/term"
+)
+
+// wrapWriter wraps the lines written to a terminal's stderr at its width:
+// a note or warning longer than the terminal breaks between words, the
+// rest indented two spaces; a word wider than the line breaks inside
+// (nothing is cut). A progress line (one with a carriage return) passes
+// through as written. Piped stderr is not wrapped: a log keeps each
+// message on one line for grep.
+type wrapWriter struct {
+	mu    sync.Mutex
+	w     io.Writer
+	f     *os.File // the terminal, for isTerminal
+	width int
+	buf   []byte
+}
+
+// wrapStderr returns w wrapped when it is a terminal, else w.
+func wrapStderr(w io.Writer) io.Writer {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return w
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 0 {
+		width = 80
+	}
+	return &wrapWriter{w: w, f: f, width: max(width, minWidth)}
+}
+
+func (x *wrapWriter) Write(p []byte) (int, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if bytes.IndexByte(p, '\r') >= 0 {
+		_, err := x.w.Write(p)
+		return len(p), err
+	}
+	x.buf = append(x.buf, p...)
+	for {
+		i := bytes.IndexByte(x.buf, '\n')
+		if i < 0 {
+			break
+		}
+		if _, err := io.WriteString(x.w, wrapLine(string(x.buf[:i]), x.width)); err != nil {
+			return len(p), err
+		}
+		x.buf = x.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+// Flush writes what is left without a newline.
+func (x *wrapWriter) Flush() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.buf) > 0 {
+		io.WriteString(x.w, wrapLine(string(x.buf), x.width))
+		x.buf = nil
+	}
+}
+
+// wrapLine is s broken into lines of at most width columns, each ended by
+// a newline; continuation lines are indented two spaces.
+func wrapLine(s string, width int) string {
+	if layout.Runes(s) <= width {
+		return s + "\n"
+	}
+	const indent = "  "
+	var b strings.Builder
+	var line []rune
+	fresh := true // nothing but the indent on the line yet
+	flush := func() {
+		b.WriteString(string(line) + "\n")
+		line, fresh = []rune(indent), true
+	}
+	for _, word := range strings.Fields(s) {
+		w := []rune(word)
+		if !fresh && len(line)+1+len(w) > width {
+			flush()
+		}
+		if !fresh {
+			line = append(line, ' ')
+		}
+		for len(line)+len(w) > width { // a word wider than a line breaks inside
+			room := width - len(line)
+			line = append(line, w[:room]...)
+			w = w[room:]
+			flush()
+		}
+		line = append(line, w...)
+		fresh = false
+	}
+	if !fresh {
+		b.WriteString(string(line) + "\n")
+	}
+	return b.String()
+}
