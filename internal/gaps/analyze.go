@@ -292,6 +292,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	}
 	r.Verdict = verdict(span, spanName, r.Devices, busyIn, acc, active, r.Narrowed, facts)
 	r.Verdict.CPUWindowNs = cpuSpan.total()
+	oneVoice(&r.Verdict, r.Breakdown)
 	return r
 }
 

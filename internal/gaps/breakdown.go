@@ -52,8 +52,13 @@ type StepBreakdown struct {
 type Breakdown struct {
 	Steps  []StepBreakdown
 	Total  StepBreakdown
-	Advice string // a recommendation that follows from the numbers, or ""
-	Note   string // steps left out, and why
+	Advice string // a recommendation that follows from the numbers, or "" (the TensorBoard plugin's rules)
+	// AdviceClass is the verdict class Advice's remedy belongs to
+	// (ClassInput, ClassLaunch); AgreesWithVerdict says whether the
+	// verdict (or its steady state) is of that class (oneVoice).
+	AdviceClass       string
+	AgreesWithVerdict bool
+	Note              string // steps left out, and why
 }
 
 func isLoaderStep(name string) bool {
@@ -238,7 +243,7 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 			b.Total.Ns[r] += sb.Ns[r]
 		}
 	}
-	b.Advice = breakdownAdvice(&b.Total)
+	b.Advice, b.AdviceClass = breakdownAdvice(&b.Total)
 	return b, busy
 }
 
@@ -311,19 +316,20 @@ func callStep(win []trace.Step, endMax []int64, s, e int64, passedAt func(s int6
 	return k
 }
 
-// breakdownAdvice is the recommendation that follows from the totals.
-func breakdownAdvice(t *StepBreakdown) string {
+// breakdownAdvice is the recommendation that follows from the totals, and
+// the verdict class its remedy belongs to.
+func breakdownAdvice(t *StepBreakdown) (string, string) {
 	if t.TotalNs == 0 {
-		return ""
+		return "", ""
 	}
 	share := func(r Role) float64 { return float64(t.Ns[r]) * 100 / float64(t.TotalNs) }
 	switch {
 	case share(RoleDataLoader) >= 5:
-		return "DataLoader takes " + fmtPct(share(RoleDataLoader)) + " of the step time: raise num_workers and set pin_memory=True"
+		return "DataLoader takes " + fmtPct(share(RoleDataLoader)) + " of the step time: raise num_workers and set pin_memory=True", ClassInput
 	case share(RoleRuntime)+share(RoleCPUExec) > share(RoleKernel) && share(RoleKernel) < 50:
-		return "launch calls and CPU work take longer than the kernels: CUDA graphs or torch.compile would cut launch overhead"
+		return "launch calls and CPU work take longer than the kernels: CUDA graphs or torch.compile would cut launch overhead", ClassLaunch
 	}
-	return ""
+	return "", ""
 }
 
 func fmtPct(p float64) string { return units.Pct(p) + "%" }

@@ -62,6 +62,10 @@ type Verdict struct {
 	CPUActiveNs int64            // union of CPU events on the launching threads inside CPUWindowNs
 	CPUWindowNs int64            // the span, from the first launch call on when that came earlier
 	Advice      string
+	// Also: remedies of other classes, each with the number that
+	// justifies it (oneVoice); the one advice section says them after
+	// Advice.
+	Also []string
 	// Start-up: the idle time one-time start-up calls hold (StartupNs is
 	// IdleByCause[CauseStartup]), its share of the idle, the calls by name
 	// (their IdleNs sum to StartupNs), and the verdict of the steady state:

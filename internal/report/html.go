@@ -72,6 +72,7 @@ type tableView struct {
 
 type verdictView struct {
 	Class, Headline, Advice, Span string
+	Also                          []string
 	Causes                        []figure
 }
 
@@ -110,9 +111,8 @@ func (p *Page) WriteHTML(w io.Writer, t *trace.Trace) error {
 		if c.Note != "" {
 			v.ChartNote = append(v.ChartNote, c.Note)
 		}
-		if c.Advice != "" {
-			v.ChartNote = append(v.ChartNote, "recommendation: "+c.Advice)
-		}
+		// one voice: the verdict's advice (and its "also" lines) speaks
+		// for the step breakdown too
 		if n := c.ShownNote(); n != "" {
 			v.ChartNote = append(v.ChartNote, n)
 		}
@@ -141,7 +141,7 @@ func (v *view) verdict(p *Page) {
 		v.NoGPU = vd.Headline
 		return
 	}
-	vv := &verdictView{Class: vd.Class, Headline: vd.Headline, Advice: vd.Advice,
+	vv := &verdictView{Class: vd.Class, Headline: vd.Headline, Advice: vd.Advice, Also: vd.Also,
 		Span: vd.Denominator + ": " + units.Dur(vd.SpanNs) + " per device; GPU busy " + units.Dur(vd.BusyNs) + ", idle " +
 			units.Dur(vd.IdleNs) + " (" + units.Pct(vd.IdlePct) + "%); CPU active on the launching threads " + units.Dur(vd.CPUActiveNs) +
 			" of " + units.Dur(vd.CPUWindowNs)}

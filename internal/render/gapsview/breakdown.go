@@ -32,7 +32,8 @@ func breakdownJSON(b *gaps.Breakdown) any {
 	if b.Note != "" {
 		note = &b.Note
 	}
-	return map[string]any{"steps": steps, "total": stepBreakdownJSON(b.Total), "advice": advice, "note": note}
+	return map[string]any{"steps": steps, "total": stepBreakdownJSON(b.Total), "advice": advice,
+		"advice_agrees_with_verdict": b.AgreesWithVerdict, "note": note}
 }
 
 // breakdownGrid is the step breakdown as a table (durations as f formats them).

@@ -144,6 +144,7 @@ func JSON(w io.Writer, file string, r *gaps.Report) error {
 		Class       string           `json:"class"`
 		Headline    string           `json:"headline"`
 		Advice      *string          `json:"advice"`
+		Also        []string         `json:"also"`
 		Narrowed    *string          `json:"narrowed_to"`
 		Denominator *string          `json:"denominator"`
 		SpanNs      *int64           `json:"span_ns"`
@@ -181,7 +182,7 @@ func JSON(w io.Writer, file string, r *gaps.Report) error {
 		return &s
 	}
 	v := r.Verdict
-	vj := verdictJSON{Class: v.Class, Headline: v.Headline, Advice: str(v.Advice), Narrowed: str(r.Narrowed), Devices: v.Devices,
+	vj := verdictJSON{Class: v.Class, Headline: v.Headline, Advice: str(v.Advice), Also: append([]string{}, v.Also...), Narrowed: str(r.Narrowed), Devices: v.Devices,
 		Activity: str(v.Activity), Startup: []startupJSON{}, SteadyClass: v.Class, SteadyHead: v.Headline}
 	if !r.NoGPU { // a CPU-only trace measures none of these
 		vj.Denominator, vj.SpanNs, vj.BusyNs, vj.IdleNs, vj.IdlePct = &v.Denominator, &v.SpanNs, &v.BusyNs, &v.IdleNs, &v.IdlePct

@@ -116,6 +116,9 @@ func Text(w io.Writer, r *gaps.Report, minGap int64, width int, sparks ...StepSp
 		if v.Advice != "" {
 			o.field("advice", v.Advice)
 		}
+		for _, a := range v.Also {
+			o.field("also", a)
+		}
 		if v.StartupNs > 0 && v.Class == gaps.ClassStartup {
 			o.field("steady", strings.ToUpper(v.SteadyClass)+": "+v.SteadyHeadline)
 		}
@@ -295,9 +298,8 @@ func (o *textOut) breakdown(bd *gaps.Breakdown) {
 	if bd.Note != "" {
 		o.para("note: "+bd.Note, "  ")
 	}
-	if bd.Advice != "" {
-		o.para("recommendation: "+bd.Advice, "  ")
-	}
+	// the breakdown's own recommendation (the plugin's rule) is in JSON;
+	// the text gives one advice, the verdict's, with its "also" lines
 }
 
 // dropColumn removes column i of g.
