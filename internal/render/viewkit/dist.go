@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/stats"
@@ -175,27 +174,31 @@ func distRows(g *layout.Grid, s Summary, dists []stats.Dist) [][]string {
 }
 
 // summaryFoot says what the summary shows: n rows, standing of which
-// stand out, listed of them listed, kept others the verdict names.
+// stand out, listed of them listed, kept others the verdict names. The
+// full rule (n/a where most rows have a value stands out too) is in the
+// command's help and docs/commands.md.
 func summaryFoot(s Summary, n, standing, listed, kept int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s: min, median, p90 and max of each column; ", n, s.Noun)
+	rule := fmt.Sprintf("more than %d MADs from its column's median", stats.StandOutMADs)
+	var stand string
 	switch {
 	case standing == 0:
-		fmt.Fprintf(&b, "none stands out (more than %d MADs from a column's median, or n/a where most have a value)", stats.StandOutMADs)
+		stand = "none stands out (" + rule + ")"
+	case listed == standing && standing == 1:
+		stand = "the 1 that stands out (" + rule + ")"
 	case listed == standing:
-		verb := "stand"
-		if standing == 1 {
-			verb = "stands"
-		}
-		fmt.Fprintf(&b, "below them the %d that %s out (more than %d MADs from a column's median, or n/a where most have a value)",
-			standing, verb, stats.StandOutMADs)
+		stand = fmt.Sprintf("the %d that stand out (%s)", standing, rule)
 	default:
-		fmt.Fprintf(&b, "below them %d of the %d that stand out (more than %d MADs from a column's median, or n/a where most have a value; the farthest)",
-			listed, standing, stats.StandOutMADs)
+		stand = fmt.Sprintf("the %d farthest of the %d that stand out (%s)", listed, standing, rule)
 	}
-	if kept > 0 && s.KeepWhy != "" {
-		b.WriteString(" and " + s.KeepWhy)
+	head := fmt.Sprintf("%d %s: min, median, p90, max; ", n, s.Noun)
+	tail := "; --all lists every one"
+	switch {
+	case kept > 0 && s.KeepWhy != "" && standing == 0:
+		return head + "below, " + s.KeepWhy + "; " + stand + tail
+	case kept > 0 && s.KeepWhy != "":
+		return head + "below, " + s.KeepWhy + " and " + stand + tail
+	case standing == 0:
+		return head + stand + tail
 	}
-	b.WriteString("; --all lists every one")
-	return b.String()
+	return head + "below, " + stand + tail
 }

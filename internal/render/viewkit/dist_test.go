@@ -50,8 +50,8 @@ func TestSummarise(t *testing.T) {
 	if got := strings.Join(first, " "); got != want || g.RuleAfter != 4 {
 		t.Errorf("rows %s\nwant %s", got, want)
 	}
-	if !strings.Contains(foot, "100 rows: min, median, p90 and max") || !strings.Contains(foot, "the 2 that stand out") ||
-		!strings.Contains(foot, "and the one the verdict names") || !strings.Contains(foot, "--all") {
+	if !strings.Contains(foot, "100 rows: min, median, p90, max; ") || !strings.Contains(foot, "the 2 that stand out") ||
+		!strings.Contains(foot, "below, the one the verdict names and the 2 that stand out") || !strings.Contains(foot, "--all") {
 		t.Errorf("foot %q", foot)
 	}
 	var b strings.Builder
@@ -89,7 +89,7 @@ func TestSummariseListed(t *testing.T) {
 	for _, r := range g.Rows[4:] {
 		got = append(got, r[0])
 	}
-	if strings.Join(got, ",") != "27,28,29" || !strings.Contains(foot, "3 of the 10 that stand out") {
+	if strings.Join(got, ",") != "27,28,29" || !strings.Contains(foot, "the 3 farthest of the 10 that stand out") {
 		t.Errorf("listed %v %q", got, foot)
 	}
 	// none stands out
