@@ -23,6 +23,7 @@ type gapsOptions struct {
 	linked     bool
 	hta        bool
 	allThreads bool
+	all        bool
 	width      int
 	section    string
 }
@@ -154,6 +155,7 @@ everything.`,
 	f.BoolVar(&o.linked, "linked-only", false, "count only device ops whose launch call is in the trace (as TraceLens does)")
 	f.BoolVar(&o.hta, "hta", false, "idle categories exactly as HTA 0.6.1's get_idle_time_breakdown computes them")
 	f.BoolVar(&o.allThreads, "all-threads", false, "list dead windows on every CPU thread")
+	f.BoolVar(&o.all, "all", false, "text: list every step in the steps table (by default more than 20 steps show their distribution, the cold steps and the steps that stand out)")
 	f.StringVar(&o.format, "format", "text", "output format: text, md (every table), csv (one table: --section) or json")
 	widthFlag(f, &o.width)
 	f.StringVar(&o.section, "section", "", "md or csv: one table ("+strings.Join(gapsview.Sections, ", ")+"; csv: gaps)")
@@ -226,5 +228,5 @@ func runGaps(e *env, o *gapsOptions) error {
 	case "md", "csv":
 		return gapsview.Tables(e.stdout, r, o.format, o.section)
 	}
-	return gapsview.Text(e.stdout, r, opts.MinGap, e.textWidth(o.width), gapsview.StepSparks{Cells: r.StepCells, Glyphs: e.glyphs()})
+	return gapsview.Text(e.stdout, r, opts.MinGap, e.textWidth(o.width), o.all, gapsview.StepSparks{Cells: r.StepCells, Glyphs: e.glyphs()})
 }

@@ -23,6 +23,7 @@ type ranksOptions struct {
 	allowMissing bool
 	collectives  bool
 	top          int
+	all          bool
 	width        int
 }
 
@@ -110,6 +111,13 @@ durations, waits included (lower bounds). link is busbw as a share of the
 device's nominal per-direction NVLink bandwidth (V100 SXM 150, A100 SXM 300,
 H100/H200 450, B200 900 GB/s), an upper bound within one node only.
 
+A job of more than 20 ranks: text and Markdown print, for each per-rank
+table, the distribution of each column (min, median, p90, max) and below
+it the ranks that stand out: a value more than 3 MADs (median absolute
+deviations) from its column's median, or n/a where most ranks have a
+value; the 5 farthest, and always the rank the verdict names. --all lists
+every rank; CSV and JSON always have every rank.
+
 Two files with the same rank, or different world sizes, exit 2.
 --fail-on-skew PCT exits 1 when the slowest rank's skew exceeds PCT, and
 when there is no skew to measure (one rank, nothing matched, no steps)
@@ -118,6 +126,7 @@ unless --allow-missing.`,
   tracetab ranks worker0.pt.trace.json.gz worker1.pt.trace.json.gz
   tracetab ranks traces/ --fail-on-skew 10      # CI: exit 1 when a rank holds the others back by more than 10% of a step
   tracetab ranks traces/ --collectives --top 0  # every matched collective, each rank's arrival on one clock
+  tracetab ranks traces/ --all                  # a large job: every rank, not the distribution and the outliers
   tracetab ranks traces/ --format md >> "$GITHUB_STEP_SUMMARY"
   tracetab ranks traces/ --format json | jq '.verdict.rank'
   tracetab ranks traces/ --format json | jq '.collectives[] | {name, last_rank, busbw_gbps}'`,
@@ -147,6 +156,7 @@ unless --allow-missing.`,
 	f.StringVar(&o.format, "format", "text", "output format: text, md, csv (the per-rank table; with --collectives one row per collective and rank) or json")
 	f.BoolVar(&o.collectives, "collectives", false, "text, md and csv: list the matched collectives with each rank's arrival (json always has them)")
 	f.IntVar(&o.top, "top", 20, "with --collectives, text and md: list at most this many collectives (0: all)")
+	f.BoolVar(&o.all, "all", false, "text and md: list every rank in the per-rank tables (by default a job of more than 20 ranks shows each table's distribution and the ranks that stand out)")
 	widthFlag(f, &o.width)
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
@@ -217,7 +227,7 @@ func runRanks(e *env, o *ranksOptions, args []string) error {
 	case "csv":
 		err = ranksview.CSV(e.stdout, r, o.collectives)
 	default:
-		err = ranksview.Text(e.stdout, o.format, r, ranksview.View{Width: e.textWidth(o.width), Collectives: o.collectives, Top: o.top})
+		err = ranksview.Text(e.stdout, o.format, r, ranksview.View{Width: e.textWidth(o.width), Collectives: o.collectives, Top: o.top, All: o.all})
 	}
 	if err != nil || o.failOnSkew == "" {
 		return err

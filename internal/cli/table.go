@@ -34,6 +34,7 @@ type tableOptions struct {
 	format       string
 	torchExact   bool
 	hist         bool // --by kernel: a duration histogram per row (kernelhist.go)
+	all          bool // --by step: every step, not the summary of many
 	version      table.Version
 	matchRe      *regexp.Regexp
 	excludeRe    *regexp.Regexp
@@ -67,7 +68,11 @@ Known versions: ` + table.KnownList() + `.
 --by kernel lists GPU kernels (and memcpy/memset) by name with calls, total,
 average, median, min, max, standard deviation and class (communication,
 memory, wait, compute); --by step lists profiler
-steps with CPU time, GPU busy time and kernel counts; --by module shows the
+steps with CPU time, GPU busy time and kernel counts (more than 20 steps:
+the distribution of each column, min, median, p90 and max, then the cold
+steps and the ones that stand out, more than 3 MADs from a column's median
+or n/a where most have a value, the 5 farthest; --all lists every step);
+--by module shows the
 module tree of a trace recorded with with_modules=True (or with_stack=True):
 per nn.Module, occurrences, host and device time, total and self.
 
@@ -86,6 +91,7 @@ bytes exactly, without the marker.`,
   tracetab table trace.json --torch 2.6.0 --top-level
   tracetab table trace.json --by kernel --format csv > kernels.csv
   tracetab table trace.json --by step
+  tracetab table trace.json --by step --all     # every step of a long run, not the summary
   tracetab table trace.json --by module --depth 3`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -116,6 +122,7 @@ bytes exactly, without the marker.`,
 	o.compact = addCompactFlags(cmd)
 	addModuleFlags(cmd, o)
 	f.BoolVar(&o.hist, "hist", false, "with --by kernel (text, md): a compact histogram of each kernel's durations, 12 log-spaced bins from its min to its max (Unicode blocks on a terminal, ASCII otherwise)")
+	f.BoolVar(&o.all, "all", false, "with --by step (text, md): list every step (by default more than 20 steps show their distribution, the cold steps and the steps that stand out)")
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		keys := table.SortKeys()
 		for _, m := range metricnames.Table {
@@ -147,6 +154,9 @@ func (o *tableOptions) validate() error {
 	}
 	if err := o.checkModule(); err != nil {
 		return err
+	}
+	if o.all && o.by != "step" {
+		return usageErrorf("--all lists every step of --by step; the op and kernel tables take --limit (negative: all)")
 	}
 	if o.by != "module" && !table.ValidSort(o.sort) {
 		k, ok := metricnames.Torch(o.sort)

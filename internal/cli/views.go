@@ -71,7 +71,7 @@ func runStepView(e *env, o *tableOptions, t *trace.Trace) error {
 	if o.stepsEnabled {
 		rows = t.StepsRange(o.stepLo, o.stepHi) // checkSteps made sure some are there
 	}
-	return tableview.Steps(e.stdout, o.format, o.path, t.TraceStart, rows, o.stepRange(), e.textWidth(o.compact.width))
+	return tableview.Steps(e.stdout, o.format, o.path, t.TraceStart, rows, o.stepRange(), e.textWidth(o.compact.width), o.all)
 }
 
 // stepRange is the --steps selection for JSON, nil without --steps.

@@ -6,7 +6,11 @@
 // int64 ns.
 package gaps
 
-import "slices"
+import (
+	"slices"
+
+	istats "github.com/tracetab/tracetab/internal/stats"
+)
 
 // Options select what to analyse.
 type Options struct {
@@ -172,13 +176,7 @@ type Sync struct {
 	GPUBusyNs int64 // GPU work that ran during the call
 }
 
-func percentile(sorted []int64, p float64) int64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	k := int(p*float64(len(sorted)-1) + 0.5)
-	return sorted[min(k, len(sorted)-1)]
-}
+func percentile(sorted []int64, p float64) int64 { return istats.NearestRank(sorted, p) }
 
 func stats(name string, d []int64) LatencyStats {
 	if !slices.IsSorted(d) {

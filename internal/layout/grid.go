@@ -34,6 +34,9 @@ type Grid struct {
 	Width int
 	// MinName is the narrowest a name column is cut to (0: 16).
 	MinName int
+	// RuleAfter > 0 draws in text a dashed rule under the first RuleAfter
+	// rows too (a summary's distribution rows above the rows it lists).
+	RuleAfter int
 	// Optional lists columns that text may leave out, in the order they
 	// go, when the grid does not fit Width even with its names cut; a
 	// footnote says which were left out (CSV, Markdown and JSON keep all).
@@ -249,7 +252,10 @@ func (g *Grid) writeText(w io.Writer) error {
 	}
 	b.WriteString(strings.Repeat("-", total))
 	b.WriteByte('\n')
-	for _, r := range rows {
+	for i, r := range rows {
+		if i > 0 && i == g.RuleAfter {
+			b.WriteString(strings.Repeat("-", total) + "\n")
+		}
 		line(r)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -187,7 +187,13 @@ func readStreamPar(r io.Reader, name string, opts Options, size int64, par bool)
 			src = ra
 		}
 	}
-	p := newParser(src, name, opts)
+	var buf []byte
+	if !gz && size > 0 && size < 1<<20 {
+		// a small file needs no 1 MiB buffer (ranks reads a thousand of
+		// them, one after another); the buffer grows when it must
+		buf = make([]byte, max(size+1, 4<<10))
+	}
+	p := newParserBuf(src, name, opts, buf)
 	p.spool = sp
 	p.gz = gz
 	p.gzs = gs

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 )
 
 var roleKeys = []string{"kernel_ns", "memcpy_ns", "memset_ns", "runtime_ns", "dataloader_ns", "cpu_exec_ns", "other_ns"}
@@ -74,4 +75,26 @@ func zeroRoles(b *gaps.Breakdown) []int {
 		}
 	}
 	return out
+}
+
+// breakdownSummary summarises the text breakdown's step rows by the total
+// and each role.
+func breakdownSummary(b *gaps.Breakdown) viewkit.Summary {
+	n := len(b.Steps)
+	total := make([]int64, n)
+	roles := make([][]int64, len(gaps.Roles()))
+	for r := range roles {
+		roles[r] = make([]int64, n)
+	}
+	for i, s := range b.Steps {
+		total[i] = s.TotalNs
+		for r, ns := range s.Ns {
+			roles[r][i] = ns
+		}
+	}
+	cols := []viewkit.Column{viewkit.NsColumn(1, total, nil)}
+	for r := range roles {
+		cols = append(cols, viewkit.NsColumn(2+r, roles[r], nil))
+	}
+	return viewkit.Summary{Noun: "steps", Label: 0, Cols: cols}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -350,6 +351,22 @@ func stepGrid(r *gaps.Report, k gridKit) *layout.Grid {
 			k.dur(s.GPUIdleNs), k.dur(s.LargestGap), n})
 	}
 	return g
+}
+
+// stepSummary summarises the text step grid by CPU time, GPU busy, GPU
+// idle and the largest gap; the cold steps are always listed.
+func stepSummary(r *gaps.Report) viewkit.Summary {
+	n := len(r.Steps)
+	cpu, busy, idle, gap := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	var cold []int
+	for i, s := range r.Steps {
+		cpu[i], busy[i], idle[i], gap[i] = s.CPUNs, s.GPUBusyNs, s.GPUIdleNs, s.LargestGap
+		if s.Cold {
+			cold = append(cold, i)
+		}
+	}
+	return viewkit.Summary{Noun: "steps", Label: 0, Keep: cold, KeepWhy: "the cold steps",
+		Cols: []viewkit.Column{viewkit.NsColumn(2, cpu, nil), viewkit.NsColumn(3, busy, nil), viewkit.NsColumn(4, idle, nil), viewkit.NsColumn(5, gap, nil)}}
 }
 
 func pctOf(a, b int64) float64 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -104,8 +105,10 @@ func (o *textOut) none(minGap int64) {
 
 // Text writes the report for a person within width columns (0: no
 // limit); minGap is the --min-gap used (a section with no rows says "none
-// above" it).
-func Text(w io.Writer, r *gaps.Report, minGap int64, width int, sparks ...StepSparks) error {
+// above" it). Unless all, more than viewkit.SummaryRows steps are
+// summarised (their distribution, the cold steps, the steps that stand
+// out).
+func Text(w io.Writer, r *gaps.Report, minGap int64, width int, all bool, sparks ...StepSparks) error {
 	o := &textOut{width: width}
 	k := kitFor(false)
 	v := r.Verdict
@@ -179,7 +182,7 @@ func Text(w io.Writer, r *gaps.Report, minGap int64, width int, sparks ...StepSp
 			o.gapNotes(r)
 		}
 		if r.Breakdown != nil {
-			o.breakdown(r.Breakdown)
+			o.breakdown(r.Breakdown, all)
 		}
 		if r.Latency.Count > 0 {
 			l := r.Latency
@@ -210,7 +213,14 @@ func Text(w io.Writer, r *gaps.Report, minGap int64, width int, sparks ...StepSp
 		o.para("steps (GPU busy and idle inside each step's GPU window: from its start to the end of the work it launched, less what an earlier step's window covers):", "  ")
 		sg := stepGrid(r, k)
 		addStepSparks(sg, sparks)
+		summary := ""
+		if !all {
+			summary = viewkit.Summarise(sg, stepSummary(r))
+		}
 		o.grid(sg)
+		if summary != "" {
+			o.para(summary, "  ")
+		}
 		for _, s := range r.Steps {
 			if s.Cold {
 				o.para(fmt.Sprintf("cold: ProfilerStep#%d is much longer than the median step (warm-up, a cold start)", s.Step), "  ")
@@ -262,7 +272,7 @@ func (o *textOut) gapNotes(r *gaps.Report) {
 	}
 }
 
-func (o *textOut) breakdown(bd *gaps.Breakdown) {
+func (o *textOut) breakdown(bd *gaps.Breakdown, all bool) {
 	o.b.WriteString("\n")
 	o.para("step time breakdown (the TensorBoard plugin's Overview: each instant counted once, for the first of Kernel, Memcpy, Memset, Runtime, DataLoader, CPU Exec active; each step extended to the end of its GPU work):", "  ")
 	if len(bd.Steps) == 0 {
@@ -271,6 +281,14 @@ func (o *textOut) breakdown(bd *gaps.Breakdown) {
 	}
 	g := breakdownGrid(bd, units.Dur, false)
 	g.Width = o.width
+	summary := ""
+	if !all {
+		// the steps are summarised, the total row stays last
+		total := g.Rows[len(g.Rows)-1]
+		g.Rows = g.Rows[:len(g.Rows)-1]
+		summary = viewkit.Summarise(g, breakdownSummary(bd))
+		g.Rows = append(g.Rows, total)
+	}
 	// the roles that are 0 in every step, the total (their sum), then
 	// the smallest roles, each said with its total
 	order := append(zeroRoles(bd), 1)
@@ -283,6 +301,9 @@ func (o *textOut) breakdown(bd *gaps.Breakdown) {
 	}
 	dropped := g.DropToFit(order...)
 	g.Write(&o.b, "text")
+	if summary != "" {
+		o.para(summary, "  ")
+	}
 	if len(dropped) > 0 {
 		var said []string
 		for _, h := range dropped {

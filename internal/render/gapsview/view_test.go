@@ -57,7 +57,7 @@ func TestGapsTextWidth(t *testing.T) {
 		for _, r := range reps[f] {
 			for _, w := range []int{80, 120, 200} {
 				var b bytes.Buffer
-				if err := Text(&b, r, 0, w); err != nil {
+				if err := Text(&b, r, 0, w, false); err != nil {
 					t.Fatal(err)
 				}
 				for _, line := range strings.Split(b.String(), "\n") {
@@ -67,7 +67,7 @@ func TestGapsTextWidth(t *testing.T) {
 				}
 			}
 			var b bytes.Buffer
-			Text(&b, r, 0, 0)
+			Text(&b, r, 0, 0, false)
 			for _, g := range r.Gaps {
 				if g.Activity != "" && !strings.Contains(b.String(), g.Activity) {
 					t.Errorf("%s: no limit, yet %q is not whole", filepath.Base(f), g.Activity)

@@ -22,6 +22,10 @@ type View struct {
 	Width       int  // text: the width to fit (0: no limit)
 	Collectives bool // the per-collective tables
 	Top         int  // collectives listed (0: all)
+	// All lists every rank in the per-rank tables; else above
+	// viewkit.SummaryRows rows a table prints its distribution and the
+	// rows that stand out (viewkit.Summarise).
+	All bool
 }
 
 // rkDur formats a duration for a table of format f: ns in CSV.
@@ -81,12 +85,15 @@ func rkPct(num, den int64) string {
 	if den <= 0 {
 		return "n/a"
 	}
-	return units.Pct(100*float64(num)/float64(den)) + "%"
+	return rkPctOf(100 * float64(num) / float64(den))
 }
 
+func rkPctOf(pct float64) string { return units.Pct(pct) + "%" }
+
 // ranksGrids are the per-rank tables of text and Markdown: the steps, the
-// device lane, the collectives.
-func ranksGrids(r *ranks.Report, width int) []viewkit.Titled {
+// device lane, the collectives, the bandwidth; unless all, a table of
+// more than viewkit.SummaryRows rows is summarised.
+func ranksGrids(r *ranks.Report, width int, all bool) []viewkit.Titled {
 	files := rkFiles(r)
 	steps := &layout.Grid{Headers: []string{"rank", "file", "steps", "step #", "median step", "window", "window time"},
 		RightAlign: []bool{true, false, true, false, true, false, true}, Names: []bool{false, true}, Width: width}
@@ -129,15 +136,21 @@ func ranksGrids(r *ranks.Report, width int) []viewkit.Titled {
 		}
 		coll.Rows = append(coll.Rows, row)
 	}
+	summarise := func(g *layout.Grid, s viewkit.Summary) string {
+		if all {
+			return ""
+		}
+		return viewkit.Summarise(g, s)
+	}
 	out := []viewkit.Titled{
-		{Title: "Per rank", Grid: steps},
-		{Title: "Device lane over each rank's window (overlap: communication overlapped by compute kernels, HTA's definition)", Grid: dev},
+		{Title: "Per rank", Grid: steps, Foot: summarise(steps, stepsSummary(r))},
+		{Title: "Device lane over each rank's window (overlap: communication overlapped by compute kernels, HTA's definition)", Grid: dev, Foot: summarise(dev, deviceSummary(r))},
 	}
 	if r.Match != nil {
-		out = append(out, viewkit.Titled{Title: "Collectives (waited: own kernel minus the shortest; caused: the others' waits where it arrived last; HTA last: steps in which HTA's potential-straggler rule names it)", Grid: coll})
+		out = append(out, viewkit.Titled{Title: "Collectives (waited: own kernel minus the shortest; caused: the others' waits where it arrived last; HTA last: steps in which HTA's potential-straggler rule names it)", Grid: coll, Foot: summarise(coll, collSummary(r))})
 	}
 	if g := bandwidthGrid(r, width, false); g != nil {
-		out = append(out, viewkit.Titled{Title: "Bandwidth of the collectives that record their size (per rank, own kernel durations, waits included: lower bounds; GB/s of 1e9 bytes; link: busbw over the device's nominal NVLink bandwidth)", Grid: g})
+		out = append(out, viewkit.Titled{Title: "Bandwidth of the collectives that record their size (per rank, own kernel durations, waits included: lower bounds; GB/s of 1e9 bytes; link: busbw over the device's nominal NVLink bandwidth)", Grid: g, Foot: summarise(g, bandwidthSummary(r))})
 	}
 	return out
 }
@@ -391,7 +404,7 @@ func Text(w io.Writer, format string, r *ranks.Report, v View) error {
 			b.WriteString("**" + l[0] + "**: " + text + "\n\n")
 		}
 	}
-	tables := ranksGrids(r, width)
+	tables := ranksGrids(r, width, v.All)
 	if v.Collectives {
 		tables = append(tables, collectiveGrids(r, width, v.Top, !md)...)
 	}

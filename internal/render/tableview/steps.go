@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
@@ -43,8 +44,10 @@ func stepIdlePct(r trace.Step) *float64 {
 	return nil
 }
 
-// Steps writes the step view; start times are relative to t0.
-func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps *table.StepRange, width int) error {
+// Steps writes the step view; start times are relative to t0. Unless all,
+// text and Markdown summarise more than viewkit.SummaryRows steps (their
+// distribution, the cold steps and the steps that stand out).
+func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps *table.StepRange, width int, all bool) error {
 	if format == "json" {
 		out := struct {
 			Schema string           `json:"schema"`
@@ -98,6 +101,10 @@ func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps 
 		}
 		g.Rows = append(g.Rows, row)
 	}
+	summary := ""
+	if !all && format != "csv" {
+		summary = viewkit.Summarise(g, stepSummary(rows))
+	}
 	if err := g.Write(w, format); err != nil || format == "csv" {
 		return err
 	}
@@ -107,6 +114,9 @@ func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps 
 	}
 	if cold {
 		foot += " *cold: much longer than the median step (warm-up, a cold start)."
+	}
+	if summary != "" {
+		foot = summary + ". " + foot
 	}
 	if format == "md" {
 		_, err := io.WriteString(w, "\n"+layout.MdText(foot)+"\n")
@@ -122,4 +132,28 @@ func Steps(w io.Writer, format, file string, t0 int64, rows []trace.Step, steps 
 		}
 	}
 	return nil
+}
+
+// stepSummary summarises the step grid by CPU time, the GPU window, busy
+// and idle time, Idle % and kernels; the cold steps are always listed.
+func stepSummary(rows []trace.Step) viewkit.Summary {
+	n := len(rows)
+	cpu, win, busy, idle := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	kernels := make([]int, n)
+	gpu := make([]bool, n)
+	pct := viewkit.Column{Index: 6, Values: make([]float64, n), Has: make([]bool, n),
+		Format: func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }}
+	var cold []int
+	for i, r := range rows {
+		cpu[i], win[i], busy[i], idle[i], kernels[i], gpu[i] = r.End-r.Start, r.GPUWindowNs, r.GPUBusyNs, r.GPUIdleNs, r.Kernels, r.Devices > 0
+		if p := stepIdlePct(r); p != nil {
+			pct.Values[i], pct.Has[i] = *p, true
+		}
+		if r.Cold {
+			cold = append(cold, i)
+		}
+	}
+	return viewkit.Summary{Noun: "steps", Label: 0, Keep: cold, KeepWhy: "the cold steps",
+		Cols: []viewkit.Column{viewkit.NsColumn(2, cpu, nil), viewkit.NsColumn(3, win, gpu), viewkit.NsColumn(4, busy, gpu),
+			viewkit.NsColumn(5, idle, gpu), pct, viewkit.CountColumn(7, kernels, nil)}}
 }

@@ -1,11 +1,13 @@
 // Package viewkit holds the few pieces that more than one command's view
 // needs and that are not layout (internal/layout lays grids, Markdown,
 // CSV and JSON out): the sparkline glyphs and the column they draw in, a
-// table with its heading, the short form of a kernel name, and the
-// rounding of a JSON percentage. Each command's view lives in its own
+// table with its heading, the short form of a kernel name, the rounding
+// of a JSON percentage, and the summary of a list that grows with the
+// input (Summarise: its distribution and the rows that stand out). Each command's view lives in its own
 // package beside this one (gapsview, tableview, diffview, ranksview,
 // chainview, compileview, infoview, memoryview, rooflineview,
-// critpathview). Like the views, it computes nothing.
+// critpathview). Like the views, it computes nothing of its own: a
+// summary's figures come from internal/stats (Distribution).
 package viewkit
 
 import (
