@@ -74,7 +74,10 @@ steps and the ones that stand out, more than 3 MADs from a column's median
 or n/a where most have a value, the 5 farthest; --all lists every step);
 --by module shows the
 module tree of a trace recorded with with_modules=True (or with_stack=True):
-per nn.Module, occurrences, host and device time, total and self.
+per nn.Module, occurrences, host and device time, total and self; --by
+category files the device time under GEMM, attention, convolution,
+elementwise, reduction/norm, communication, memcpy/memset and other (by
+the kernel's launching op, else its name), in total and per step.
 
 Where the trace lacks what a column or grouping needs (no shapes, no stacks,
 no memory events), tracetab says so on stderr and leaves it out. A --steps
@@ -92,7 +95,9 @@ bytes exactly, without the marker.`,
   tracetab table trace.json --by kernel --format csv > kernels.csv
   tracetab table trace.json --by step
   tracetab table trace.json --by step --all     # every step of a long run, not the summary
-  tracetab table trace.json --by module --depth 3`,
+  tracetab table trace.json --by module --depth 3
+  tracetab table trace.json --by category
+  tracetab table trace.json --by category --steps 3-5 --all --format json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
@@ -104,7 +109,7 @@ bytes exactly, without the marker.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel, step or module")
+	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel, step, module or category")
 	f.StringVar(&o.sort, "sort", "", "torch's sort_by: cpu_time_total, self_cuda_time_total, count, ... or none (first occurrence); the short names of diff and check work too ("+metricnames.Help()+")")
 	f.IntVar(&o.limit, "limit", 100, "row_limit: rows to print; negative prints all")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "group_by_input_shape: one row per (name, input shapes)")
@@ -122,7 +127,7 @@ bytes exactly, without the marker.`,
 	o.compact = addCompactFlags(cmd)
 	addModuleFlags(cmd, o)
 	f.BoolVar(&o.hist, "hist", false, "with --by kernel (text, md): a compact histogram of each kernel's durations, 12 log-spaced bins from its min to its max (Unicode blocks on a terminal, ASCII otherwise)")
-	f.BoolVar(&o.all, "all", false, "with --by step (text, md): list every step (by default more than 20 steps show their distribution, the cold steps and the steps that stand out)")
+	f.BoolVar(&o.all, "all", false, "with --by step or category (text, md): list every step (by default more than 20 steps (--by category: 12) show their distribution, the cold steps and the steps that stand out)")
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		keys := table.SortKeys()
 		for _, m := range metricnames.Table {
@@ -132,7 +137,7 @@ bytes exactly, without the marker.`,
 		}
 		return keys, cobra.ShellCompDirectiveNoFileComp
 	})
-	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step", "module"))
+	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step", "module", "category"))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
@@ -148,17 +153,20 @@ func (o *tableOptions) validate() error {
 		return err
 	}
 	switch o.by {
-	case "op", "kernel", "step", "module":
+	case "op", "kernel", "step", "module", "category":
 	default:
-		return usageErrorf("unknown --by %q: use op, kernel, step or module", o.by)
+		return usageErrorf("unknown --by %q: use op, kernel, step, module or category", o.by)
 	}
 	if err := o.checkModule(); err != nil {
 		return err
 	}
-	if o.all && o.by != "step" {
-		return usageErrorf("--all lists every step of --by step; the op and kernel tables take --limit (negative: all)")
+	if o.all && o.by != "step" && o.by != "category" {
+		return usageErrorf("--all lists every step of --by step and --by category; the op and kernel tables take --limit (negative: all)")
 	}
-	if o.by != "module" && !table.ValidSort(o.sort) {
+	if err := o.checkCategory(); err != nil {
+		return err
+	}
+	if o.by != "module" && o.by != "category" && !table.ValidSort(o.sort) {
 		k, ok := metricnames.Torch(o.sort)
 		if !ok {
 			if _, known := metricnames.Lookup(o.sort); known {
@@ -270,6 +278,8 @@ func runTable(e *env, o *tableOptions) error {
 		return runStepView(e, o, t)
 	case "module":
 		return runModuleView(e, o, t)
+	case "category":
+		return runCategoryView(e, o, t)
 	}
 	if o.version == (table.Version{}) {
 		o.version = table.RecordingOf(t).Default()

@@ -1,6 +1,10 @@
 package roofline
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/opclass"
+)
 
 // composites are ops whose work is done by the ops they call, which the
 // trace records below them: they are never modelled themselves, so their
@@ -74,37 +78,15 @@ func modelOf(name string) modelFunc {
 	return nil
 }
 
-// FamilyOf is the family of the op with this name, "" when it has no model.
+// FamilyOf is the family of the op with this name, "" when it has no
+// model. The family is opclass's, the one rule table --by category files
+// device time by (family_test.go checks that it names every modelled op
+// as its model does).
 func FamilyOf(name string) Family {
-	f := modelOf(name)
-	if f == nil {
+	if modelOf(name) == nil {
 		return ""
 	}
-	switch {
-	case isGEMM(name):
-		return GEMM
-	case strings.Contains(name, "conv"):
-		return Conv
-	}
-	if _, ok := attentionOps[name]; ok {
-		return Attention
-	}
-	if _, ok := normOps[name]; ok {
-		return Norm
-	}
-	if _, ok := reductionOps[name]; ok {
-		return Reduction
-	}
-	return Elementwise
-}
-
-func isGEMM(name string) bool {
-	switch name {
-	case "aten::mm", "aten::_int_mm", "aten::addmm", "aten::_addmm_activation", "aten::bmm", "aten::baddbmm",
-		"aten::addbmm", "aten::_scaled_mm":
-		return true
-	}
-	return false
+	return Family(opclass.OfOp(name))
 }
 
 // Model computes the estimate of one call of op name from its recorded
