@@ -116,3 +116,39 @@ func TestSharedTracesAgainstRawJSON(t *testing.T) {
 }
 
 var testcacheOptions = parse.Options{NoExtras: true, NoMemory: true}
+
+// TestSharedOpRule: with --op, on the shared traces of at most 2 MB of
+// JSON (the raw depth count compares every pair of a thread's events),
+// the sequences equal the raw reading's: the shallowest events whose name
+// contains the text are the roots. At least three traces are checked.
+func TestSharedOpRule(t *testing.T) {
+	dir := filepath.Join(testenv.Shared(t), "traces")
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json*"))
+	checked := 0
+	for _, p := range paths {
+		data := readTrace(t, p)
+		if len(data) > 2<<20 || !bytes.Contains(data, []byte(`"kernel"`)) {
+			continue
+		}
+		name := filepath.Base(p)
+		evs := rawEvents(t, data)
+		tr, _, err := testcache.Open(p, testcacheOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs := 0
+		for _, op := range []string{"aten::", "ProfilerStep", "linear", "conv"} {
+			want, _, _ := rawSequences(evs, 3, nameRoot(evs, op))
+			res := Build(tr, Options{MinLen: 3, Op: op})
+			compareSeqs(t, name+" --op "+op, modelSeqs(res), want)
+			seqs += len(want)
+		}
+		if seqs > 0 {
+			checked++
+		}
+		t.Logf("%s: %d sequences over the four --op texts", name, seqs)
+	}
+	if checked < 3 {
+		t.Fatalf("checked %d traces with --op sequences, want at least 3", checked)
+	}
+}
