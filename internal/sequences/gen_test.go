@@ -24,7 +24,9 @@ type genTrace struct {
 
 func newGen() *genTrace { return &genTrace{gpu: map[int]int64{}, now: 1000} }
 
-func (g *genTrace) add(format string, a ...any) { g.events = append(g.events, fmt.Sprintf(format, a...)) }
+func (g *genTrace) add(format string, a ...any) {
+	g.events = append(g.events, fmt.Sprintf(format, a...))
+}
 
 // op writes a cpu_op spanning what body writes inside it.
 func (g *genTrace) op(cat, name string, body func()) {
