@@ -42,6 +42,7 @@ type tableOptions struct {
 	stepsEnabled bool
 	compact      *compactOptions // --columns, --width (columns.go)
 	module       moduleOptions   // --by module (modules.go)
+	seq          sequenceOptions // --by sequence (sequences.go)
 }
 
 func newTableCmd(e *env) *cobra.Command {
@@ -69,7 +70,12 @@ average, median, min, max, standard deviation and class (communication,
 memory, wait, compute); --by step lists profiler
 steps with CPU time, GPU busy time and kernel counts; --by module shows the
 module tree of a trace recorded with with_modules=True (or with_stack=True):
-per nn.Module, occurrences, host and device time, total and self.
+per nn.Module, occurrences, host and device time, total and self; --by
+sequence lists the kernel sequences one op launches again and again (HTA's
+frequent CUDA kernel sequences): per top-level op occurrence (or, with
+--op, per op named so) and stream, its device ops in time order, at least
+--min-len of them, with count, device time and mean, the top --top by
+device time (--sort count: by count) — where fusing kernels would pay.
 
 Where the trace lacks what a column or grouping needs (no shapes, no stacks,
 no memory events), tracetab says so on stderr and leaves it out. A --steps
@@ -86,19 +92,25 @@ bytes exactly, without the marker.`,
   tracetab table trace.json --torch 2.6.0 --top-level
   tracetab table trace.json --by kernel --format csv > kernels.csv
   tracetab table trace.json --by step
-  tracetab table trace.json --by module --depth 3`,
+  tracetab table trace.json --by module --depth 3
+  tracetab table trace.json --by sequence --top 5
+  tracetab table trace.json --by sequence --op aten::linear --sort count`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
 			o.nameWidthSet = cmd.Flags().Changed("name-width")
+			o.seq.limitSet = cmd.Flags().Changed("limit")
 			if err := o.validate(); err != nil {
+				return err
+			}
+			if err := o.checkSequence(cmd); err != nil {
 				return err
 			}
 			return runTable(e, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel, step or module")
+	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel, step, module or sequence")
 	f.StringVar(&o.sort, "sort", "", "torch's sort_by: cpu_time_total, self_cuda_time_total, count, ... or none (first occurrence); the short names of diff and check work too ("+metricnames.Help()+")")
 	f.IntVar(&o.limit, "limit", 100, "row_limit: rows to print; negative prints all")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "group_by_input_shape: one row per (name, input shapes)")
@@ -115,6 +127,7 @@ bytes exactly, without the marker.`,
 	f.BoolVar(&o.torchExact, "torch-exact", false, "print torch's table byte for byte: no [gpu] marker on device rows (text op table only)")
 	o.compact = addCompactFlags(cmd)
 	addModuleFlags(cmd, o)
+	addSequenceFlags(cmd, o)
 	f.BoolVar(&o.hist, "hist", false, "with --by kernel (text, md): a compact histogram of each kernel's durations, 12 log-spaced bins from its min to its max (Unicode blocks on a terminal, ASCII otherwise)")
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		keys := table.SortKeys()
@@ -125,7 +138,7 @@ bytes exactly, without the marker.`,
 		}
 		return keys, cobra.ShellCompDirectiveNoFileComp
 	})
-	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step", "module"))
+	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step", "module", "sequence"))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
@@ -141,14 +154,14 @@ func (o *tableOptions) validate() error {
 		return err
 	}
 	switch o.by {
-	case "op", "kernel", "step", "module":
+	case "op", "kernel", "step", "module", "sequence":
 	default:
-		return usageErrorf("unknown --by %q: use op, kernel, step or module", o.by)
+		return usageErrorf("unknown --by %q: use op, kernel, step, module or sequence", o.by)
 	}
 	if err := o.checkModule(); err != nil {
 		return err
 	}
-	if o.by != "module" && !table.ValidSort(o.sort) {
+	if o.by != "module" && o.by != "sequence" && !table.ValidSort(o.sort) {
 		k, ok := metricnames.Torch(o.sort)
 		if !ok {
 			if _, known := metricnames.Lookup(o.sort); known {
@@ -260,6 +273,8 @@ func runTable(e *env, o *tableOptions) error {
 		return runStepView(e, o, t)
 	case "module":
 		return runModuleView(e, o, t)
+	case "sequence":
+		return runSequenceView(e, o, t)
 	}
 	if o.version == (table.Version{}) {
 		o.version = table.RecordingOf(t).Default()
