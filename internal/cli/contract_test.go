@@ -29,6 +29,7 @@ var contractRuns = [][]string{
 	{"table", "--by", "kernel", "TRACE"},
 	{"table", "--by", "step", "TRACE"},
 	{"table", "--by", "module", "TRACE"},
+	{"table", "--by", "sequence", "TRACE"},
 	{"gaps", "TRACE"},
 	{"gaps", "--hta", "TRACE"},
 	{"chain", "TRACE"},
