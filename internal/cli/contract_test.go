@@ -30,6 +30,7 @@ var contractRuns = [][]string{
 	{"table", "--by", "step", "TRACE"},
 	{"table", "--by", "module", "TRACE"},
 	{"table", "--by", "category", "TRACE"},
+	{"table", "--by", "sequence", "TRACE"},
 	{"gaps", "TRACE"},
 	{"gaps", "--hta", "TRACE"},
 	{"chain", "TRACE"},

@@ -43,6 +43,7 @@ type tableOptions struct {
 	stepsEnabled bool
 	compact      *compactOptions // --columns, --width (columns.go)
 	module       moduleOptions   // --by module (modules.go)
+	seq          sequenceOptions // --by sequence (sequences.go)
 }
 
 func newTableCmd(e *env) *cobra.Command {
@@ -78,6 +79,11 @@ per nn.Module, occurrences, host and device time, total and self; --by
 category files the device time under GEMM, attention, convolution,
 elementwise, reduction/norm, communication, memcpy/memset and other (by
 the kernel's launching op, else its name), in total and per step.
+--by sequence lists the kernel sequences one op launches again and again (HTA's
+frequent CUDA kernel sequences): per top-level op occurrence (or, with
+--op, per op named so) and stream, its device ops in time order, at least
+--min-len of them, with count, device time and mean, the top --top by
+device time (--sort count: by count) — where fusing kernels would pay.
 
 Where the trace lacks what a column or grouping needs (no shapes, no stacks,
 no memory events), tracetab says so on stderr and leaves it out. A --steps
@@ -97,19 +103,25 @@ bytes exactly, without the marker.`,
   tracetab table trace.json --by step --all     # every step of a long run, not the summary
   tracetab table trace.json --by module --depth 3
   tracetab table trace.json --by category
-  tracetab table trace.json --by category --steps 3-5 --all --format json`,
+  tracetab table trace.json --by category --steps 3-5 --all --format json
+  tracetab table trace.json --by sequence --top 5
+  tracetab table trace.json --by sequence --op aten::linear --sort count`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.path = args[0]
 			o.nameWidthSet = cmd.Flags().Changed("name-width")
+			o.seq.limitSet = cmd.Flags().Changed("limit")
 			if err := o.validate(); err != nil {
+				return err
+			}
+			if err := o.checkSequence(cmd); err != nil {
 				return err
 			}
 			return runTable(e, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel, step, module or category")
+	f.StringVar(&o.by, "by", "op", "rows: op (torch's table), kernel, step, module, category or sequence")
 	f.StringVar(&o.sort, "sort", "", "torch's sort_by: cpu_time_total, self_cuda_time_total, count, ... or none (first occurrence); the short names of diff and check work too ("+metricnames.Help()+")")
 	f.IntVar(&o.limit, "limit", 100, "row_limit: rows to print; negative prints all")
 	f.BoolVar(&o.groupShape, "group-by-shape", false, "group_by_input_shape: one row per (name, input shapes)")
@@ -126,6 +138,7 @@ bytes exactly, without the marker.`,
 	f.BoolVar(&o.torchExact, "torch-exact", false, "print torch's table byte for byte: no [gpu] marker on device rows (text op table only)")
 	o.compact = addCompactFlags(cmd)
 	addModuleFlags(cmd, o)
+	addSequenceFlags(cmd, o)
 	f.BoolVar(&o.hist, "hist", false, "with --by kernel (text, md): a compact histogram of each kernel's durations, 12 log-spaced bins from its min to its max (Unicode blocks on a terminal, ASCII otherwise)")
 	f.BoolVar(&o.all, "all", false, "with --by step or category (text, md): list every step (by default more than 20 steps (--by category: 12) show their distribution, the cold steps and the steps that stand out)")
 	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -137,7 +150,7 @@ bytes exactly, without the marker.`,
 		}
 		return keys, cobra.ShellCompDirectiveNoFileComp
 	})
-	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step", "module", "category"))
+	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step", "module", "category", "sequence"))
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
@@ -153,9 +166,9 @@ func (o *tableOptions) validate() error {
 		return err
 	}
 	switch o.by {
-	case "op", "kernel", "step", "module", "category":
+	case "op", "kernel", "step", "module", "category", "sequence":
 	default:
-		return usageErrorf("unknown --by %q: use op, kernel, step, module or category", o.by)
+		return usageErrorf("unknown --by %q: use op, kernel, step, module, category or sequence", o.by)
 	}
 	if err := o.checkModule(); err != nil {
 		return err
@@ -166,7 +179,7 @@ func (o *tableOptions) validate() error {
 	if err := o.checkCategory(); err != nil {
 		return err
 	}
-	if o.by != "module" && o.by != "category" && !table.ValidSort(o.sort) {
+	if o.by != "module" && o.by != "category" && o.by != "sequence" && !table.ValidSort(o.sort) {
 		k, ok := metricnames.Torch(o.sort)
 		if !ok {
 			if _, known := metricnames.Lookup(o.sort); known {
@@ -280,6 +293,8 @@ func runTable(e *env, o *tableOptions) error {
 		return runModuleView(e, o, t)
 	case "category":
 		return runCategoryView(e, o, t)
+	case "sequence":
+		return runSequenceView(e, o, t)
 	}
 	if o.version == (table.Version{}) {
 		o.version = table.RecordingOf(t).Default()
