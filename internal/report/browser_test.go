@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -172,6 +173,8 @@ func TestBrowser(t *testing.T) {
 
 			checkStepChart(t, ctx, b)
 			checkLanes(t, ctx, b, c.path)
+			checkFirstLane(t, ctx, c.path)
+			checkCellHeights(t, ctx)
 			checkWheel(t, ctx)
 			checkKernelClick(t, ctx, b, c.path)
 			checkMemory(t, ctx, c.path)
@@ -345,6 +348,50 @@ func checkLanes(t *testing.T, ctx context.Context, b *builtReport, path string) 
 	drawn := eval[int](t, ctx, `+document.getElementById("tl-canvas").dataset.drawnEvents + +document.getElementById("tl-canvas").dataset.drawnBands`)
 	if drawn == 0 {
 		t.Error("the timeline drew nothing")
+	}
+}
+
+// checkFirstLane: the timeline opens on a lane that matters: when the raw
+// JSON has CPU ops or launch calls, the first lane holds some (not a
+// thread of Python frames alone, such as threading.py's _bootstrap).
+func checkFirstLane(t *testing.T, ctx context.Context, path string) {
+	hasOps := false
+	for _, e := range readRaw(t, path).Events {
+		switch e.Cat {
+		case "cpu_op", "Operator", "operator", "cuda_runtime", "Runtime", "cuda_driver":
+			hasOps = true
+		}
+	}
+	if !hasOps {
+		return
+	}
+	kinds := eval[[]string](t, ctx, `window.tracetab.laneEventKinds(0)`)
+	if !slices.ContainsFunc(kinds, func(k string) bool {
+		return k == trace.KindCPUOp.String() || k == trace.KindRuntime.String() || k == trace.KindDriver.String()
+	}) {
+		t.Errorf("the first lane holds %v: want the ops of a launching thread", kinds)
+	}
+}
+
+// checkCellHeights: no cell of the report's tables is taller than three
+// lines of its text (a long kernel name is its label, the full name on
+// hover).
+func checkCellHeights(t *testing.T, ctx context.Context) {
+	worst := eval[[]any](t, ctx, `(() => {
+		let worst = [0, ""];
+		document.querySelectorAll("table td, table th").forEach(td => {
+			if (td.querySelector("svg")) return;
+			const cs = getComputedStyle(td);
+			let lh = parseFloat(cs.lineHeight);
+			if (!(lh > 0)) lh = 1.2 * parseFloat(cs.fontSize);
+			const pad = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom);
+			const lines = (td.getBoundingClientRect().height - pad) / lh;
+			if (lines > worst[0]) worst = [lines, td.textContent.slice(0, 80)];
+		});
+		return worst;
+	})()`)
+	if lines, _ := worst[0].(float64); lines > 3.5 {
+		t.Errorf("a table cell %.1f lines tall: %q", lines, worst[1])
 	}
 }
 

@@ -55,10 +55,11 @@ type stepDetail struct {
 }
 
 type cellView struct {
-	Text string
-	HTML template.HTML // drawn instead of Text (a histogram)
-	Sort string        // the value the column sorts by
-	Num  bool
+	Text  string
+	Title string        // the full name, on hover, when Text is its label
+	HTML  template.HTML // drawn instead of Text (a histogram)
+	Sort  string        // the value the column sorts by
+	Num   bool
 }
 
 type tableView struct {
@@ -288,10 +289,15 @@ func (p *Page) kernelTable() tableView {
 		tv.Note = "the trace has no GPU kernels, memcpys or memsets"
 	}
 	rnd := func(ns float64) int64 { return int64(math.Round(ns)) }
-	for _, r := range rows {
+	full := make([]string, len(rows))
+	for i, r := range rows {
+		full[i] = names.Demangle(r.Name)
+	}
+	labels := names.Labels(full, reportLabelWidth)
+	for i, r := range rows {
 		h := stats.NewLogHist(p.In.KernelDurs[r.Name], p.Opts.HistBins)
 		hist := histSVG(h, 160, 22)
-		tv.Rows = append(tv.Rows, []cellView{{Text: names.Demangle(r.Name), Sort: r.Name}, textCell(r.Kind.String()), textCell(r.Class),
+		tv.Rows = append(tv.Rows, []cellView{{Text: labels[i], Title: full[i], Sort: r.Name}, textCell(r.Kind.String()), textCell(r.Class),
 			intCell(r.Count), durCell(r.TotalNs), {Text: units.Pct(r.Pct), Sort: strconv.FormatFloat(r.Pct, 'f', 4, 64), Num: true},
 			durCell(rnd(r.MeanNs)), durCell(r.MedianNs), durCell(r.MinNs), durCell(r.MaxNs), {HTML: hist, Sort: itoa(r.MaxNs - r.MinNs)}})
 	}
@@ -312,16 +318,28 @@ func (p *Page) opTable() tableView {
 		tv.Note = "the " + strconv.Itoa(p.Opts.TopOps) + " first in torch's order (sorted by self CUDA time, else self CPU time) of " + strconv.Itoa(len(rows))
 		rows = rows[:p.Opts.TopOps]
 	}
-	for _, r := range rows {
+	full := make([]string, len(rows))
+	for i, r := range rows {
+		full[i] = names.Demangle(r.Name)
+	}
+	labels := names.Labels(full, reportLabelWidth)
+	for i, r := range rows {
 		name := r.Name
 		if r.Device {
 			name += tableview.GPUMarker
+			labels[i] += tableview.GPUMarker
+			full[i] += tableview.GPUMarker
 		}
-		tv.Rows = append(tv.Rows, []cellView{{Text: names.Demangle(name), Sort: name}, intCell(r.Count), usDurCell(r.SelfCPU), usDurCell(r.CPUTotal),
+		tv.Rows = append(tv.Rows, []cellView{{Text: labels[i], Title: full[i], Sort: name}, intCell(r.Count), usDurCell(r.SelfCPU), usDurCell(r.CPUTotal),
 			usDurCell(r.CPUAvg()), usDurCell(r.SelfDev), usDurCell(r.DevTotal)})
 	}
 	return tv
 }
+
+// reportLabelWidth is the name cells' width: a label (names.Labels, the
+// rule of the text views) on one or two lines of the table, the full name
+// on hover.
+const reportLabelWidth = 60
 
 // kindColors colour the timeline's events by kind.
 var kindColors = map[trace.Kind]string{

@@ -122,17 +122,33 @@ func BuildTimeline(t *trace.Trace, lim Limits, spanStart, spanEnd int64, detail 
 	return tl
 }
 
-// lanes picks the tracks: CPU threads by pid and tid (the MaxCPULanes
-// with the most events), then GPU streams by device and stream.
+// lanes picks the tracks and their order: the page opens on the lanes
+// that matter. First the CPU threads that launch device work, then the GPU
+// streams (by device and stream), then the other threads with ops, last
+// the threads with only Python frames or annotations (a DataLoader's
+// pin-memory thread, threading.py's _bootstrap); within each group by pid
+// and tid. When there are more than MaxCPULanes CPU threads, those with
+// ops and then the most events are kept.
 func (tl *Timeline) lanes(t *trace.Trace, l *trace.Links, lim Limits) {
 	count := make([]int, len(t.Tracks))
+	ops := make([]int, len(t.Tracks))       // cpu ops and runtime calls
+	launches := make([]bool, len(t.Tracks)) // a launch call with its device op in the trace
 	for k := range t.Tracks {
 		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
-			if drawn(t, t.Ev(int(i))) {
+			e := t.Ev(int(i))
+			if drawn(t, e) {
 				count[k]++
+				if e.Kind == trace.KindCPUOp || e.Kind.IsLaunch() {
+					ops[k]++
+				}
 			}
 		}
 		tl.Events += count[k]
+	}
+	for i := 0; i < t.NumEvents(); i++ {
+		if r := l.Launch[i]; r >= 0 {
+			launches[t.Ev(int(r)).Track] = true
+		}
 	}
 	var cpu, gpu []int
 	for k, tr := range t.Tracks {
@@ -145,7 +161,9 @@ func (tl *Timeline) lanes(t *trace.Trace, l *trace.Links, lim Limits) {
 		}
 	}
 	if len(cpu) > lim.MaxCPULanes {
-		slices.SortStableFunc(cpu, func(a, b int) int { return cmp.Compare(count[b], count[a]) })
+		slices.SortStableFunc(cpu, func(a, b int) int {
+			return cmp.Or(cmp.Compare(b2i(launches[b]), b2i(launches[a])), cmp.Compare(b2i(ops[b] > 0), b2i(ops[a] > 0)), cmp.Compare(count[b], count[a]))
+		})
 		tl.CPULanesLeftOut = len(cpu) - lim.MaxCPULanes
 		cpu = cpu[:lim.MaxCPULanes]
 	}
@@ -156,11 +174,28 @@ func (tl *Timeline) lanes(t *trace.Trace, l *trace.Links, lim Limits) {
 		ta, tb := &t.Tracks[a], &t.Tracks[b]
 		return cmp.Or(cmp.Compare(ta.Device, tb.Device), cmp.Compare(ta.Stream, tb.Stream))
 	})
+	var order []int
+	for _, k := range cpu {
+		if launches[k] {
+			order = append(order, k)
+		}
+	}
+	order = append(order, gpu...)
+	for _, k := range cpu {
+		if !launches[k] && ops[k] > 0 {
+			order = append(order, k)
+		}
+	}
+	for _, k := range cpu {
+		if !launches[k] && ops[k] == 0 {
+			order = append(order, k)
+		}
+	}
 	tl.lanesOf = make([]int32, len(t.Tracks))
 	for k := range tl.lanesOf {
 		tl.lanesOf[k] = -1
 	}
-	for _, k := range append(cpu, gpu...) {
+	for _, k := range order {
 		tr := &t.Tracks[k]
 		ln := Lane{Kind: "cpu", Label: threadLabel(t, tr), Rows: 1}
 		if tr.Kind == trace.TrackDevice {
@@ -322,4 +357,11 @@ func (tl *Timeline) writeEvents(t *trace.Trace, l *trace.Links) {
 			}
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

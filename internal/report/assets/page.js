@@ -437,7 +437,8 @@
   });
 
   window.tracetab = { zoomTo: zoomTo, select: select, showStep: showStep, fmtDur: fmtDur, view: view,
-    laneDevice: function (k) { return D.lanes[k].device; } };
+    laneDevice: function (k) { return D.lanes[k].device; },
+    laneEventKinds: function (k) { return Array.from(new Set(D.lanes[k].k || [])).map(function (x) { return D.kinds[x]; }); } };
   doLayout();
   draw();
   var first = document.querySelector('.step-chart .bar');
