@@ -38,3 +38,34 @@ func EffWindow(t *trace.Trace, b *Breakdown) kerneleff.Window {
 	}
 	return w
 }
+
+// Efficiency is the TensorBoard plugin's GPU Summary of each device over
+// the window; HasArgs says whether the kernels carry Kineto's efficiency
+// args (without them only the utilization is measured).
+type Efficiency struct {
+	Window  kerneleff.Window
+	Devices []kerneleff.Device
+	HasArgs bool
+}
+
+// Of returns device d's metrics, or nil.
+func (e *Efficiency) Of(d int) *kerneleff.Device {
+	if e == nil {
+		return nil
+	}
+	for k := range e.Devices {
+		if e.Devices[k].Device == d {
+			return &e.Devices[k]
+		}
+	}
+	return nil
+}
+
+// deviceEfficiency measures the devices (device >= 0: that one only) over
+// the span of the breakdown's steps (bd: the selected steps).
+func deviceEfficiency(t *trace.Trace, bd *Breakdown, device int) *Efficiency {
+	w := EffWindow(t, bd)
+	return &Efficiency{Window: w, HasArgs: kerneleff.HasArgs(t), Devices: kerneleff.Devices(t, w, func(i int) bool {
+		return device < 0 || t.Tracks[t.Ev(i).Track].Device == device
+	})}
+}
