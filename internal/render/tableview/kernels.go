@@ -111,6 +111,11 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 		return err
 	}
 	if eff && (format == "text" || format == "md") {
+		if format == "md" { // a line right under a Markdown table would be read as a row
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
 		return writeDeviceLines(w, lay.Eff)
 	}
 	return nil
