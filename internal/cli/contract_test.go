@@ -62,7 +62,7 @@ var (
 	countWords = map[string]bool{"count": true, "calls": true, "events": true, "ops": true, "kernels": true, "memcpys": true,
 		"memsets": true, "steps": true, "launches": true, "rows": true, "threads": true, "streams": true, "devices": true,
 		"instances": true, "matches": true, "gaps": true, "names": true, "lanes": true, "rel": true, "ratio": true,
-		"n": true, "other": true, "flows": true, "lines": true, "violations": true, "budgets": true, "rules": true}
+		"n": true, "other": true, "flows": true, "blocks": true, "lines": true, "violations": true, "budgets": true, "rules": true}
 	// leaves that take their meaning from the field around them
 	genericLeaf = map[string]bool{"base": true, "new": true, "abs": true, "value": true, "max": true, "min": true, "limit": true}
 	idFields    = map[string]bool{"pid": true, "tid": true, "device": true, "stream": true, "step": true}

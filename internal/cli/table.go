@@ -68,7 +68,11 @@ Known versions: ` + table.KnownList() + `.
 
 --by kernel lists GPU kernels (and memcpy/memset) by name with calls, total,
 average, median, min, max, standard deviation and class (communication,
-memory, wait, compute); --by step lists profiler
+memory, wait, compute), and, where Kineto wrote the kernels' "blocks per SM"
+and "est. achieved occupancy %", the TensorBoard plugin's Kernel view columns
+(TC: Tensor Cores by name, Blk/SM, Occ%: duration-weighted means) and per GPU
+its utilization, est. SM efficiency and est. achieved occupancy over the
+steps; --by step lists profiler
 steps with CPU time, GPU busy time and kernel counts (more than 20 steps:
 the distribution of each column, min, median, p90 and max, then the cold
 steps and the ones that stand out, more than 3 MADs from a column's median
@@ -424,6 +428,9 @@ func note(w io.Writer, msg string) {
 // shapes and stacks unless the op view groups by them. The memory the views
 // need then comes from there (a 1 GB trace: about 60 MB).
 func dropUnused(t *trace.Trace, o *tableOptions) {
+	if o.by == "kernel" {
+		return // the kernel view reads the kernels' efficiency args (few distinct Auxes)
+	}
 	t.Aux = trace.Store[trace.Aux]{}
 	if o.by != "op" || (!o.groupShape && o.groupStack == 0 && !o.compact.needsModel()) {
 		t.Extras = trace.Store[trace.Extra]{}

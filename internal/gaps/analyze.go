@@ -278,6 +278,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	}
 	wait()
 	r.Steps, r.Breakdown, r.Dead = stepRows, bd, dead
+	r.Efficiency = deviceEfficiency(t, bd, o.Device)
 	active := intersect(cpuBusy, cpuSpan)
 	facts := traceFacts{python: c.python, graphs: c.graphs, coldStep: -1}
 	if len(stepRows) > 0 {

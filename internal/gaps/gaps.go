@@ -161,6 +161,7 @@ type Report struct {
 	Steps         []StepLane
 	StepCells     []StepCells // with Options.Cells, one per step row
 	Breakdown     *Breakdown
+	Efficiency    *Efficiency // the plugin's GPU Summary per device (effwindow.go)
 	Verdict       Verdict
 	UnlinkedOps   int
 	NoGPU         bool

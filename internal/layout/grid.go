@@ -203,6 +203,29 @@ func (g *Grid) narrowed() (*Grid, []string) {
 	return cur, dropped
 }
 
+// footnote says which columns were left out, wrapped at the commas to fit
+// width.
+func footnote(width int, dropped []string) string {
+	var b strings.Builder
+	line := "(to fit " + strconv.Itoa(width) + " columns, left out:"
+	for i, d := range dropped {
+		word := " " + d
+		if i < len(dropped)-1 {
+			word += ","
+		} else {
+			word += ")"
+		}
+		if Runes(line+word) > width && Runes(line) > 1 {
+			b.WriteString(line + "\n")
+			line = strings.TrimPrefix(word, " ")
+			continue
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
 func deleteAt[T any](s []T, k int) []T {
 	if k >= len(s) {
 		return s
@@ -220,7 +243,7 @@ func (g *Grid) writeText(w io.Writer) error {
 			if err := n.writeText(w); err != nil {
 				return err
 			}
-			_, err := io.WriteString(w, "(to fit "+strconv.Itoa(g.Width)+" columns, left out: "+strings.Join(dropped, ", ")+")\n")
+			_, err := io.WriteString(w, footnote(g.Width, dropped))
 			return err
 		}
 	}

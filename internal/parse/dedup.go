@@ -47,6 +47,7 @@ func hashAux(a *trace.Aux) uint64 {
 	h = mix(h, uint64(a.Coll)|uint64(a.Dtype)<<32)
 	h = mix(h, uint64(a.InNelems)^uint64(a.OutNelems)<<20^uint64(a.GroupSize)<<40)
 	h = mix(h, uint64(a.WaitStream)^uint64(a.WaitRecord)<<20)
+	h = mix(h, uint64(a.BlocksPerSM)^uint64(a.OccupancyPct)<<24)
 	if a.HasLaunch {
 		h = mix(h, 1)
 	}

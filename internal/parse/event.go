@@ -167,8 +167,10 @@ func (p *parser) args() {
 			}
 			p.extraArg(key)
 		case "Process Group Name", "pg_name", "Seq", "seq", "Collective name", "dtype", "In msg nelems", "Out msg nelems", "Group size",
-			"wait_on_stream", "wait_on_cuda_event_record_corr_id":
-			// rare (collectives, cuda_sync events): kept even with NoExtras
+			"wait_on_stream", "wait_on_cuda_event_record_corr_id", "blocks per SM", "est. achieved occupancy %":
+			// rare (collectives, cuda_sync events) or few distinct values
+			// (a kernel's efficiency estimates, shared through the Aux
+			// cache): kept even with NoExtras
 			p.extraArg(key)
 		case "Ev Idx", "Profiler Event Index":
 			e.evIdx = true
@@ -528,6 +530,16 @@ func (p *parser) auxInt(dst *int64) {
 	}
 }
 
+// auxFixed reads a decimal arg into one fixed-point field of the event's
+// Aux (kept as absent, trace.NoValue, when the value is no number).
+func (p *parser) auxFixed(dst *int64) {
+	raw, _ := p.strOrWord()
+	if v, ok := parseNano(raw); ok {
+		*dst = v
+		p.ev.hasAux = true
+	}
+}
+
 // extraArg reads one of the args kept in Trace.Extras and Trace.Aux.
 func (p *parser) extraArg(key []byte) {
 	s := &p.sc
@@ -586,5 +598,9 @@ func (p *parser) extraArg(key []byte) {
 		p.auxInt(&e.aux.WaitStream)
 	case "wait_on_cuda_event_record_corr_id":
 		p.auxInt(&e.aux.WaitRecord)
+	case "blocks per SM":
+		p.auxFixed(&e.aux.BlocksPerSM)
+	case "est. achieved occupancy %":
+		p.auxFixed(&e.aux.OccupancyPct)
 	}
 }

@@ -97,3 +97,51 @@ func parseInt(w []byte) (int64, bool) {
 	}
 	return int64(v), true
 }
+
+// parseNano converts a decimal ("0.148", "100", "-2.5", "1e-3") to a
+// fixed-point count of 1e-9 units (trace.Nano): exact for up to 9
+// decimals, further digits are cut; text with an exponent passes through
+// float64 and is rounded. Values beyond about ±9.2e9 are not ok.
+func parseNano(w []byte) (int64, bool) {
+	const nano = 1_000_000_000
+	i, neg := 0, false
+	if len(w) > 0 && (w[0] == '-' || w[0] == '+') {
+		neg, i = w[0] == '-', 1
+	}
+	var whole, frac uint64
+	digits, scale := 0, uint64(nano)
+	for ; i < len(w) && w[i] >= '0' && w[i] <= '9'; i++ {
+		if whole > math.MaxInt64/nano/10 {
+			return 0, false
+		}
+		whole = whole*10 + uint64(w[i]-'0')
+		digits++
+	}
+	if i < len(w) && w[i] == '.' {
+		for i++; i < len(w) && w[i] >= '0' && w[i] <= '9'; i++ {
+			if scale > 1 {
+				scale /= 10
+				frac += uint64(w[i]-'0') * scale
+			}
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(w) {
+		if w[i] != 'e' && w[i] != 'E' {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(string(w), 64)
+		if err != nil || math.Abs(f) >= math.MaxInt64/nano {
+			return 0, false
+		}
+		return int64(math.Round(f * nano)), true
+	}
+	v := int64(whole*nano + frac)
+	if neg {
+		v = -v
+	}
+	return v, true
+}

@@ -24,6 +24,18 @@ type KernelRow struct {
 	MeanNs   float64
 	StdDevNs float64 // population standard deviation
 	Pct      float64 // share of all device op time
+
+	// Kernels only (Kind == trace.KindKernel), by the TensorBoard
+	// plugin's Kernel view (internal/kerneleff): whether the name says
+	// Tensor Cores; the duration-weighted means of blocks per SM and of
+	// the estimated achieved occupancy (a call without the arg counts as
+	// 0; Has* false when no call carries it); the calls whose launching op
+	// is known (OpCalls) and, of those, the calls launched by an op
+	// eligible for Tensor Cores.
+	TensorCores                  bool
+	BlocksPerSM, OccupancyPct    float64
+	HasBlocksPerSM, HasOccupancy bool
+	OpCalls, TCEligibleCalls     int64
 }
 
 // DeviceClass is trace.DeviceClass, the one definition of what a device
@@ -35,6 +47,8 @@ func DeviceClass(k trace.Kind, name string) string { return trace.DeviceClass(k,
 func KernelView(t *trace.Trace, keep func(i int) bool) (rows []KernelRow, totalNs int64) {
 	durs := map[trace.StrID][]int64{}
 	kinds := map[trace.StrID]trace.Kind{}
+	eff := map[trace.StrID]*kernelEff{}
+	l := t.Links()
 	var order []trace.StrID
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
@@ -47,6 +61,14 @@ func KernelView(t *trace.Trace, keep func(i int) bool) (rows []KernelRow, totalN
 		}
 		durs[e.Name] = append(durs[e.Name], e.Dur)
 		totalNs += e.Dur
+		if e.Kind == trace.KindKernel {
+			k := eff[e.Name]
+			if k == nil {
+				k = &kernelEff{}
+				eff[e.Name] = k
+			}
+			k.add(t, l, i)
+		}
 	}
 	for _, name := range order {
 		d := durs[name]
@@ -65,6 +87,9 @@ func KernelView(t *trace.Trace, keep func(i int) bool) (rows []KernelRow, totalN
 		r.StdDevNs = math.Sqrt(ss / float64(len(d)))
 		if totalNs > 0 {
 			r.Pct = float64(r.TotalNs) * 100 / float64(totalNs)
+		}
+		if k := eff[name]; k != nil {
+			k.fill(&r)
 		}
 		rows = append(rows, r)
 	}

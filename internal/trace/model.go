@@ -7,7 +7,10 @@
 // baseTimeNanoseconds key, absolute time is Base + Start.
 package trace
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
 // Kind classifies an event by its "cat" across every era of the format.
 type Kind uint8
@@ -168,12 +171,24 @@ type Aux struct {
 	// call), -1 when absent.
 	WaitStream int64
 	WaitRecord int64
-	HasLaunch  bool // grid/block were present
+	// BlocksPerSM and OccupancyPct are a kernel's "blocks per SM" and "est.
+	// achieved occupancy %" (Kineto on CUDA) as fixed-point numbers in
+	// units of 1e-9 (Nano): exact for up to 9 decimals, more are cut;
+	// NoValue when absent.
+	BlocksPerSM  int64
+	OccupancyPct int64
+	HasLaunch    bool // grid/block were present
 }
+
+// NoValue marks an absent fixed-point arg of Aux.
+const NoValue = math.MinInt64
+
+// Nano is the unit of Aux's fixed-point args: 1 is Nano of them.
+const Nano = 1_000_000_000
 
 // NewAux returns an Aux with every "absent" marker set.
 func NewAux() Aux {
-	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1, InNelems: -1, OutNelems: -1, GroupSize: -1, WaitStream: -1, WaitRecord: -1}
+	return Aux{Regs: -1, SharedMem: -1, Bytes: -1, PyID: -1, PyParent: -1, Seq: -1, InNelems: -1, OutNelems: -1, GroupSize: -1, WaitStream: -1, WaitRecord: -1, BlocksPerSM: NoValue, OccupancyPct: NoValue}
 }
 
 // ID is a pid or tid as the trace wrote it: an integer or a string.

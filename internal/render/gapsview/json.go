@@ -1,6 +1,7 @@
 package gapsview
 
 import (
+	"github.com/tracetab/tracetab/internal/kerneleff"
 	"io"
 
 	"github.com/tracetab/tracetab/internal/gaps"
@@ -31,6 +32,28 @@ type laneJSON struct {
 	MemcpyNs int64   `json:"memcpy_ns"`
 	MemsetNs int64   `json:"memset_ns"`
 	Ops      int     `json:"ops"`
+	// device rows only (null for streams and where not measured): the
+	// TensorBoard plugin's GPU Summary over its steps span
+	GPUUtilization *float64 `json:"gpu_utilization_pct"`
+	SMEfficiency   *float64 `json:"est_sm_efficiency_pct"`
+	Occupancy      *float64 `json:"est_achieved_occupancy_pct"`
+}
+
+// effOf fills a device row's efficiency fields.
+func effOf(j *laneJSON, d *kerneleff.Device) {
+	if d == nil {
+		return
+	}
+	opt := func(v float64, ok bool) *float64 {
+		if !ok {
+			return nil
+		}
+		r := viewkit.Round2(v)
+		return &r
+	}
+	j.GPUUtilization = opt(d.UtilizationPct, d.WindowNs > 0)
+	j.SMEfficiency = opt(d.SMEfficiencyPct, d.HasSMEfficiency)
+	j.Occupancy = opt(d.OccupancyPct, d.HasOccupancy)
 }
 
 func optID(v int64) *int64 {
@@ -221,7 +244,9 @@ func JSON(w io.Writer, file string, r *gaps.Report) error {
 	}{Schema: GapsSchema, File: file, GPU: !r.NoGPU, Verdict: vj, Devices: []laneJSON{}, Streams: []laneJSON{}, Gaps: []gapJSON{},
 		LatencyBy: []latJSON{}, Unlinked: r.UnlinkedOps, Dead: []deadJSON{}, Steps: []stepJSON{}, Syncs: []syncJSON{}}
 	for _, d := range r.Devices {
-		out.Devices = append(out.Devices, laneOf(d))
+		j := laneOf(d)
+		effOf(&j, r.Efficiency.Of(d.Device))
+		out.Devices = append(out.Devices, j)
 	}
 	for _, d := range r.Streams {
 		out.Streams = append(out.Streams, laneOf(d))

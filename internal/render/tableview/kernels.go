@@ -28,6 +28,12 @@ type kernelJSON struct {
 	MaxNs    int64   `json:"max_ns"`
 	StddevNs int64   `json:"stddev_ns"`
 	GPUPct   float64 `json:"gpu_time_pct"`
+	// kernels only, null for memcpy and memset (kerneleff.go)
+	TensorCores       *bool    `json:"tensor_cores_used"`
+	MeanBlocksPerSM   *float64 `json:"mean_blocks_per_sm"`
+	MeanOccupancy     *float64 `json:"mean_est_achieved_occupancy_pct"`
+	LaunchOpCalls     *int64   `json:"launch_op_calls"`
+	TCEligibleOpCalls *int64   `json:"tc_eligible_op_calls"`
 }
 
 // KernelSort names the order of the kernel view.
@@ -38,6 +44,9 @@ type KernelLayout struct {
 	Limit     int // rows shown; < 0 all
 	NameWidth int // the longest name shown, cut in the middle; 0: no cap
 	Width     int // the text's width, names cut to fit it; 0: no limit
+	// Eff, when set, adds the kernels' efficiency: JSON fields always,
+	// text and Markdown columns and device lines when Eff.HasArgs.
+	Eff *KernelEff
 }
 
 // Kernels writes the kernel view.
@@ -51,18 +60,22 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 	pct2 := func(p float64) float64 { return math.Round(p*100) / 100 }
 	if format == "json" {
 		out := struct {
-			Schema  string           `json:"schema"`
-			File    string           `json:"file"`
-			SortBy  string           `json:"sort_by"`
-			Steps   *table.StepRange `json:"steps"`
-			TotalNs int64            `json:"gpu_time_ns"`
-			Rows    []kernelJSON     `json:"kernels"`
-		}{KernelSchema, file, KernelSort, steps, totalNs, []kernelJSON{}}
+			Schema  string             `json:"schema"`
+			File    string             `json:"file"`
+			SortBy  string             `json:"sort_by"`
+			Steps   *table.StepRange   `json:"steps"`
+			TotalNs int64              `json:"gpu_time_ns"`
+			Rows    []kernelJSON       `json:"kernels"`
+			Devices []kernelDeviceJSON `json:"devices"`
+		}{KernelSchema, file, KernelSort, steps, totalNs, []kernelJSON{}, devicesJSON(lay.Eff)}
 		labels := names.Labels(demangled(kernelNames(rows)), names.LabelWidth)
-		for i, r := range rows {
-			out.Rows = append(out.Rows, kernelJSON{Name: r.Name, Label: labels[i], Kind: r.Kind.String(), Class: r.Class, Calls: r.Count,
+		for i := range rows {
+			r := &rows[i]
+			j := kernelJSON{Name: r.Name, Label: labels[i], Kind: r.Kind.String(), Class: r.Class, Calls: r.Count,
 				TotalNs: r.TotalNs, AvgNs: rnd(r.MeanNs), MedianNs: r.MedianNs, MinNs: r.MinNs, MaxNs: r.MaxNs,
-				StddevNs: rnd(r.StdDevNs), GPUPct: pct2(r.Pct)})
+				StddevNs: rnd(r.StdDevNs), GPUPct: pct2(r.Pct)}
+			effJSON(&j, r)
+			out.Rows = append(out.Rows, j)
 		}
 		return layout.JSON(w, out)
 	}
@@ -93,10 +106,25 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 			g.Rows[i] = append(g.Rows[i], labels[i])
 		}
 	}
+	eff := lay.Eff != nil && lay.Eff.HasArgs
+	if eff {
+		addEffColumns(g, rows, format)
+	}
 	if format == "text" || format == "md" {
 		addKernelHists(g, hist)
 	}
-	return g.Write(w, format)
+	if err := g.Write(w, format); err != nil {
+		return err
+	}
+	if eff && (format == "text" || format == "md") {
+		if format == "md" { // a line right under a Markdown table would be read as a row
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		return writeDeviceLines(w, lay.Eff)
+	}
+	return nil
 }
 
 func kernelNames(rows []table.KernelRow) []string {
