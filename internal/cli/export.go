@@ -56,6 +56,11 @@ One dataset per table, each in its own directory under DIR:
   gaps     every idle stretch of every GPU with its cause (tracetab gaps)
   memory   the [memory] records: device, address, bytes, totals, and the op
            that made each (the innermost cpu_op on its thread holding its time)
+  collectives  every communication kernel tracetab ranks matches: rank, step,
+           occurrence, name, process group, seq, launch/start/end (ns from the
+           trace's origin, on the rank's clock), collective, dtype, bytes
+  ranks    one row per input: tracetab ranks' summary of it (steps, device
+           lane's compute, communication, idle), for ranks --dataset
   traces   one row per input: path, size, sha256, rank, world size, devices,
            era, torch hints, warnings
 A step's rows are computed on the step's own events (those of table --steps
@@ -249,6 +254,7 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 var rowWords = map[string][2]string{
 	export.DatasetEvents: {"event", "events"}, export.DatasetOps: {"op row", "op rows"}, export.DatasetKernels: {"kernel row", "kernel rows"},
 	export.DatasetSteps: {"step", "steps"}, export.DatasetGaps: {"gap", "gaps"}, export.DatasetMemory: {"memory record", "memory records"},
+	export.DatasetCollectives: {"collective kernel", "collective kernels"},
 }
 
 func rowsText(rows map[string]int64) string {

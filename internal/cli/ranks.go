@@ -25,12 +25,13 @@ type ranksOptions struct {
 	top          int
 	all          bool
 	width        int
+	dataset      string
 }
 
 func newRanksCmd(e *env) *cobra.Command {
 	o := &ranksOptions{}
 	cmd := &cobra.Command{
-		Use:   "ranks FILE... | DIR",
+		Use:   "ranks FILE... | DIR | --dataset DIR",
 		Short: "Which rank is slow: one trace per rank, device time per rank, who the collectives waited for",
 		Long: `ranks reads one trace per rank of a distributed job (torch.profiler writes
 one per rank; a DIR means every *.json and *.json.gz in it, sorted) one after
@@ -118,6 +119,13 @@ deviations) from its column's median, or n/a where most ranks have a
 value; the 5 farthest, and always the rank the verdict names. --all lists
 every rank; CSV and JSON always have every rank.
 
+--dataset DIR reads the ranks and collectives datasets of one or many
+exports (tracetab export --to DIR; a tree of them, e.g. one export per
+node or per night) instead of the traces: the same summaries, so the same
+output as over the traces themselves (the files being the paths as
+exported). A file there that is not a Parquet file of this export schema
+(truncated, corrupt, foreign, of another version) is named and exits 3.
+
 Two files with the same rank, or different world sizes, exit 2.
 --fail-on-skew PCT exits 1 when the slowest rank's skew exceeds PCT, and
 when there is no skew to measure (one rank, nothing matched, no steps)
@@ -128,9 +136,16 @@ unless --allow-missing.`,
   tracetab ranks traces/ --collectives --top 0  # every matched collective, each rank's arrival on one clock
   tracetab ranks traces/ --all                  # a large job: every rank, not the distribution and the outliers
   tracetab ranks traces/ --format md >> "$GITHUB_STEP_SUMMARY"
+  tracetab ranks --dataset fleet/              # the same, from 'tracetab export traces/ --to fleet/'
   tracetab ranks traces/ --format json | jq '.verdict.rank'
   tracetab ranks traces/ --format json | jq '.collectives[] | {name, last_rank, busbw_gbps}'`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if d, _ := cmd.Flags().GetString("dataset"); d != "" {
+				if len(args) > 0 {
+					return usageErrorf("ranks --dataset %s reads the exported datasets: give no traces beside it (got %d)", d, len(args))
+				}
+				return nil
+			}
 			if len(args) == 0 {
 				return usageErrorf("ranks takes one trace per rank (FILE... or a DIR), got none; see 'tracetab ranks --help'")
 			}
@@ -157,6 +172,7 @@ unless --allow-missing.`,
 	f.BoolVar(&o.collectives, "collectives", false, "text, md and csv: list the matched collectives with each rank's arrival (json always has them)")
 	f.IntVar(&o.top, "top", 20, "with --collectives, text and md: list at most this many collectives (0: all)")
 	f.BoolVar(&o.all, "all", false, "text and md: list every rank in the per-rank tables (by default a job of more than 20 ranks shows each table's distribution and the ranks that stand out)")
+	f.StringVar(&o.dataset, "dataset", "", "read the ranks and collectives datasets of the exports under this directory (tracetab export --to DIR) instead of traces")
 	widthFlag(f, &o.width)
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
@@ -197,21 +213,14 @@ func runRanks(e *env, o *ranksOptions, args []string) error {
 			return usageErrorf("--fail-on-skew %q: give a percentage from 0 to 100, e.g. 10 or 10%%", o.failOnSkew)
 		}
 	}
-	files, err := rankFiles(args)
+	var ss []*ranks.Summary
+	if o.dataset != "" {
+		ss, err = datasetSummaries(e, o.dataset)
+	} else {
+		ss, err = traceSummaries(e, args)
+	}
 	if err != nil {
 		return err
-	}
-	var ss []*ranks.Summary
-	for i, path := range files {
-		t, err := e.loadBare(path)
-		if err != nil {
-			return err
-		}
-		ss = append(ss, ranks.Summarize(t, i))
-		t = nil
-		if i+1 < len(files) {
-			runtime.GC() // the trace is dropped before the next one is read
-		}
 	}
 	if err := checkRanks(e, ss); err != nil {
 		return err
@@ -248,6 +257,28 @@ func runRanks(e *env, o *ranksOptions, args []string) error {
 		fmt.Fprintf(e.stderr, "tracetab: n/a [%s] %s\n", rule, g.NA[0].Reason)
 	}
 	return gateResult(e, o.format, "skew check", g)
+}
+
+// traceSummaries reads the traces one after another, keeping the summary
+// of each.
+func traceSummaries(e *env, args []string) ([]*ranks.Summary, error) {
+	files, err := rankFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	var ss []*ranks.Summary
+	for i, path := range files {
+		t, err := e.loadBare(path)
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, ranks.Summarize(t, i))
+		t = nil
+		if i+1 < len(files) {
+			runtime.GC() // the trace is dropped before the next one is read
+		}
+	}
+	return ss, nil
 }
 
 // checkRanks refuses ranks that cannot be one job (the same rank twice,

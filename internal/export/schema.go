@@ -5,10 +5,10 @@ package export
 // in the traces dataset and in DIR/_tracetab_export.json; a column renamed,
 // removed or changing meaning bumps it, and an export refuses to add files
 // of another version to a directory.
-const Schema = "tracetab.parquet/1"
+const Schema = "tracetab.parquet/2"
 
 // SchemaVersion is Schema's number.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // The datasets, one directory each under the export's DIR.
 const (
@@ -19,11 +19,15 @@ const (
 	DatasetGaps    = "gaps"
 	DatasetMemory  = "memory"
 	DatasetTraces  = "traces"
+	// DatasetRanks and DatasetCollectives are tracetab ranks' summary of
+	// each trace (one row) and its communication kernels (schema 2).
+	DatasetRanks       = "ranks"
+	DatasetCollectives = "collectives"
 )
 
 // Datasets lists them in the order they are written (traces last: a trace
 // listed there has all its other files).
-var Datasets = []string{DatasetEvents, DatasetOps, DatasetKernels, DatasetSteps, DatasetGaps, DatasetMemory, DatasetTraces}
+var Datasets = []string{DatasetEvents, DatasetOps, DatasetKernels, DatasetSteps, DatasetGaps, DatasetMemory, DatasetCollectives, DatasetRanks, DatasetTraces}
 
 // EventRow is one complete ("ph":"X") event. Times are ns; start_ns is an
 // offset from the trace's origin (the profiler's Trace event, else the

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"errors"
+
+	"github.com/tracetab/tracetab/internal/dataset"
+	"github.com/tracetab/tracetab/internal/ranks"
+)
+
+// datasetSummaries reads the ranks' summaries from the Parquet files of
+// one or many exports (ranks --dataset DIR) instead of the traces.
+func datasetSummaries(e *env, dir string) ([]*ranks.Summary, error) {
+	r, err := dataset.ReadRanks(dir)
+	if err != nil {
+		return nil, datasetError(err)
+	}
+	for _, n := range r.Notes {
+		note(e.stderr, n)
+	}
+	return r.Summaries, nil
+}
+
+// datasetError gives a dataset that cannot be read its exit code: a file
+// or directory that cannot be read is an unreadable input (3), a tree
+// without the dataset a usage error (2).
+func datasetError(err error) error {
+	var de *dataset.Error
+	var ee *dataset.EmptyError
+	switch {
+	case errors.As(err, &de):
+		return &exitError{code: ExitUnreadable, err: err}
+	case errors.As(err, &ee):
+		return usageErrorf("%v", err)
+	}
+	return &exitError{code: ExitUnreadable, err: err}
+}
