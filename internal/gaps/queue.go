@@ -14,7 +14,8 @@ const QueueLimit = 1024
 // Queue is the launch queue of one stream, as HTA's queue-length counter
 // defines it: +1 when the launch call of a device op starts, -1 when the
 // op starts on the GPU. Only the stream's device ops whose launch call is
-// in the trace count. The window runs from the first counted launch call
+// in the trace count, each op of a graph launch too (+1 each at the
+// cudaGraphLaunch; HTA's list of launch calls leaves graph launches out). The window runs from the first counted launch call
 // to the last counted op start; all changes at one instant apply at once.
 type Queue struct {
 	Device int
