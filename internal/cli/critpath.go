@@ -14,6 +14,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/critpath"
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/render/critpathview"
 	"github.com/tracetab/tracetab/internal/stats"
@@ -126,7 +127,9 @@ path - new path, never more than the name's path time times (1 - 1/speedup).
 --overlay OUT.json[.gz] writes the input trace for Perfetto or chrome://tracing:
 every event kept, args.critical = 1 on the events of the paths, and a flow
 arrow (ph s/f, cat and name critical_path, args type and weight_ns) for every
-launch, sync and dependency edge of the paths.`,
+launch, sync and dependency edge of the paths; and each stream's launch queue
+as a counter track (ph C, cat tracetab_queue, "Queue Length stream N" in the
+GPU's process; see gaps), replacing any an earlier tracetab wrote.`,
 		Example: `  tracetab critical-path trace.json.gz                  # one line per step, top ops by path time, syncs, what-if
   tracetab critical-path trace.json --step 5 --overlay cp.json.gz   # open cp.json.gz in ui.perfetto.dev
   tracetab critical-path trace.json --steps 3-6         # one window over four steps (pipelined jobs)
@@ -310,7 +313,7 @@ func writeOverlay(e *env, o *critOptions, t *trace.Trace, r *critpath.Result) er
 		gz = gzip.NewWriter(out)
 		dst = gz
 	}
-	st, err := critpath.WriteOverlay(dst, src, t, r)
+	st, err := critpath.WriteOverlay(dst, src, t, r, gaps.QueueTracks(t))
 	if err == nil && gz != nil {
 		err = gz.Close()
 	}
@@ -324,7 +327,7 @@ func writeOverlay(e *env, o *critOptions, t *trace.Trace, r *critpath.Result) er
 	if st.Marked != st.Want {
 		note(e.stderr, fmt.Sprintf("warning: --overlay: marked %d of the %d path events (the others were not found again in %s)", st.Marked, st.Want, o.path))
 	}
-	note(e.stderr, fmt.Sprintf("wrote %s: %d events, %d marked critical, %d flow arrows", o.overlay, st.Events, st.Marked, st.Flows))
+	note(e.stderr, fmt.Sprintf("wrote %s: %d events, %d marked critical, %d flow arrows, %d launch-queue counter events", o.overlay, st.Events, st.Marked, st.Flows, st.Counters))
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/crop"
+	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -63,6 +64,12 @@ baseTimeNanoseconds, schemaVersion, traceName, ...). Events are copied as
 written, made strict JSON where the trace was lenient (raw control characters
 escaped, invalid UTF-8 replaced by U+FFFD, bare words such as N/A written as
 null).
+
+Added: each kept stream's launch queue as a counter track (ph C, cat
+tracetab_queue, "Queue Length stream N" in the GPU's process; see gaps),
+computed over the whole trace and clipped to the window (its first point the
+length in force when the window opens); counters of that category in the
+input (an earlier crop's) are left out, not doubled.
 
 The input is read twice and never held whole: a lean first reading decides
 the window and the launches to keep, the second streams the text through.
@@ -201,6 +208,7 @@ type cropJSON struct {
 	Metadata    int    `json:"metadata_events"`
 	Others      int    `json:"other_events"`
 	OthersIn    int    `json:"other_events_in"`
+	Queue       int    `json:"queue_counter_events"`
 	JSONIn      int64  `json:"json_in_bytes"`
 	JSONOut     int64  `json:"json_out_bytes"`
 	FileBytes   int64  `json:"file_bytes"`
@@ -211,7 +219,7 @@ type cropJSON struct {
 func cropJSONOf(o *cropOptions, p *crop.Plan, r *crop.Result) *cropJSON {
 	j := &cropJSON{Schema: "tracetab.crop/1", File: o.path, Output: o.out, Selection: p.Window,
 		Events: r.Events, EventsIn: r.EventsIn, DeviceOps: r.DeviceOps, Flows: r.Flows, FlowsIn: r.FlowsIn,
-		Metadata: r.Metadata, Others: r.Others, OthersIn: r.OthersIn, JSONIn: r.BytesIn, JSONOut: r.BytesOut,
+		Metadata: r.Metadata, Others: r.Others, OthersIn: r.OthersIn, Queue: r.QueueCounters, JSONIn: r.BytesIn, JSONOut: r.BytesOut,
 		FileBytes: r.FileBytes, Gzip: r.Gzip, Truncated: r.Truncated}
 	if p.HasWindow {
 		lo, hi := p.Lo-p.Origin, p.Hi-p.Origin
@@ -239,6 +247,9 @@ func cropText(w io.Writer, o *cropOptions, p *crop.Plan, r *crop.Result) error {
 		fmt.Sprintf("kept        %d of %d complete events (whole, never clipped), %s among them; %d of %d flow ends; %d of %d other events (instants, counters); %d metadata events",
 			r.Events, r.EventsIn, units.Plural(r.DeviceOps, "device op", "device ops"), r.Flows, r.FlowsIn, r.Others, r.OthersIn, r.Metadata),
 		fmt.Sprintf("size        %s%% of the input's %s of JSON", share, units.Bytes(r.BytesIn)),
+	}
+	if r.QueueCounters > 0 {
+		lines = append(lines, fmt.Sprintf("added       %d launch-queue counter events (ph C, cat %s: each kept stream's queue, as gaps counts it)", r.QueueCounters, gaps.QueueCounterCat))
 	}
 	if r.Truncated {
 		lines = append(lines, "truncated   the input ended early: the crop holds what was read before the cut")

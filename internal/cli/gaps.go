@@ -26,6 +26,7 @@ type gapsOptions struct {
 	all        bool
 	width      int
 	section    string
+	maxQueue   int
 }
 
 func newGapsCmd(e *env) *cobra.Command {
@@ -103,6 +104,15 @@ or more, the gap to the previous op in start order even when negative, and
 totals summed over streams; the text shows HTA's own idle (the sum of its
 categories) beside the exact one.
 
+Launch queue (HolisticTraceAnalysis's queue length): per stream, +1 when the
+launch call of a device op starts, -1 when the op starts on the GPU (only ops
+whose launch call is in the trace count; with --steps, those launched in the
+selected steps). JSON streams[].queue gives the most and the time-weighted
+median ops queued over the stream's window (first launch call to last op
+start), the time at the most, and full_ns, the time with --max-queue (1024,
+HTA's default) or more queued, when a launch call blocks. The text gives a
+stream a line only when its queue was full or held half of --max-queue.
+
 Steps: a device op belongs to the step its launch call ran in; a gap whose
 two sides were launched in different steps is "between 3 and 4". Dead
 windows are listed on the threads that launch GPU work or carry the step
@@ -122,6 +132,7 @@ everything.`,
   tracetab gaps trace.json --hta --format json | jq '.idle.total'
   tracetab gaps trace.json --format json | jq '.verdict | {class, steady_class, startup_pct}'
   tracetab gaps trace.json --width 80
+  tracetab gaps trace.json --format json | jq '.streams[] | {stream, queue}'
   tracetab gaps trace.json --format csv --section causes`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -131,6 +142,9 @@ everything.`,
 			}
 			if o.minGap < 0 || o.top < 0 {
 				return usageErrorf("--min-gap and --top must not be negative")
+			}
+			if o.maxQueue < 1 {
+				return usageErrorf("--max-queue must be at least 1, got %d", o.maxQueue)
 			}
 			if err := checkWidth(o.width); err != nil {
 				return err
@@ -156,6 +170,7 @@ everything.`,
 	f.BoolVar(&o.hta, "hta", false, "idle categories exactly as HTA 0.6.1's get_idle_time_breakdown computes them")
 	f.BoolVar(&o.allThreads, "all-threads", false, "list dead windows on every CPU thread")
 	f.BoolVar(&o.all, "all", false, "text: list every step in the steps table (by default more than 20 steps show their distribution, the cold steps and the steps that stand out)")
+	f.IntVar(&o.maxQueue, "max-queue", gaps.QueueLimit, "the launch queue length counted as full (HTA's max_queue_length)")
 	f.StringVar(&o.format, "format", "text", "output format: text, md (every table), csv (one table: --section) or json")
 	widthFlag(f, &o.width)
 	f.StringVar(&o.section, "section", "", "md or csv: one table ("+strings.Join(gapsview.Sections, ", ")+"; csv: gaps)")
@@ -166,7 +181,7 @@ everything.`,
 
 func runGaps(e *env, o *gapsOptions) error {
 	opts := gaps.Options{Device: o.device, Stream: o.stream, MinGap: o.minGap.Nanoseconds(), Top: o.top, LinkedOnly: o.linked,
-		HTA: o.hta, AllThreads: o.allThreads}
+		HTA: o.hta, AllThreads: o.allThreads, MaxQueue: o.maxQueue}
 	if o.format == "" || o.format == "text" {
 		opts.Cells = sparkCells // the step rows' sparklines
 	}
@@ -219,6 +234,9 @@ func runGaps(e *env, o *gapsOptions) error {
 	if r.NoGPU {
 		note(e.stderr, "the trace has no GPU lane (no kernels, memcpys or memsets): only the CPU lane is analysed")
 	}
+	if !r.NoGPU && !queueMeasured(r) {
+		note(e.stderr, "launch queue: no device op has its launch call in the trace: the queue is not measured (streams[].queue is null)")
+	}
 	if r.Verdict.Class == gaps.ClassProfiler {
 		note(e.stderr, "warning: the profiler's own work holds most of the idle time: this trace is distorted")
 	}
@@ -229,4 +247,14 @@ func runGaps(e *env, o *gapsOptions) error {
 		return gapsview.Tables(e.stdout, r, o.format, o.section)
 	}
 	return gapsview.Text(e.stdout, r, opts.MinGap, e.textWidth(o.width), o.all, gapsview.StepSparks{Cells: r.StepCells, Glyphs: e.glyphs()})
+}
+
+// queueMeasured reports whether some stream's launch queue was measured.
+func queueMeasured(r *gaps.Report) bool {
+	for _, q := range r.Queues {
+		if q.Ops > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -11,6 +11,7 @@ import (
 
 	jsoniter "github.com/json-iterator/go"
 
+	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -20,6 +21,10 @@ type OverlayStats struct {
 	Marked int // X events given args.critical = 1
 	Flows  int // flow arrows added (each an "s" and an "f" event)
 	Want   int // path events that should have been marked
+	// Counters are the launch-queue counter events added (ph "C", one per
+	// change of a stream's queue); Replaced, the input's own ones left
+	// out (an earlier tracetab's, drawn again).
+	Counters, Replaced int
 }
 
 // overlayEdges are the path edges drawn as flow arrows (HTA's default).
@@ -33,8 +38,10 @@ func overlayEdge(t EdgeType) bool {
 // arrow (ph "s" and "f", cat and name "critical_path", args type and
 // weight_ns) for every launch, sync and dependency edge of the paths.
 // Events are matched to the model's in file order, each checked by its
-// start and duration.
-func WriteOverlay(dst io.Writer, src io.Reader, t *trace.Trace, r *Result) (OverlayStats, error) {
+// start and duration. Each stream's launch queue in queues is added as a
+// counter track (gaps.QueueTrack.AppendCounter), in place of any the input
+// holds already.
+func WriteOverlay(dst io.Writer, src io.Reader, t *trace.Trace, r *Result, queues []gaps.QueueTrack) (OverlayStats, error) {
 	var st OverlayStats
 	mark := map[int32]bool{}
 	for _, w := range r.Windows {
@@ -53,6 +60,7 @@ func WriteOverlay(dst io.Writer, src io.Reader, t *trace.Trace, r *Result) (Over
 		ow.w.WriteString("[")
 		ow.events(it)
 		ow.flows(r, st.Events == 0)
+		ow.counters(queues, st.Events+st.Flows == 0)
 		ow.w.WriteString("\n]\n")
 	case jsoniter.ObjectValue:
 		ow.w.WriteString("{")
@@ -72,6 +80,7 @@ func WriteOverlay(dst io.Writer, src io.Reader, t *trace.Trace, r *Result) (Over
 			ow.w.WriteString("[")
 			ow.events(it)
 			ow.flows(r, st.Events == 0)
+			ow.counters(queues, st.Events+st.Flows == 0)
 			ow.w.WriteString("\n]")
 			return it.Error == nil && ow.err == nil
 		})
@@ -105,6 +114,10 @@ func (ow *overlayWriter) events(it *jsoniter.Iterator) {
 		raw := it.SkipAndReturnBytes()
 		if it.Error != nil {
 			return false
+		}
+		if bytes.Contains(raw, []byte(gaps.QueueCounterCat)) && isQueueCounter(ow.sub, raw) {
+			ow.st.Replaced++
+			return true
 		}
 		if ow.st.Events > 0 {
 			ow.w.WriteString(",")
@@ -334,4 +347,45 @@ func appendUs(b []byte, ns int64) []byte {
 		b = append(b, '0')
 	}
 	return strconv.AppendInt(b, r, 10)
+}
+
+// counters appends each stream's launch queue as counter events.
+func (ow *overlayWriter) counters(queues []gaps.QueueTrack, first bool) {
+	for k := range queues {
+		q := &queues[k]
+		for _, p := range q.Points {
+			b := ow.buf[:0]
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, '\n')
+			b = q.AppendCounter(b, ow.t, p)
+			ow.w.Write(b)
+			ow.buf = b
+			ow.st.Counters++
+		}
+	}
+}
+
+// isQueueCounter reports whether raw is a launch-queue counter event a
+// tracetab wrote (ph "C", cat gaps.QueueCounterCat).
+func isQueueCounter(it *jsoniter.Iterator, raw []byte) bool {
+	var ph, cat string
+	it.ResetBytes(raw)
+	it.Error = nil
+	it.ReadObjectCB(func(it *jsoniter.Iterator, key string) bool {
+		switch {
+		case (key == "ph" || key == "cat") && it.WhatIsNext() == jsoniter.StringValue:
+			if key == "ph" {
+				ph = it.ReadString()
+			} else {
+				cat = it.ReadString()
+			}
+		default:
+			it.Skip()
+		}
+		return true
+	})
+	return it.Error == nil && ph == "C" && cat == gaps.QueueCounterCat
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -125,7 +126,8 @@ func checkOverlay(t *testing.T, path string, tr *trace.Trace, r *Result) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	st, err := WriteOverlay(&buf, text, tr, r)
+	queues := gaps.QueueTracks(tr)
+	st, err := WriteOverlay(&buf, text, tr, r, queues)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +161,7 @@ func checkOverlay(t *testing.T, path string, tr *trace.Trace, r *Result) {
 		t.Fatalf("the overlay is not JSON: %v", err)
 	}
 	marked := map[rawKey]int{}
-	xs, s, fs := 0, map[string]int{}, map[string]int{}
+	xs, s, fs, counters := 0, map[string]int{}, map[string]int{}, 0
 	for _, e := range evs {
 		switch {
 		case e.Ph == "X":
@@ -171,7 +173,17 @@ func checkOverlay(t *testing.T, path string, tr *trace.Trace, r *Result) {
 			s[e.ID.String()]++
 		case e.Cat == "critical_path" && e.Ph == "f":
 			fs[e.ID.String()]++
+		case e.Cat == gaps.QueueCounterCat && e.Ph == "C" && e.Name == gaps.QueueCounterName:
+			counters++
 		}
+	}
+	// the launch queues: one counter event per point of each series
+	points := 0
+	for _, q := range queues {
+		points += len(q.Points)
+	}
+	if counters != points || st.Counters != points || (points == 0) != (tr.Links().LinkedDeviceOps == 0) {
+		t.Errorf("%d queue counter events (%d written), want %d", counters, st.Counters, points)
 	}
 	if len(marked) != len(want) || st.Marked != st.Want {
 		t.Errorf("%d events marked (%d written), want %d", len(marked), st.Marked, len(want))

@@ -9,17 +9,20 @@ import (
 
 // Result counts what Write kept of the trace's text.
 type Result struct {
-	Events, EventsIn  int    // complete ("ph":"X") events kept, and read
-	DeviceOps         int    // kernels, memcpys and memsets kept
-	Flows, FlowsIn    int    // flow ends kept, and read
-	Metadata          int    // process and thread names ("ph":"M"), all kept
-	Others, OthersIn  int    // instants ([memory] records), counters and the rest kept, and read
-	Keys              int    // top-level keys copied besides traceEvents
-	BytesIn, BytesOut int64  // JSON text read and written (decompressed)
-	Truncated         bool   // the input ended early (allowed): the crop holds what was read
-	Container         string // "object" or "array", as the input
-	FileBytes         int64  // the size of the crop's file (compressed when Gzip)
-	Gzip              bool
+	Events, EventsIn int // complete ("ph":"X") events kept, and read
+	DeviceOps        int // kernels, memcpys and memsets kept
+	Flows, FlowsIn   int // flow ends kept, and read
+	Metadata         int // process and thread names ("ph":"M"), all kept
+	Others, OthersIn int // instants ([memory] records), counters and the rest kept, and read
+	// QueueCounters are the launch-queue counter events added (Plan);
+	// Replaced, the input's own ones left out (an earlier crop's).
+	QueueCounters, Replaced int
+	Keys                    int    // top-level keys copied besides traceEvents
+	BytesIn, BytesOut       int64  // JSON text read and written (decompressed)
+	Truncated               bool   // the input ended early (allowed): the crop holds what was read
+	Container               string // "object" or "array", as the input
+	FileBytes               int64  // the size of the crop's file (compressed when Gzip)
+	Gzip                    bool
 }
 
 // Error is text that cannot be cropped, at a byte offset of the input
@@ -202,11 +205,11 @@ func (w *writer) events() error {
 			if err := w.short(); err != nil {
 				return err
 			}
-			w.write([]byte("\n]"))
+			w.closeEvents(first)
 			return nil
 		case ']':
 			r.pos++
-			w.write([]byte("\n]"))
+			w.closeEvents(first)
 			return nil
 		case ',':
 			r.pos++
@@ -218,7 +221,7 @@ func (w *writer) events() error {
 				if err := w.short(); err != nil {
 					return err
 				}
-				w.write([]byte("\n]"))
+				w.closeEvents(first)
 				return nil
 			}
 			return w.fail(err.Error())
@@ -235,6 +238,20 @@ func (w *writer) events() error {
 		w.scratch = appendClean(w.scratch[:0], el)
 		w.write(w.scratch)
 	}
+}
+
+// closeEvents ends the events array: the launch-queue counters, then "]".
+func (w *writer) closeEvents(first bool) {
+	if w.p.QueueCounters > 0 {
+		if first {
+			w.write([]byte{'\n'})
+		} else {
+			w.write([]byte(",\n"))
+		}
+		w.write(w.p.queue)
+		w.res.QueueCounters = w.p.QueueCounters
+	}
+	w.write([]byte("\n]"))
 }
 
 // keep decides one element of the events array and counts it.
@@ -265,6 +282,10 @@ func (w *writer) keep(el []byte) bool {
 	case 'M':
 		res.Metadata++
 		return true
+	}
+	if e.isQueueCounter() {
+		res.Replaced++
+		return false
 	}
 	res.OthersIn++
 	if w.p.keepOther(&e) {

@@ -47,6 +47,12 @@ type Plan struct {
 	// same rules applied to the model; Write checks that it kept as many.
 	Expected int
 	Total    int // complete events in the trace
+
+	// queue is the launch queue of each kept stream inside the window as
+	// counter events (QueueCounters of them), added at the end of the
+	// events.
+	queue         []byte
+	QueueCounters int
 }
 
 // NewPlan decides the crop of t. An error is a selection the trace cannot
@@ -150,6 +156,7 @@ func NewPlan(t *trace.Trace, o Options) (*Plan, error) {
 			p.Expected++
 		}
 	}
+	p.queue, p.QueueCounters = queueCounters(t, p)
 	return p, nil
 }
 

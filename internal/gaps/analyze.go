@@ -130,8 +130,13 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	var gCount []int
 	var firstLaunch int64
 	nLat := 0
+	limit := o.MaxQueue
+	if limit <= 0 {
+		limit = QueueLimit
+	}
 	for _, s := range streams {
 		r.Streams = append(r.Streams, lane(t, &s))
+		r.Queues = append(r.Queues, streamQueue(&s, limit, t.TraceStart))
 		for k, x := range s.ops {
 			if x.call < 0 {
 				r.UnlinkedOps++

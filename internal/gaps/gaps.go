@@ -36,6 +36,9 @@ type Options struct {
 	// with the busy time in each (Report.StepCells: the text's sparklines),
 	// in the pass that makes the step rows.
 	Cells int
+	// MaxQueue is the launch queue length counted as full (Queue.FullNs);
+	// 0: QueueLimit, HTA's default.
+	MaxQueue int
 }
 
 // Lane is the busy/idle summary of one device or one stream.
@@ -151,6 +154,7 @@ type StepLane struct {
 type Report struct {
 	Devices       []Lane
 	Streams       []Lane
+	Queues        []Queue // the launch queue of each of Streams, in its order
 	Idle          IdleReport
 	Gaps          []Gap
 	Latency       LatencyStats

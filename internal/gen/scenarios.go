@@ -6,9 +6,14 @@ import (
 )
 
 // Scenarios are the stalls the generator can add to every step, one per
-// verdict class of tracetab gaps: each step starts with ScenarioNs of it
-// on the main thread, before matmul_add.
-var Scenarios = []string{"dataloader", "preprocess", "sync", "wait", "tiny"}
+// verdict class of tracetab gaps (and fullqueue, a full launch queue):
+// each step starts with ScenarioNs of it on the main thread, before
+// matmul_add.
+var Scenarios = []string{"dataloader", "preprocess", "sync", "wait", "tiny", "fullqueue"}
+
+// FullQueueLaunches is how many kernels the fullqueue scenario queues
+// behind its long kernel: more than a full queue (1,024, HTA's limit).
+const FullQueueLaunches = 1100
 
 // ScenarioNs is how long each step's stall lasts.
 const ScenarioNs = 3_000_000
@@ -34,6 +39,8 @@ func scenarioLen(cfg Config) int64 {
 //	wait        the next kernel is launched in time but waits on an event
 //	            (cudaStreamWaitEvent) recorded elsewhere for the whole stall
 //	tiny        hundreds of 1 us kernels, each launched by a 5 us call
+//	fullqueue   a 6 ms kernel, then FullQueueLaunches 1 us kernels launched
+//	            2.5 us apart under one aten::_foreach_add_, all queued behind it
 func (g *writer) scenario(cfg Config, t int64) {
 	const P = ScenarioNs
 	switch cfg.Scenario {
@@ -63,6 +70,12 @@ func (g *writer) scenario(cfg Config, t int64) {
 		for at := t + 1_000; at+7_000 <= t+P; at += 7_000 {
 			e := g.op("cpu_op", "aten::add_", mainTid, at, 6_500, "", "")
 			g.launch(mainTid, e, "cudaLaunchKernel", at+500, 5_000, devKernel, 7, addKernel, 1_000)
+		}
+	case "fullqueue":
+		e := g.op("cpu_op", "aten::_foreach_add_", mainTid, t+1_000, P-2_000, "", "")
+		g.launch(mainTid, e, "cudaLaunchKernel", t+2_000, 2_000, devKernel, 7, addKernel, 2*P)
+		for k := int64(0); k < FullQueueLaunches; k++ {
+			g.launch(mainTid, e, "cudaLaunchKernel", t+10_000+k*2_500, 2_000, devKernel, 7, addKernel, 1_000)
 		}
 	}
 }

@@ -14,7 +14,8 @@ import (
 // gpu_window_ns, and busy and idle inside it, summing to the verdict's); the start-up fields of the verdict (startup_*, steady_*), the input
 // split, blocking_launch_ns; per gap the launch call, blocking_launch,
 // input_preparation_ns, host_activity, other_stream_busy_ns; the startup
-// cause.
+// cause; streams[].queue (added without a version change: the launch
+// queue of each stream).
 const GapsSchema = "tracetab.gaps/3"
 
 func us(ns int64) float64 { return float64(ns) / 1e3 }
@@ -54,6 +55,13 @@ func effOf(j *laneJSON, d *kerneleff.Device) {
 	j.GPUUtilization = opt(d.UtilizationPct, d.WindowNs > 0)
 	j.SMEfficiency = opt(d.SMEfficiencyPct, d.HasSMEfficiency)
 	j.Occupancy = opt(d.OccupancyPct, d.HasOccupancy)
+}
+
+// streamJSON is a stream's lane with its launch queue (null: no op of
+// the stream has its launch call in the trace).
+type streamJSON struct {
+	laneJSON
+	Queue *queueJSON `json:"queue"`
 }
 
 func optID(v int64) *int64 {
@@ -230,7 +238,7 @@ func JSON(w io.Writer, file string, r *gaps.Report) error {
 		GPU          bool         `json:"has_gpu_lane"`
 		Verdict      verdictJSON  `json:"verdict"`
 		Devices      []laneJSON   `json:"devices"`
-		Streams      []laneJSON   `json:"streams"`
+		Streams      []streamJSON `json:"streams"`
 		Idle         *idleRepJSON `json:"idle"`
 		Gaps         []gapJSON    `json:"gaps"`
 		Breakdown    any          `json:"step_breakdown"`
@@ -241,15 +249,19 @@ func JSON(w io.Writer, file string, r *gaps.Report) error {
 		Dead         []deadJSON   `json:"cpu_dead_windows"`
 		Steps        []stepJSON   `json:"steps"`
 		Syncs        []syncJSON   `json:"blocking_calls"`
-	}{Schema: GapsSchema, File: file, GPU: !r.NoGPU, Verdict: vj, Devices: []laneJSON{}, Streams: []laneJSON{}, Gaps: []gapJSON{},
+	}{Schema: GapsSchema, File: file, GPU: !r.NoGPU, Verdict: vj, Devices: []laneJSON{}, Streams: []streamJSON{}, Gaps: []gapJSON{},
 		LatencyBy: []latJSON{}, Unlinked: r.UnlinkedOps, Dead: []deadJSON{}, Steps: []stepJSON{}, Syncs: []syncJSON{}}
 	for _, d := range r.Devices {
 		j := laneOf(d)
 		effOf(&j, r.Efficiency.Of(d.Device))
 		out.Devices = append(out.Devices, j)
 	}
-	for _, d := range r.Streams {
-		out.Streams = append(out.Streams, laneOf(d))
+	for k, d := range r.Streams {
+		s := streamJSON{laneJSON: laneOf(d)}
+		if k < len(r.Queues) {
+			s.Queue = queueOf(r.Queues[k])
+		}
+		out.Streams = append(out.Streams, s)
 	}
 	if !r.NoGPU {
 		ij := &idleRepJSON{HTA: r.Idle.HTA, Streams: []idleJSON{}, Devices: []idleJSON{}, Total: idleOf(r.Idle.Total, r.Idle.HTA)}

@@ -165,6 +165,7 @@ func Text(w io.Writer, r *gaps.Report, minGap int64, width int, all bool, sparks
 			tot := r.Idle.Total
 			o.para(fmt.Sprintf("idle before the first op %s, after the last op %s (inside the span, summed over devices)", units.Dur(tot.BeforeNs), units.Dur(tot.AfterNs)), "  ")
 		}
+		o.queueLines(r)
 		o.b.WriteString("\n")
 		o.para("largest GPU gaps (steps by the launch-call clock: the step each side's op was launched in; Share: the part of the gap the activity holds for the cause):", "  ")
 		if len(r.Gaps) == 0 {
