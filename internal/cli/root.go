@@ -26,6 +26,7 @@ type env struct {
 	stdout, stderr io.Writer
 	allowTruncated bool
 	demangle       bool // show C++ names demangled in text output
+	longNames      bool // --long-names: full names in text, no width limit
 	maxMemory      maxMemoryFlag
 	loading        string // the trace being read or analysed, for messages
 	shapesOnly     bool   // load keeps only the shapes among the extras (parse.Options.ShapesOnly)
@@ -100,6 +101,8 @@ large for --max-memory, or an internal error (please report it).`,
 		"memory bound (e.g. 8GB, 512MiB; 0: none); a trace that needs more stops with exit 3")
 	root.PersistentFlags().BoolVar(&e.demangle, "demangle", true,
 		"show mangled C++ names (_Z...) demangled in text and Markdown; JSON and CSV keep the name as written (--demangle=false: as written everywhere)")
+	root.PersistentFlags().BoolVar(&e.longNames, "long-names", false,
+		"text: print full names instead of labels (no width limit: lines may be wider than the terminal)")
 	root.PersistentFlags().StringVar(&e.cpuProfile, "cpuprofile", "", "write a Go CPU profile of tracetab itself to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {

@@ -56,7 +56,7 @@ func runKernelView(e *env, o *tableOptions, t *trace.Trace) error {
 			filtered[i].Name = names.Demangle(filtered[i].Name)
 		}
 	}
-	lay := tableview.KernelLayout{Limit: o.limit, Width: e.textWidth(o.compact.width), Eff: kernelEff(e, o, t)}
+	lay := tableview.KernelLayout{Limit: o.limit, Width: e.textWidth(o.compact.width), Eff: kernelEff(e, o, t), LongNames: e.longNames}
 	if o.nameWidthSet {
 		lay.NameWidth = o.nameWidth // else the names fill the width
 	}

@@ -36,6 +36,9 @@ func checkWidth(w int) error {
 // textWidth resolves a --width value: the value given, else the
 // terminal's width when stdout is a terminal, else 0 (no limit).
 func (e *env) textWidth(w int) int {
+	if e.longNames {
+		return 0 // full names: nothing is cut to fit
+	}
 	if w >= 0 {
 		return w
 	}

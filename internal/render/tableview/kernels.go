@@ -41,9 +41,10 @@ const KernelSort = "total_ns"
 
 // KernelLayout says how the kernel view's text is laid out.
 type KernelLayout struct {
-	Limit     int // rows shown; < 0 all
-	NameWidth int // the longest name shown, cut in the middle; 0: no cap
-	Width     int // the text's width, names cut to fit it; 0: no limit
+	Limit     int  // rows shown; < 0 all
+	NameWidth int  // the longest name shown, cut in the middle; 0: no cap
+	Width     int  // the text's width, names cut to fit it; 0: no limit
+	LongNames bool // full names, not labels (--long-names)
 	// Eff, when set, adds the kernels' efficiency: JSON fields always,
 	// text and Markdown columns and device lines when Eff.HasArgs.
 	Eff *KernelEff
@@ -95,7 +96,7 @@ func Kernels(w io.Writer, format, file string, rows []table.KernelRow, totalNs i
 	if format == "csv" {
 		labels = names.Labels(demangled(shown), names.LabelWidth)
 	}
-	if format == "text" {
+	if format == "text" && !lay.LongNames {
 		shown = names.Labels(shown, lay.NameWidth) // names.Labels: the one labelling rule
 		g.Width = lay.Width
 	}
