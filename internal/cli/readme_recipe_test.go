@@ -12,23 +12,24 @@ import (
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
-// readmeBlock returns the fenced block of the README's CI recipe that
-// follows the line containing marker, without its indentation.
+// readmeBlock returns the fenced block of the CI recipe (moved from the
+// README to docs/ci.md) that follows the line containing marker, without
+// its indentation.
 func readmeBlock(t *testing.T, marker string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testenv.Root(), "README.md"))
+	b, err := os.ReadFile(filepath.Join(testenv.Root(), "docs", "ci.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
 	i := strings.Index(s, "### CI recipe")
 	if i < 0 {
-		t.Fatal("README has no CI recipe")
+		t.Fatal("docs/ci.md has no CI recipe")
 	}
 	s = s[i:]
 	j := strings.Index(s, marker)
 	if j < 0 {
-		t.Fatalf("README recipe lacks %q", marker)
+		t.Fatalf("docs/ci.md recipe lacks %q", marker)
 	}
 	var out []string
 	for _, l := range strings.Split(s[j:], "\n") {

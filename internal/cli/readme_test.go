@@ -40,17 +40,17 @@ func TestReadmeFirstCommand(t *testing.T) {
 	}
 }
 
-// TestReadmeFormats: the README's table of which command takes which
-// --format is what the commands take: each listed format runs on the
+// TestReadmeFormats: the table of which command takes which --format
+// (moved from the README to docs/commands.md) is what the commands take: each listed format runs on the
 // sample, and an unlisted one of the known formats is refused (exit 2).
 func TestReadmeFormats(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(testenv.Root(), "README.md"))
+	raw, err := os.ReadFile(filepath.Join(testenv.Root(), "docs", "commands.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(raw), "| command | `--format` |\n|---|---|\n")
 	if !ok {
-		t.Fatal("README has no table of formats")
+		t.Fatal("docs/commands.md has no table of formats")
 	}
 	table, _, _ := strings.Cut(rest, "\n\n")
 	sample := testdata("sample.pt.trace.json")
@@ -96,4 +96,24 @@ func codeSpans(cell string) []string {
 		out = append(out, parts[i])
 	}
 	return out
+}
+
+// TestReadmeLength: the README reads in one sitting (issue 33): at most
+// 250 lines; the reference lives in docs/.
+func TestReadmeLength(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(testenv.Root(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(raw), "\n"); n > 250 {
+		t.Errorf("README.md has %d lines, want at most 250", n)
+	}
+	for _, doc := range []string{"commands.md", "ci.md", "speed.md", "checks.md", "output.md", "schema.md", "fleet.md"} {
+		if !strings.Contains(string(raw), "(docs/"+doc) {
+			t.Errorf("README does not link docs/%s", doc)
+		}
+		if _, err := os.Stat(filepath.Join(testenv.Root(), "docs", doc)); err != nil {
+			t.Errorf("docs/%s: %v", doc, err)
+		}
+	}
 }

@@ -17,17 +17,17 @@ import (
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
-// readmeQueries are the DuckDB queries of the README's section "When one
-// machine is not enough" (the sql blocks before the Spark ones).
+// readmeQueries are the DuckDB queries of the section "When one machine
+// is not enough" (moved from the README to docs/fleet.md) (the sql blocks before the Spark ones).
 func readmeQueries(t *testing.T) []string {
-	b, err := os.ReadFile(filepath.Join(testenv.Root(), "README.md"))
+	b, err := os.ReadFile(filepath.Join(testenv.Root(), "docs", "fleet.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, sec, ok := strings.Cut(string(b), "## When one machine is not enough\n")
 	sec, _, ok2 := strings.Cut(sec, "Spark SQL (documented")
 	if !ok || !ok2 {
-		t.Fatal("README has no section \"When one machine is not enough\" with DuckDB queries before the Spark ones")
+		t.Fatal("docs/fleet.md has no section \"When one machine is not enough\" with DuckDB queries before the Spark ones")
 	}
 	var qs []string
 	for _, m := range regexp.MustCompile("(?s)```sql\n(.*?)```").FindAllStringSubmatch(sec, -1) {
