@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/testenv"
+)
+
+// docCommands are the tracetab command lines in the fenced blocks of the
+// README and docs/*.md, as words: the leading "$ " and a "cat x |" left
+// out, cut at a comment, a pipe or a redirection, continued lines joined.
+// Lines built from shell variables ("$1", "$(...)") are left out.
+func docCommands(t *testing.T) map[string][][]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(testenv.Root(), "docs", "*.md"))
+	files = append(files, filepath.Join(testenv.Root(), "README.md"))
+	out := map[string][][]string{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, cont := false, ""
+		for _, l := range strings.Split(string(raw), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "```") {
+				in = !in
+				continue
+			}
+			if !in {
+				continue
+			}
+			l = cont + strings.TrimSpace(l)
+			cont = ""
+			if strings.HasSuffix(l, "\\") {
+				cont = strings.TrimSuffix(l, "\\") + " "
+				continue
+			}
+			l = strings.TrimPrefix(l, "$ ")
+			if _, after, ok := strings.Cut(l, "| tracetab "); ok {
+				l = "tracetab " + after
+			}
+			if !strings.HasPrefix(l, "tracetab ") || strings.Contains(l, "$1") || strings.Contains(l, "$(") {
+				continue
+			}
+			for _, stop := range []string{" #", " |", " >"} {
+				l, _, _ = strings.Cut(l, stop)
+			}
+			out[filepath.Base(f)] = append(out[filepath.Base(f)], shellWords(l)[1:])
+		}
+	}
+	return out
+}
+
+// shellWords splits a line on spaces outside single or double quotes.
+func shellWords(l string) []string {
+	var words []string
+	var w strings.Builder
+	quote, inWord := rune(0), false
+	for _, r := range l {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			w.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+			}
+			inWord = false
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// TestDocsCommands: every tracetab command line the README and docs/*.md
+// show names a command tracetab has and flags it takes, with values its
+// flags accept (durations with their unit and the like). The README's
+// excerpts run in full in TestReadmeExcerpts.
+func TestDocsCommands(t *testing.T) {
+	lines := docCommands(t)
+	n := 0
+	for file, ls := range lines {
+		for _, args := range ls {
+			n++
+			root := newRoot(&env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
+			root.InitDefaultHelpFlag()
+			root.InitDefaultVersionFlag()
+			cmd, rest, err := root.Find(args)
+			if err != nil || (cmd == root && len(args) > 0 && !strings.HasPrefix(args[0], "-")) {
+				t.Errorf("%s: tracetab %s: no such command (%v)", file, strings.Join(args, " "), err)
+				continue
+			}
+			cmd.InitDefaultHelpFlag()
+			if err := cmd.ParseFlags(rest); err != nil {
+				t.Errorf("%s: tracetab %s: %v", file, strings.Join(args, " "), err)
+			}
+		}
+	}
+	if n < 40 || len(lines["README.md"]) < 6 || len(lines["commands.md"]) < 30 {
+		t.Errorf("checked %d command lines (%d in the README, %d in docs/commands.md); the docs show more", n, len(lines["README.md"]), len(lines["commands.md"]))
+	}
+}
