@@ -50,7 +50,7 @@ func TestVersionCommand(t *testing.T) {
 	}
 }
 
-// TestStaticBuild: the README's install line (CGO_ENABLED=0) gives a
+// TestStaticBuild: the install line of docs/checks.md (CGO_ENABLED=0) gives a
 // binary with no ELF interpreter, i.e. not dynamically linked, and one
 // built with -ldflags -X reports that version.
 func TestStaticBuild(t *testing.T) {
