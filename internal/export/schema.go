@@ -27,7 +27,7 @@ const (
 
 // Datasets lists them in the order they are written (traces last: a trace
 // listed there has all its other files).
-var Datasets = []string{DatasetEvents, DatasetOps, DatasetKernels, DatasetSteps, DatasetGaps, DatasetMemory, DatasetCollectives, DatasetRanks, DatasetTraces}
+var Datasets = []string{DatasetEvents, DatasetOps, DatasetKernels, DatasetSteps, DatasetGaps, DatasetMemory, DatasetCollectives, DatasetRanks, DatasetTrend, DatasetTraces}
 
 // EventRow is one complete ("ph":"X") event. Times are ns; start_ns is an
 // offset from the trace's origin (the profiler's Trace event, else the
