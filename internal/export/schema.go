@@ -5,10 +5,10 @@ package export
 // in the traces dataset and in DIR/_tracetab_export.json; a column renamed,
 // removed or changing meaning bumps it, and an export refuses to add files
 // of another version to a directory.
-const Schema = "tracetab.parquet/2"
+const Schema = "tracetab.parquet/3"
 
 // SchemaVersion is Schema's number.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // The datasets, one directory each under the export's DIR.
 const (
