@@ -82,7 +82,7 @@ a Parquet file of this export schema is named and exits 3.`,
 		Example: `  tracetab trend nightly/                         # every trace in the folder, by wall-clock start
   tracetab trend nightly/ --fail-on 'step_time>+5%' --window 5
   tracetab trend run-*.json.gz --order name --top 10
-  tracetab trend --dataset /data/exports --format json   # the nightly exports' trend dataset
+  tracetab trend --dataset exports/        # the exports of the nights
   tracetab trend nightly/ --format json | jq '.metrics[] | select(.change_points != []) | .name'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if ds, _ := cmd.Flags().GetString("dataset"); ds != "" {
