@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tracetab/tracetab/internal/dataset"
 	"github.com/tracetab/tracetab/internal/export"
 	"github.com/tracetab/tracetab/internal/hostile"
 	"github.com/tracetab/tracetab/internal/testenv"
@@ -31,7 +33,8 @@ func trendJSON(t *testing.T, args ...string) string {
 // nights with the GEMM 30% slower from night 8, one export per night
 // under one tree, by wall-clock start and by name; and on five shared
 // traces (two DLRM ranks, HTA's diff pair and NCCL trace) in one export,
-// by name, every one of them in the series or left out.
+// by name, every one of them in the series or left out. The trend rows'
+// step_time and start are checked against the raw JSON (checkTrendRows).
 func TestTrendDatasetEqualsTraces(t *testing.T) {
 	nights := writeNights(t, 12, func(k int) bool { return k >= 7 }, nil)
 	paths, _ := filepath.Glob(filepath.Join(nights, "*.json"))
@@ -48,6 +51,9 @@ func TestTrendDatasetEqualsTraces(t *testing.T) {
 		if order == "time" && !strings.Contains(want, `"change_points": [`) {
 			t.Errorf("no change point field in:\n%s", want)
 		}
+	}
+	if n := checkTrendRows(t, tree, paths); n != len(paths) {
+		t.Errorf("checked %d generated nights against the raw JSON, want %d", n, len(paths))
 	}
 	var d trendDoc
 	json.Unmarshal([]byte(trendJSON(t, "--dataset", tree)), &d)
@@ -82,6 +88,11 @@ func TestTrendDatasetEqualsTraces(t *testing.T) {
 	got := trendJSON(t, "--dataset", out, "--order", "name")
 	if got != want {
 		t.Errorf("shared traces: trend --dataset:\n%s\ntrend over the traces:\n%s", got, want)
+	}
+	if n := checkTrendRows(t, out, traces); n < 1 {
+		t.Errorf("checked %d shared traces against the raw JSON, want at least 1", n)
+	} else {
+		t.Logf("%d shared traces checked against the raw JSON", n)
 	}
 	var s struct {
 		Runs    []any `json:"runs"`
@@ -149,4 +160,52 @@ func TestTrendDatasetHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkTrendRows: each exported trend row's step_time is the median of
+// the trace's ProfilerStep#N durations as the raw JSON has them (traces
+// with an odd number of steps, where the median is one step), and its
+// wall-clock start the raw origin (baseTimeNanoseconds plus the Trace
+// span's ts). It returns how many traces it checked.
+func checkTrendRows(t *testing.T, dir string, traces []string) int {
+	t.Helper()
+	files, err := dataset.Files(dir, export.DatasetTrend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]export.TrendRow{}
+	for _, p := range files[export.DatasetTrend] {
+		rows, err := dataset.ReadRows[export.TrendRow](p, export.DatasetTrend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			byPath[r.Path] = r
+		}
+	}
+	checked := 0
+	for _, path := range traces {
+		raw := readRawRank(t, path)
+		row, ok := byPath[path]
+		if !ok {
+			t.Fatalf("%s: no trend row", path)
+		}
+		if len(raw.steps)%2 == 0 {
+			continue
+		}
+		var durs []int64
+		for _, s := range raw.steps {
+			durs = append(durs, s[2]-s[1])
+		}
+		slices.Sort(durs)
+		i := slices.Index(row.Metric, "step_time")
+		if i < 0 || row.Value[i] != float64(durs[len(durs)/2]) {
+			t.Errorf("%s: trend row %v %v; raw median step %d ns", path, row.Metric, row.Value, durs[len(durs)/2])
+		}
+		if raw.base != 0 && (!row.WallClock || row.StartNs != raw.origin) {
+			t.Errorf("%s: start %d (wall clock %v); raw origin %d", path, row.StartNs, row.WallClock, raw.origin)
+		}
+		checked++
+	}
+	return checked
 }
