@@ -61,6 +61,8 @@ One dataset per table, each in its own directory under DIR:
            trace's origin, on the rank's clock), collective, dtype, bytes
   ranks    one row per input: tracetab ranks' summary of it (steps, device
            lane's compute, communication, idle), for ranks --dataset
+  trend    one row per input: tracetab trend's run (wall-clock start, the
+           environment, every metric's value), for trend --dataset
   traces   one row per input: path, size, sha256, rank, world size, devices,
            era, torch hints, warnings
 A step's rows are computed on the step's own events (those of table --steps

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/dataset"
 	"github.com/tracetab/tracetab/internal/ranks"
+	"github.com/tracetab/tracetab/internal/trend"
 )
 
 // datasetSummaries reads the ranks' summaries from the Parquet files of
@@ -18,6 +19,19 @@ func datasetSummaries(e *env, dir string) ([]*ranks.Summary, error) {
 		note(e.stderr, n)
 	}
 	return r.Summaries, nil
+}
+
+// datasetRuns reads the trend runs from the Parquet files of one or many
+// exports (trend --dataset DIR) instead of the traces.
+func datasetRuns(e *env, dir string) ([]*trend.Run, error) {
+	r, err := dataset.ReadTrend(dir)
+	if err != nil {
+		return nil, datasetError(err)
+	}
+	for _, n := range r.Notes {
+		note(e.stderr, n)
+	}
+	return r.Runs, nil
 }
 
 // datasetError gives a dataset that cannot be read its exit code: a file

@@ -29,12 +29,13 @@ type trendOptions struct {
 	seed         uint64
 	allowMissing bool
 	width        int
+	dataset      string
 }
 
 func newTrendCmd(e *env) *cobra.Command {
 	o := &trendOptions{}
 	cmd := &cobra.Command{
-		Use:   "trend RUN... | DIR",
+		Use:   "trend RUN... | DIR | --dataset DIR",
 		Short: "A nightly series of traces: each metric's series and where it changed (E-divisive means)",
 		Long: `trend reads a series of traces of the same workload (one per night, say; a DIR
 means every *.json and *.json.gz in it), one after another, reduces each to a
@@ -74,12 +75,22 @@ moves the metric by more than P percent in that direction; noise alone has
 no change point and exits 0. A rule that matches no metric exits 1 unless
 --allow-missing.
 
-Reading Parquet exports (export's datasets) is not supported: give the traces.`,
+--dataset DIR reads the trend dataset of one or many exports (tracetab export
+--to DIR, one per night, say) instead of the traces: the same JSON as over
+the traces themselves, each run's path the path exported. A file that is not
+a Parquet file of this export schema is named and exits 3.`,
 		Example: `  tracetab trend nightly/                         # every trace in the folder, by wall-clock start
   tracetab trend nightly/ --fail-on 'step_time>+5%' --window 5
   tracetab trend run-*.json.gz --order name --top 10
+  tracetab trend --dataset exports/        # the exports of the nights
   tracetab trend nightly/ --format json | jq '.metrics[] | select(.change_points != []) | .name'`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if ds, _ := cmd.Flags().GetString("dataset"); ds != "" {
+				if len(args) > 0 {
+					return usageErrorf("trend --dataset %s reads the exports, not traces: drop %s", ds, args[0])
+				}
+				return nil
+			}
 			if len(args) == 0 {
 				return usageErrorf("trend takes a series of traces (RUN... or a DIR), got none; see 'tracetab trend --help'")
 			}
@@ -106,6 +117,7 @@ Reading Parquet exports (export's datasets) is not supported: give the traces.`,
 	f.IntVar(&o.minSegment, "min-segment", changepoint.DefaultMinSize, "the least number of runs on each side of a change point (from 2)")
 	f.Uint64Var(&o.seed, "seed", changepoint.DefaultSeed, "seed of the permutation test's shuffles")
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "with --fail-on: a rule that matches no metric warns instead of failing")
+	f.StringVar(&o.dataset, "dataset", "", "read the trend dataset of the exports under DIR (tracetab export --to DIR) instead of traces")
 	widthFlag(f, &o.width)
 	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "json"))
 	cmd.RegisterFlagCompletionFunc("order", fixedCompletion("time", "name"))
@@ -136,6 +148,35 @@ func trendFiles(args []string) ([]string, error) {
 	return files, nil
 }
 
+// trendRuns reduces the traces, or reads the exports' trend dataset.
+func trendRuns(e *env, o *trendOptions, args []string) ([]*trend.Run, error) {
+	if o.dataset != "" {
+		return datasetRuns(e, o.dataset)
+	}
+	files, err := trendFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*trend.Run, 0, len(files))
+	for i, path := range files {
+		t, err := e.loadLean(path)
+		if err != nil {
+			return nil, err
+		}
+		r, err := trend.Summarize(t, path)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+		t = nil
+		if i+1 < len(files) {
+			runtime.GC() // the trace is dropped before the next one is read
+		}
+	}
+	e.loading = ""
+	return runs, nil
+}
+
 func runTrend(e *env, o *trendOptions, args []string) error {
 	if o.order != "time" && o.order != "name" {
 		return usageErrorf("--order %q: want time or name", o.order)
@@ -162,27 +203,10 @@ func runTrend(e *env, o *trendOptions, args []string) error {
 		}
 		rules = append(rules, r)
 	}
-	files, err := trendFiles(args)
+	runs, err := trendRuns(e, o, args)
 	if err != nil {
 		return err
 	}
-	runs := make([]*trend.Run, 0, len(files))
-	for i, path := range files {
-		t, err := e.loadLean(path)
-		if err != nil {
-			return err
-		}
-		r, err := trend.Summarize(t, path)
-		if err != nil {
-			return err
-		}
-		runs = append(runs, r)
-		t = nil
-		if i+1 < len(files) {
-			runtime.GC() // the trace is dropped before the next one is read
-		}
-	}
-	e.loading = ""
 	res, err := trend.Analyze(runs, trend.Options{Top: o.top, OrderByName: o.order == "name",
 		CP: changepoint.Options{Alpha: alpha, Permutations: o.permutations, MinSize: o.minSegment, Seed: o.seed}})
 	if err != nil {

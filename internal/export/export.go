@@ -338,6 +338,12 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 		record(DatasetCollectives, f, rows, size, err)
 		f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
 		record(DatasetRanks, f, rows, size, err)
+		if tr, err := trendRow(c, t, path); err != nil {
+			record(DatasetTrend, nil, 0, 0, err)
+		} else {
+			f, rows, size, err = writeRows(ctx, spec, DatasetTrend, []TrendRow{tr})
+			record(DatasetTrend, f, rows, size, err)
+		}
 		f, rows, size, err = writeRows(ctx, spec, DatasetTraces, []TraceRow{traceRow(c, t, path, d, o.Version)})
 		record(DatasetTraces, f, rows, size, err)
 	}()

@@ -5,10 +5,10 @@ package export
 // in the traces dataset and in DIR/_tracetab_export.json; a column renamed,
 // removed or changing meaning bumps it, and an export refuses to add files
 // of another version to a directory.
-const Schema = "tracetab.parquet/2"
+const Schema = "tracetab.parquet/3"
 
 // SchemaVersion is Schema's number.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // The datasets, one directory each under the export's DIR.
 const (
@@ -27,7 +27,7 @@ const (
 
 // Datasets lists them in the order they are written (traces last: a trace
 // listed there has all its other files).
-var Datasets = []string{DatasetEvents, DatasetOps, DatasetKernels, DatasetSteps, DatasetGaps, DatasetMemory, DatasetCollectives, DatasetRanks, DatasetTraces}
+var Datasets = []string{DatasetEvents, DatasetOps, DatasetKernels, DatasetSteps, DatasetGaps, DatasetMemory, DatasetCollectives, DatasetRanks, DatasetTrend, DatasetTraces}
 
 // EventRow is one complete ("ph":"X") event. Times are ns; start_ns is an
 // offset from the trace's origin (the profiler's Trace event, else the
