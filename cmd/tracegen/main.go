@@ -4,6 +4,7 @@
 //	tracegen -steps 4 -o testdata/sample.pt.trace.json
 //	tracegen -size 1GB -layers 8 -o .cache/bench-1g.json
 //	tracegen -size 512MB -layers 8 -kineto -o /work/cache/bench-kineto-512m.json
+//	tracegen -size 512MB -layers 8 -shape export -o .cache/bench-export-512m.json
 //	tracegen -world 4 -rank 2 -straggler 2 -straggler-delay 3ms -o rank2.json
 package main
 
