@@ -4,6 +4,7 @@
 //	tracegen -steps 4 -o testdata/sample.pt.trace.json
 //	tracegen -size 1GB -layers 8 -o .cache/bench-1g.json
 //	tracegen -size 512MB -layers 8 -kineto -o /work/cache/bench-kineto-512m.json
+//	tracegen -size 512MB -layers 8 -shape export -o .cache/bench-export-512m.json
 //	tracegen -world 4 -rank 2 -straggler 2 -straggler-delay 3ms -o rank2.json
 package main
 
@@ -57,7 +58,9 @@ func main() {
 	beforeStep := flag.Bool("straggler-before-step", false, "with -straggler-delay: the straggler spends its delay before each ProfilerStep#N begins (it enters the step late)")
 	critCase := flag.String("critpath", "", "write instead a small trace with a known critical path: "+strings.Join(gen.CritCases, ", "))
 	kineto := flag.Bool("kineto", false, "the style export_chrome_trace writes with record_shapes and profile_memory on a 4-GPU node: -export -full-shapes -memory -devices 4")
+	shape := flag.String("shape", "", "a benchmark shape: kineto (as -kineto) or export (the Kineto style on one A100, every CPU op tree 3 to 6 deep: -export -full-shapes -memory -deep)")
 	var k gen.Kineto
+	flag.BoolVar(&k.Deep, "deep", false, "nest aten::to > aten::_to_copy > aten::empty_strided under every cpu_op with inputs")
 	flag.BoolVar(&k.Export, "export", false, "absolute epoch microsecond timestamps with three decimals, every event laid out as Kineto writes it")
 	flag.BoolVar(&k.Shapes, "full-shapes", false, "record_shapes args as torch writes them (Concrete Inputs, Input type, Input Strides, Input Dims), aten::as_strided nested in aten::transpose")
 	flag.BoolVar(&k.Memory, "memory", false, "[memory] records: ops that make a tensor allocate it, the oldest live one is freed")
@@ -115,6 +118,16 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Memory = mem
+	switch *shape {
+	case "":
+	case "kineto":
+		*kineto = true
+	case "export":
+		k = gen.ExportStyle()
+	default:
+		fmt.Fprintln(os.Stderr, "tracegen: -shape is kineto or export")
+		os.Exit(2)
+	}
 	if *kineto {
 		k = gen.KinetoStyle()
 	}

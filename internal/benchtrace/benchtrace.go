@@ -50,7 +50,7 @@ func File(b *testing.B, opts parse.Options) (*trace.Trace, int64) {
 }
 
 // EachShape runs f as one sub-benchmark per shape of gen.BenchShapes
-// (default, kineto), on the generated trace read with opts and linked;
+// (default, kineto, export), on the generated trace read with opts and linked;
 // cfg, when not nil, adjusts each shape's config (e.g. a variant).
 func EachShape(b *testing.B, opts parse.Options, cfg func(*gen.Config), f func(b *testing.B, t *trace.Trace, size int64)) {
 	for _, s := range gen.BenchShapes() {

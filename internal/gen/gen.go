@@ -386,7 +386,7 @@ func (g *writer) op(cat, name string, tid int, ts, dur int64, dims, types string
 	} else {
 		g.f.Annotations++
 	}
-	g.afterOp(cat, name, tid, ts, dur, dims)
+	g.afterOp(cat, name, tid, ts, dur, dims, types)
 	return ext
 }
 

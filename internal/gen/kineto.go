@@ -32,11 +32,22 @@ type Kineto struct {
 	// Devices > 0 lists this many H100s in deviceProperties (the device
 	// work stays on device 0, as on one rank of a node); 0 the one A100.
 	Devices int
+	// Deep nests under every op that makes a tensor (as Memory), copies,
+	// zeroes or all-reduces a chain of dispatcher ops
+	// (aten::to > aten::_to_copy > aten::empty_strided, each with
+	// record_shapes args) in the op's first microsecond, so every CPU op
+	// tree is 3 to 6 deep, as export_chrome_trace writes a model whose
+	// ops dispatch through several layers.
+	Deep bool
 }
 
 // KinetoStyle is every knob at once: tracegen -kineto, the second
 // benchmark shape (four H100s).
 func KinetoStyle() Kineto { return Kineto{Export: true, Shapes: true, Memory: true, Devices: 4} }
+
+// ExportStyle is the third benchmark shape (tracegen -shape export): the
+// Kineto style on one A100 with every CPU op tree 3 to 6 deep (Deep).
+func ExportStyle() Kineto { return Kineto{Export: true, Shapes: true, Memory: true, Deep: true} }
 
 // Validate checks the Kineto fields.
 func (k Kineto) Validate() error {
@@ -46,7 +57,7 @@ func (k Kineto) Validate() error {
 	return nil
 }
 
-func (k Kineto) any() bool { return k.Export || k.Shapes || k.Memory || k.Devices > 0 }
+func (k Kineto) any() bool { return k.Export || k.Shapes || k.Memory || k.Deep || k.Devices > 0 }
 
 // memKeep is how many device tensors stay alive before an allocating op
 // frees the oldest.
@@ -60,6 +71,7 @@ type kstate struct {
 	concrete map[string]string // Input type -> Concrete Inputs
 	sizes    map[string]int64  // Input Dims -> bytes of the output
 	live     []memBlock        // device tensors alive, oldest first
+	inChain  bool              // writing a Deep chain: no chain under it
 	addr     int64
 	alloc    [2]int64 // total allocated: CPU, device
 	reserved int64    // device bytes reserved (2 MiB segments)
@@ -328,9 +340,12 @@ func concreteOf(types string) string {
 // allocates lists the ops that make a new tensor (Kineto.Memory).
 var allocates = map[string]bool{"aten::mm": true, "aten::addmm": true, "aten::add": true, "aten::relu": true, "aten::sum": true, "aten::bmm": true}
 
+// deepens are the other ops Deep nests a chain under (besides allocates).
+var deepens = map[string]bool{"aten::copy_": true, "aten::zero_": true, "c10d::allreduce_": true}
+
 // afterOp writes what follows an op in the Kineto style: its memory
 // records and the op nested in it.
-func (g *writer) afterOp(cat, name string, tid int, ts, dur int64, dims string) {
+func (g *writer) afterOp(cat, name string, tid int, ts, dur int64, dims, types string) {
 	k := &g.k
 	if cat != "cpu_op" || !k.Memory && !k.Shapes {
 		return
@@ -363,6 +378,21 @@ func (g *writer) afterOp(cat, name string, tid int, ts, dur int64, dims string) 
 	if k.Shapes && name == "aten::transpose" {
 		g.op("cpu_op", "aten::as_strided", tid, ts+dur/8, dur*3/4, "[[512, 512], [], [], []]", "[\"float\", \"ScalarList\", \"ScalarList\", \"Scalar\"]")
 	}
+	if k.Deep && (allocates[name] || deepens[name]) && !k.inChain && dur >= 2_000 {
+		g.deepChain(tid, ts, dims, types)
+	}
+}
+
+// deepChain writes the Deep chain of three nested ops in the first
+// microsecond after ts (before any child or launch of the op).
+// The chain takes the op's inputs (dims and types).
+func (g *writer) deepChain(tid int, ts int64, dims, types string) {
+	k := &g.k
+	k.inChain = true
+	g.op("cpu_op", "aten::to", tid, ts+100, 900, dims, types)
+	g.op("cpu_op", "aten::_to_copy", tid, ts+200, 700, dims, types)
+	g.op("cpu_op", "aten::empty_strided", tid, ts+300, 400, dims, types)
+	k.inChain = false
 }
 
 // outBytes is the size of an op's output as the caching allocator rounds
@@ -428,12 +458,14 @@ type Shape struct {
 	Cfg  Config
 }
 
-// BenchShapes are the two shapes go test -bench measures (make bench
-// writes them large): the generator's default, and the Kineto style
-// (-kineto), each 200 steps of 8 layers (about 8 and 20 MB of JSON).
+// BenchShapes are the three shapes go test -bench measures (make bench
+// writes them large): the generator's default, the Kineto style
+// (-kineto) and the deep export style (-shape export), each 200 steps of
+// 8 layers.
 func BenchShapes() []Shape {
 	return []Shape{
 		{"default", Config{Steps: 200, Layers: 8}},
 		{"kineto", Config{Steps: 200, Layers: 8, Kineto: KinetoStyle()}},
+		{"export", Config{Steps: 200, Layers: 8, Kineto: ExportStyle()}},
 	}
 }

@@ -14,9 +14,10 @@ const maxAllocsPerEvent = 0.01
 
 // TestSteadyStateAllocs parses two generated traces that differ only in
 // their number of steps and divides the extra allocations by the extra
-// events: the cost of one more event once the parser is warm. Both
-// benchmark shapes (gen.BenchShapes: the default, and the Kineto style with
-// shapes, strides and memory records), read fully and lean.
+// events: the cost of one more event once the parser is warm. Every
+// benchmark shape (gen.BenchShapes: the default, the Kineto style with
+// shapes, strides and memory records, and its deep export form), read
+// fully and lean.
 func TestSteadyStateAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses two generated traces several times")
