@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/tracetab/tracetab/internal/fanout"
@@ -20,6 +21,9 @@ const workersEnv = "TRACETAB_WORKERS"
 // file when --max-memory sets how many files are read at once (the
 // parser's own bound, parse.Options.MaxMemory, still applies to each).
 const fileNeedFactor = 4
+
+// fanoutGCPercent is the GC target while loadEach reads files in parallel.
+var fanoutGCPercent = 100
 
 // loadWorkers is how many of files are read at once: one per core
 // (GOMAXPROCS), fewer when --max-memory cannot hold that many of the
@@ -81,6 +85,9 @@ func loadEach[T any](e *env, files []string, opts parse.Options, sum func(i int,
 	}
 	opts.AllowTruncated, opts.Stdin, opts.MaxMemory, opts.ShapesOnly = e.allowTruncated, e.stdin, e.maxMemory.bytes, e.shapesOnly
 	opts.Sequential = true // one goroutine per file: the files are the parallelism
+	// the live heap is the few traces in flight, so root's low GC target
+	// (20) would collect after every few hundred KiB read
+	defer debug.SetGCPercent(debug.SetGCPercent(fanoutGCPercent))
 	work := func(i int) (r loaded[T], _ error) {
 		defer safe.Recover(&r.err)
 		var t *trace.Trace
