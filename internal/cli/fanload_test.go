@@ -83,3 +83,63 @@ func TestFanoutErrorAtK(t *testing.T) {
 }
 
 func containsPath(s, p string) bool { return strings.Contains(s, p) }
+
+// exportJobs runs export of files into a new directory with --jobs n and
+// returns its stdout and stderr (the directory's name replaced by DIR),
+// exit code and files' bytes by name.
+func exportJobs(t *testing.T, n string, files []string, extra ...string) (string, int, map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	args := append([]string{"export", "--to", dir, "--jobs", n}, extra...)
+	out, stderr, code := run(t, append(args, files...)...)
+	got := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		got[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(out+"\n--\n"+stderr, dir, "DIR"), code, got
+}
+
+// TestFanoutExportSameOutput: export of a generated 12-rank job with a
+// broken file 4 prints the same lines (in input order) and writes the same
+// bytes with --jobs 1 and --jobs 4; --strict stops at file 4 either way
+// (with the same exit code; how many later files were in flight and
+// exported by then depends on timing, so the counts are not compared).
+func TestFanoutExportSameOutput(t *testing.T) {
+	files := writeRanks(t, t.TempDir(), gen.Config{Steps: 2, World: 12}, seq(12)...)
+	if err := os.WriteFile(files[4], []byte(`{"traceEvents": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{nil, {"--strict"}} {
+		out1, code1, files1 := exportJobs(t, "1", files, extra...)
+		out4, code4, files4 := exportJobs(t, "4", files, extra...)
+		if extra != nil {
+			if code1 != code4 || code1 == 0 || !strings.Contains(out4, files[4]) {
+				t.Fatalf("--strict: exit %d / %d:\n%s", code1, code4, out4)
+			}
+			continue
+		}
+		if out1 != out4 || code1 != code4 {
+			t.Fatalf("%v: --jobs 1 and 4 differ: exit %d / %d\n%s\n---\n%s", extra, code1, code4, out1, out4)
+		}
+		if code1 == 0 || !strings.Contains(out1, files[4]) {
+			t.Fatalf("%v: exit %d, the broken file is not named:\n%s", extra, code1, out1)
+		}
+		if len(files1) != len(files4) || len(files1) == 0 {
+			t.Fatalf("%v: %d files / %d", extra, len(files1), len(files4))
+		}
+		for name, b := range files1 {
+			if files4[name] != b && !strings.HasSuffix(name, ".json") {
+				t.Fatalf("%v: %s differs", extra, name)
+			}
+		}
+	}
+}
