@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // commKernel matches the names of communication kernels: NCCL and RCCL
@@ -14,49 +13,8 @@ import (
 // time use this one definition.
 var commKernel = regexp.MustCompile(`(?i)nccl|rccl|allreduce|all_reduce|allgather|reducescatter|cross_device_reduce`)
 
-// commNeedles are commKernel's alternatives, for the ASCII fast path.
-var commNeedles = []string{"nccl", "rccl", "allreduce", "all_reduce", "allgather", "reducescatter", "cross_device_reduce"}
-
-// IsCommKernel reports whether a device op's name is a communication kernel
-// (commKernel matches it). An ASCII name is searched without the regexp
-// (export classifies every device event: the backtracking matcher took a
-// sixth of its time on long template names); a name with other bytes goes
-// to the regexp, whose Unicode case folding (ſ for s) it keeps.
-func IsCommKernel(name string) bool {
-	for i := 0; i < len(name); i++ {
-		if name[i] >= utf8.RuneSelf {
-			return commKernel.MatchString(name)
-		}
-	}
-	for _, n := range commNeedles {
-		if containsFoldASCII(name, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsFoldASCII reports whether the ASCII s holds lower (lower case)
-// in any case.
-func containsFoldASCII(s, lower string) bool {
-	for i := 0; i+len(lower) <= len(s); i++ {
-		j := 0
-		for j < len(lower) {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != lower[j] {
-				break
-			}
-			j++
-		}
-		if j == len(lower) {
-			return true
-		}
-	}
-	return false
-}
+// IsCommKernel reports whether a device op's name is a communication kernel.
+func IsCommKernel(name string) bool { return commKernel.MatchString(name) }
 
 // DeviceClass says what a device op does, the one definition for every
 // view (table, gaps, export, report, roofline): "communication" for a
