@@ -5,15 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/ranks"
 	"github.com/tracetab/tracetab/internal/render/ranksview"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 type ranksOptions struct {
@@ -259,24 +260,19 @@ func runRanks(e *env, o *ranksOptions, args []string) error {
 	return gateResult(e, o.format, "skew check", g)
 }
 
-// traceSummaries reads the traces one after another, keeping the summary
-// of each.
+// traceSummaries reads the traces (several at once: loadEach), keeping
+// the summary of each, in the order of the files.
 func traceSummaries(e *env, args []string) ([]*ranks.Summary, error) {
 	files, err := rankFiles(args)
 	if err != nil {
 		return nil, err
 	}
-	var ss []*ranks.Summary
-	for i, path := range files {
-		t, err := e.loadBare(path)
-		if err != nil {
-			return nil, err
-		}
-		ss = append(ss, ranks.Summarize(t, i))
-		t = nil
-		if i+1 < len(files) {
-			runtime.GC() // the trace is dropped before the next one is read
-		}
+	ss := make([]*ranks.Summary, 0, len(files))
+	err = loadEach(e, files, parse.Options{NoExtras: true, NoMemory: true},
+		func(i int, t *trace.Trace) (*ranks.Summary, error) { return ranks.Summarize(t, i), nil },
+		func(_ int, s *ranks.Summary) error { ss = append(ss, s); return nil })
+	if err != nil {
+		return nil, err
 	}
 	return ss, nil
 }

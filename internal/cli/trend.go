@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 
@@ -12,7 +11,9 @@ import (
 
 	"github.com/tracetab/tracetab/internal/changepoint"
 	"github.com/tracetab/tracetab/internal/diff"
+	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/render/trendview"
+	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/trend"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -158,20 +159,11 @@ func trendRuns(e *env, o *trendOptions, args []string) ([]*trend.Run, error) {
 		return nil, err
 	}
 	runs := make([]*trend.Run, 0, len(files))
-	for i, path := range files {
-		t, err := e.loadLean(path)
-		if err != nil {
-			return nil, err
-		}
-		r, err := trend.Summarize(t, path)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-		t = nil
-		if i+1 < len(files) {
-			runtime.GC() // the trace is dropped before the next one is read
-		}
+	err = loadEach(e, files, parse.Options{NoExtras: true},
+		func(i int, t *trace.Trace) (*trend.Run, error) { return trend.Summarize(t, files[i]) },
+		func(_ int, r *trend.Run) error { runs = append(runs, r); return nil })
+	if err != nil {
+		return nil, err
 	}
 	e.loading = ""
 	return runs, nil

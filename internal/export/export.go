@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress"
 
 	"github.com/tracetab/tracetab/internal/atomicfile"
+	"github.com/tracetab/tracetab/internal/fanout"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -189,34 +190,30 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 	if share > 0 {
 		share /= int64(o.Jobs)
 	}
-	work := make(chan string)
-	var wg sync.WaitGroup
-	for range o.Jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for path := range work {
-				r := exportOne(ctx, path, &o, codec, share, claim)
-				if r.Err != nil && o.Jobs > 1 && o.TooLarge != nil && o.TooLarge(r.Err) && ctx.Err() == nil {
-					mu.Lock()
-					later = append(later, path)
-					mu.Unlock()
-					continue
-				}
-				done(r)
-			}
-		}()
+	// the traces are read Jobs at once and reported (Done) in input order;
+	// once ctx is cancelled no new trace is started
+	type job struct {
+		r       *Result
+		skipped bool // not started: ctx was cancelled
+		later   bool // refused for its share of the bound
 	}
-feed:
-	for _, p := range paths {
-		select {
-		case work <- p:
-		case <-ctx.Done():
-			break feed
+	_ = fanout.Each(len(paths), o.Jobs, func(i int) (job, error) {
+		if ctx.Err() != nil {
+			return job{skipped: true}, nil
 		}
-	}
-	close(work)
-	wg.Wait()
+		r := exportOne(ctx, paths[i], &o, codec, share, claim)
+		later := r.Err != nil && o.Jobs > 1 && o.TooLarge != nil && o.TooLarge(r.Err) && ctx.Err() == nil
+		return job{r: r, later: later}, nil
+	}, func(_ int, j job) error {
+		switch {
+		case j.skipped:
+		case j.later:
+			later = append(later, j.r.Path)
+		default:
+			done(j.r)
+		}
+		return nil
+	})
 	for _, path := range later {
 		if ctx.Err() != nil {
 			break
