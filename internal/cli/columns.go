@@ -87,6 +87,9 @@ func compactKeys() []string {
 // layout resolves the columns and the width.
 func (c *compactOptions) layout(e *env, o *tableOptions, res *table.Result) (tableview.CompactLayout, error) {
 	lay := tableview.CompactLayout{Demangle: e.demangle, Model: c.rowModel}
+	if o.nameWidthSet {
+		lay.NameWidth = o.nameWidth
+	}
 	keys := defaultCompactColumns
 	if strings.TrimSpace(c.columns) != "" {
 		keys = strings.Split(c.columns, ",")

@@ -234,10 +234,11 @@ func TestRanksGolden(t *testing.T) {
 	}
 }
 
-// TestRanksMemory: ranks reads the traces one after another and keeps a
-// summary of each: the peak RSS over three ranks stays that of one (the
-// built binary, its own VmHWM), and one rank's is within issue 15's 0.25x
-// of the file plus the fixed runtime.
+// TestRanksMemory: ranks reads the traces on at most GOMAXPROCS workers
+// (2 here) and keeps a summary of each: the peak RSS over three ranks stays
+// within that of two files in flight (the built binary, its own VmHWM),
+// and one rank's is within issue 15's 0.25x of the file plus the fixed
+// runtime.
 func TestRanksMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and writes 120 MB")
@@ -251,7 +252,7 @@ func TestRanksMemory(t *testing.T) {
 		t.Fatalf("exit %d/%d: %s %s", one.code, all.code, all.stdout, all.stderr)
 	}
 	t.Logf("file %d MB: peak RSS one rank %d MiB, three ranks %d MiB", st.Size()>>20, one.rss>>20, all.rss>>20)
-	if all.rss > one.rss*5/4+4<<20 {
+	if all.rss > one.rss*2+4<<20 {
 		t.Errorf("three ranks peak at %d MiB, one at %d MiB: the traces are held together", all.rss>>20, one.rss>>20)
 	}
 	if one.rss > st.Size()/4+24<<20 {

@@ -50,10 +50,11 @@ var CompactColumns = []CompactColumn{
 // CompactLayout says what the compact op table shows: the columns in
 // order (the name always first) and the width of the whole line.
 type CompactLayout struct {
-	Columns  []CompactColumn
-	Width    int // the line's width in runes, the name column taking what is left; 0: no limit
-	Demangle bool
-	Torch    TorchLayout // for the row limit and top-level filter
+	Columns   []CompactColumn
+	Width     int // the line's width in runes, the name column taking what is left; 0: no limit
+	NameWidth int // --name-width when given: the name column at most this wide (0: no cap)
+	Demangle  bool
+	Torch     TorchLayout // for the row limit and top-level filter
 	// Model gives a row's roofline figures for the model columns; nil
 	// when none is shown.
 	Model func(r *table.Row) *RowModel
@@ -100,6 +101,9 @@ func CompactOpTable(w io.Writer, res *table.Result, lay CompactLayout) error {
 	nameW := max(rest, minNameWidth)
 	if lay.Width <= 0 {
 		nameW = 0 // no limit: every name whole
+	}
+	if lay.NameWidth > 0 && (nameW == 0 || lay.NameWidth < nameW) {
+		nameW = max(lay.NameWidth, len(names.Ellipsis)+2) // --name-width caps it
 	}
 	// a kernel or GPU annotation row can share its name with a CPU row (a
 	// Triton op and its kernel; ProfilerStep* on both lanes): it ends in
