@@ -207,7 +207,6 @@ func Summarize(t *trace.Trace) *Info {
 	type window struct{ lo, hi int64 }
 	work := map[int]*window{}
 	launchedWork := map[int32]bool{}
-	var vendors vendorReader
 	var lo, hi int64
 	first := true
 	for i := 0; i < t.NumEvents(); i++ {
@@ -250,9 +249,7 @@ func Summarize(t *trace.Trace) *Info {
 				}
 				if r := l.Launch[i]; r >= 0 {
 					launchedWork[r] = true
-					vendors.add(tr.Device, t.Ev(int(r)).Name)
 				}
-				vendors.add(tr.Device, e.Name)
 			}
 		case trace.TrackCPU:
 			th := threads[e.Track]
@@ -288,7 +285,7 @@ func Summarize(t *trace.Trace) *Info {
 				}
 			}
 			if dv.Name == nil {
-				if ven, from := vendors.vendor(t, d); ven != "" {
+				if ven, from := deviceVendor(t, l, d); ven != "" {
 					dv.Vendor, dv.VendorFrom = &ven, from
 				}
 			}

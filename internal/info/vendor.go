@@ -39,28 +39,26 @@ var vendorMarks = []vendorMark{
 	{"NVIDIA", "cuda*()", regexp.MustCompile(`^cu(da)?[A-Z]`)},
 }
 
-// vendors reads each device's vendor from the names of its device ops and
-// of their launch calls: device -> (vendor, the evidence), for the devices
-// whose evidence agrees.
-type vendorReader struct {
-	seen map[int]map[trace.StrID]bool
-}
-
-func (v *vendorReader) add(device int, name trace.StrID) {
-	if v.seen == nil {
-		v.seen = map[int]map[trace.StrID]bool{}
+// deviceVendor reads a device's vendor from the names of its device ops
+// and of their launch calls: the vendor and the patterns that matched, or
+// "" when nothing matched or the patterns disagree. It walks the events
+// once, and is called only for a device the trace does not name, so a
+// trace with deviceProperties pays nothing for it.
+func deviceVendor(t *trace.Trace, l *trace.Links, device int) (vendor string, evidence []string) {
+	seen := map[trace.StrID]bool{}
+	for i := 0; i < t.NumEvents(); i++ {
+		e := t.Ev(i)
+		tr := &t.Tracks[e.Track]
+		if tr.Kind != trace.TrackDevice || tr.Device != device || !e.Kind.IsDeviceWork() {
+			continue
+		}
+		seen[e.Name] = true
+		if r := l.Launch[i]; r >= 0 {
+			seen[t.Ev(int(r)).Name] = true
+		}
 	}
-	m := v.seen[device]
-	if m == nil {
-		m = map[trace.StrID]bool{}
-		v.seen[device] = m
-	}
-	m[name] = true
-}
-
-func (v *vendorReader) vendor(t *trace.Trace, device int) (vendor string, evidence []string) {
 	found := map[string]bool{}
-	for id := range v.seen[device] {
+	for id := range seen {
 		name := t.Str(id)
 		for _, m := range vendorMarks {
 			if m.re.MatchString(name) {

@@ -56,19 +56,14 @@ func TestVendorAgainstDeviceProperties(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		var v vendorReader
 		l := tr.Links()
-		for i := 0; i < tr.NumEvents(); i++ {
-			e := tr.Ev(i)
-			if tr.Tracks[e.Track].Kind != trace.TrackDevice || !e.Kind.IsDeviceWork() {
-				continue
-			}
-			v.add(tr.Tracks[e.Track].Device, e.Name)
-			if r := l.Launch[i]; r >= 0 {
-				v.add(tr.Tracks[e.Track].Device, tr.Ev(int(r)).Name)
+		devices := map[int]bool{}
+		for _, k := range tr.Tracks {
+			if k.Kind == trace.TrackDevice {
+				devices[k.Device] = true
 			}
 		}
-		for dev := range v.seen {
+		for dev := range devices {
 			name, ok := props[dev]
 			if !ok {
 				continue
@@ -83,7 +78,7 @@ func TestVendorAgainstDeviceProperties(t *testing.T) {
 				continue
 			}
 			named++
-			got, from := v.vendor(tr, dev)
+			got, from := deviceVendor(tr, l, dev)
 			if got != "" {
 				read++
 			}
