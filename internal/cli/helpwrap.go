@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tracetab/tracetab/internal/layout"
 )
 
 // wrapHelp makes --help fit the terminal (80 columns when piped): the help
@@ -46,35 +47,10 @@ func wrapHelpText(s string, width int) string {
 		if m := flagLine.FindStringSubmatch(body); m != nil {
 			prefix, indent = m[1], strings.Repeat(" ", len(m[1]))
 		}
-		b.WriteString(breakWords(prefix, body[len(prefix):], width, indent))
+		b.WriteString(strings.Join(layout.BreakWords(prefix, body[len(prefix):], width, indent), "\n"))
 		if strings.HasSuffix(line, "\n") {
 			b.WriteString("\n")
 		}
 	}
 	return b.String()
-}
-
-// breakWords writes prefix as it is, then s broken between words into
-// lines of at most width columns (a word wider than a line stays whole on
-// its own), continuation lines starting with indent.
-func breakWords(prefix, s string, width int, indent string) string {
-	var lines []string
-	cur, n := prefix, len([]rune(prefix))
-	fresh := true
-	for _, w := range strings.Fields(s) {
-		wl := len([]rune(w))
-		if !fresh && n+1+wl > width {
-			lines = append(lines, cur)
-			cur, n, fresh = indent, len(indent), true
-		}
-		if !fresh {
-			cur += " "
-			n++
-		}
-		cur += w
-		n += wl
-		fresh = false
-	}
-	lines = append(lines, cur)
-	return strings.Join(lines, "\n")
 }

@@ -75,33 +75,5 @@ func wrapLine(s string, width int) string {
 	if layout.Runes(s) <= width {
 		return s + "\n"
 	}
-	const indent = "  "
-	var b strings.Builder
-	var line []rune
-	fresh := true // nothing but the indent on the line yet
-	flush := func() {
-		b.WriteString(string(line) + "\n")
-		line, fresh = []rune(indent), true
-	}
-	for _, word := range strings.Fields(s) {
-		w := []rune(word)
-		if !fresh && len(line)+1+len(w) > width {
-			flush()
-		}
-		if !fresh {
-			line = append(line, ' ')
-		}
-		for len(line)+len(w) > width { // a word wider than a line breaks inside
-			room := width - len(line)
-			line = append(line, w[:room]...)
-			w = w[room:]
-			flush()
-		}
-		line = append(line, w...)
-		fresh = false
-	}
-	if !fresh {
-		b.WriteString(string(line) + "\n")
-	}
-	return b.String()
+	return strings.Join(layout.BreakWords("", s, width, "  "), "\n") + "\n"
 }

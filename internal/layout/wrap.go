@@ -48,3 +48,37 @@ func Wrap(s string, width int, indent string) []string {
 // Cut fits one name into width runes, cutting its middle (names.Truncate):
 // for a name shown alone, outside a column.
 func Cut(s string, width int) string { return truncate(s, width) }
+
+// BreakWords is prefix, as it is, then s's words in lines of at most width
+// columns, continuation lines starting with indent. Unlike Wrap, nothing
+// is cut: a word wider than a line breaks inside it (stderr notes, help).
+func BreakWords(prefix, s string, width int, indent string) []string {
+	var lines []string
+	line := []rune(prefix)
+	fresh := true // nothing but the prefix or indent on the line yet
+	flush := func() {
+		lines = append(lines, string(line))
+		line, fresh = []rune(indent), true
+	}
+	for _, word := range strings.Fields(s) {
+		w := []rune(word)
+		if !fresh && len(line)+1+len(w) > width {
+			flush()
+		}
+		if !fresh {
+			line = append(line, ' ')
+		}
+		for len(line)+len(w) > width && width > len(line) { // a word wider than a line breaks inside
+			room := width - len(line)
+			line = append(line, w[:room]...)
+			w = w[room:]
+			flush()
+		}
+		line = append(line, w...)
+		fresh = false
+	}
+	if !fresh || len(lines) == 0 {
+		lines = append(lines, string(line))
+	}
+	return lines
+}
