@@ -300,7 +300,9 @@ func gapWhere(g gaps.Gap) string { return edgeNames[g.Edge] }
 
 func latencyGrid(r *gaps.Report, k gridKit) *layout.Grid {
 	g := &layout.Grid{Headers: []string{k.h("Count", "count"), k.h("Min", "min_ns"), k.h("Median", "median_ns"), k.h("P90", "p90_ns"),
-		k.h("Max", "max_ns"), k.h("Name", "name")}, RightAlign: []bool{true, true, true, true, true}, Names: []bool{false, false, false, false, false, true}}
+		k.h("Max", "max_ns"), k.h("Name", "name")}, RightAlign: []bool{true, true, true, true, true}, Names: []bool{false, false, false, false, false, true},
+		// on a narrow terminal P90 and Min go before the name drops below 36
+		Optional: []int{3, 1}, MinName: 18}
 	for _, s := range r.LatencyByName {
 		g.Rows = append(g.Rows, []string{strconv.Itoa(s.Count), k.dur(s.MinNs), k.dur(s.MedNs), k.dur(s.P90Ns), k.dur(s.MaxNs), s.Name})
 	}
