@@ -143,7 +143,7 @@ func build(tr *trace.Trace, rec *recorder) *Tree {
 	}
 	byKey := map[key]int{}
 	var nodes []Node
-	launchNode := map[int32]int{} // launch call -> node of its innermost module frame
+	launchNode := map[int32]int{}    // launch call -> node of its innermost module frame
 	launchFrame := map[int32]int32{} // launch call -> its innermost module frame, when rec keeps frames
 	var stack []open
 	for k := range tr.Tracks {
