@@ -93,6 +93,17 @@ type key struct {
 	name   trace.StrID
 }
 
+// HasFrames reports whether tr has a module frame (a python_function
+// event named Prefix + NAME).
+func HasFrames(tr *trace.Trace) bool {
+	for i := range tr.NumEvents() {
+		if e := tr.Ev(i); e.Kind == trace.KindPython && strings.HasPrefix(tr.Str(e.Name), Prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // Build computes the module tree of tr. A trace without module frames
 // gives a tree without nodes.
 func Build(tr *trace.Trace) *Tree {
@@ -115,13 +126,7 @@ func build(tr *trace.Trace, rec *recorder) *Tree {
 		return m
 	}
 	out := &Tree{}
-	found := false
-	for i := range tr.NumEvents() {
-		if moduleName(tr.Ev(i)) {
-			found = true
-			break
-		}
-	}
+	found := HasFrames(tr)
 	// device work of the whole trace
 	for i := range tr.NumEvents() {
 		if e := tr.Ev(i); e.Kind.IsDeviceWork() {
