@@ -66,6 +66,14 @@ without ProfilerStep, a CUDA metric without device ops, a memory metric
 without [memory] events) or whose match selects no row is n/a and fails
 (exit 1) unless --allow-missing.
 
+--by module holds the rows of table --by module to the budgets (traces
+recorded with with_modules=True or with_stack=True): count is a module's
+occurrences, cpu_total and self_cpu its host total and self time,
+cuda_total and self_cuda its device total and self time, per step; the
+match is a module path, a module name only one path has (a name at
+several paths exits 2 listing them), or else a regular expression over
+the paths.
+
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `; and pct_peak, an op's
 time-weighted % of the peak of its bound resource (tracetab roofline's
 peak_pct, per step; it needs record_shapes=True and a device the peak table
@@ -85,6 +93,7 @@ files: ` + metricnames.Help(diff.RowMetrics...) + `
 		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
   tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --max 'self_cuda_mem=2GB' --allow-missing
   tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml
+  tracetab check trace.json --by module --max 'cpu_total@Model_0/Encoder_0=2ms'   # one nn.Module, by path
   tracetab check trace.json --max 'peak_allocated@^cuda=20GiB' --max 'step_growth=0'`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -78,8 +78,14 @@ multi-process one): listed together with the time that moved.
 
 Rows are aligned by key: op name (--by op), device op name (--by kernel;
 --key op keys them by the op that launched them, so a renamed cuBLAS kernel
-is a change of aten::mm, not an added and a removed kernel) or step position
-(--by step, labelled with each trace's own ProfilerStep numbers).
+is a change of aten::mm, not an added and a removed kernel), step position
+(--by step, labelled with each trace's own ProfilerStep numbers) or module
+path (--by module: the nn.Module tree of table --by module, on traces recorded
+with with_modules=True or with_stack=True; count is a module's occurrences,
+cpu_total and self_cpu its host total and self time, cuda_total and
+self_cuda its device total and self time; a sample is the module's frames
+that start in a step). A rule's @ on module rows is a path, a module name
+only one path has, or else a regular expression over the paths.
 
 --fail-on RULE (repeatable) sets thresholds; all changes are printed and
 only those over a threshold fail (exit 1, listing each violation):
@@ -107,6 +113,7 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
   tracetab diff base.json new.json --by kernel --key op --fail-on 'self_cuda>10%&50us'
   tracetab diff base1.json base2.json -- new1.json new2.json --fail-on 'self_cuda>5%'
   tracetab diff base.json new.json --fail-on 'total.gpu_idle>5%' --fail-on 'count>0@^aten::copy_$'
+  tracetab diff base.json new.json --by module --fail-on 'cuda_total>10%@Linear_15'   # per nn.Module path
   tracetab diff base.json new.json --format md >> "$GITHUB_STEP_SUMMARY"
   tracetab diff base.json new.json --correct holm --fail-on 'self_cpu>5%'   # many rows: Holm-Bonferroni
   tracetab diff base.json new.json --fail-on 'self_cuda>10%' --format junit > tracetab.xml`,
