@@ -93,7 +93,7 @@ files: ` + metricnames.Help(diff.RowMetrics...) + `
 		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
   tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --max 'self_cuda_mem=2GB' --allow-missing
   tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml
-  tracetab check trace.json --by module --max 'cpu_total@Model_0/Encoder_0=2ms'   # one nn.Module, by path
+  tracetab check trace.json --by module --max 'cpu_total@Model_0/Encoder_0=2ms'
   tracetab check trace.json --max 'peak_allocated@^cuda=20GiB' --max 'step_growth=0'`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -113,7 +113,7 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
   tracetab diff base.json new.json --by kernel --key op --fail-on 'self_cuda>10%&50us'
   tracetab diff base1.json base2.json -- new1.json new2.json --fail-on 'self_cuda>5%'
   tracetab diff base.json new.json --fail-on 'total.gpu_idle>5%' --fail-on 'count>0@^aten::copy_$'
-  tracetab diff base.json new.json --by module --fail-on 'cuda_total>10%@Linear_15'   # per nn.Module path
+  tracetab diff base.json new.json --by module --fail-on 'cuda_total>10%@Linear_15'
   tracetab diff base.json new.json --format md >> "$GITHUB_STEP_SUMMARY"
   tracetab diff base.json new.json --correct holm --fail-on 'self_cpu>5%'   # many rows: Holm-Bonferroni
   tracetab diff base.json new.json --fail-on 'self_cuda>10%' --format junit > tracetab.xml`,
