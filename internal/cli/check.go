@@ -66,6 +66,14 @@ without ProfilerStep, a CUDA metric without device ops, a memory metric
 without [memory] events) or whose match selects no row is n/a and fails
 (exit 1) unless --allow-missing.
 
+--by module holds the rows of table --by module to the budgets (traces
+recorded with with_modules=True or with_stack=True): count is a module's
+occurrences, cpu_total and self_cpu its host total and self time,
+cuda_total and self_cuda its device total and self time, per step; the
+match is a module path, a module name only one path has (a name at
+several paths exits 2 listing them), or else a regular expression over
+the paths.
+
 Row metrics: ` + strings.Join(diff.RowMetrics, ", ") + `; and pct_peak, an op's
 time-weighted % of the peak of its bound resource (tracetab roofline's
 peak_pct, per step; it needs record_shapes=True and a device the peak table
@@ -85,6 +93,7 @@ files: ` + metricnames.Help(diff.RowMetrics...) + `
 		Example: `  tracetab check trace.json --max-gpu-idle 40 --max-step-time 25ms
   tracetab check trace.json --max 'self_cuda_per_call@^aten::mm$=50us' --max 'self_cuda_mem=2GB' --allow-missing
   tracetab check trace.json --budget perf-budget.yaml --format junit > tracetab.xml
+  tracetab check trace.json --by module --max 'cpu_total@Model_0/Encoder_0=2ms'
   tracetab check trace.json --max 'peak_allocated@^cuda=20GiB' --max 'step_growth=0'`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -102,7 +111,7 @@ files: ` + metricnames.Help(diff.RowMetrics...) + `
 	f.StringArrayVar(&o.max, "max", nil, "METRIC[@REGEX]=MAX, repeatable, e.g. 'self_cuda_per_call@^aten::mm$=50us' (METRIC: a short name or torch's sort key, see below)")
 	f.BoolVar(&o.noUnlinked, "no-unlinked", false, "fail when a device op has no launch call in the trace (ops in flight when the profiler window opened have none)")
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "budgets that measure nothing (n/a) warn instead of failing")
-	f.StringVar(&o.by, "by", "op", "rows for row budgets: op or kernel")
+	f.StringVar(&o.by, "by", "op", "rows for row budgets: op, kernel or module (one row per nn.Module path; match a path, a unique module name or a regular expression over paths)")
 	f.BoolVar(&o.noNormalize, "no-normalize", false, "row and time totals over the whole trace instead of per step")
 	f.StringVar(&o.format, "format", "text", "output format: text, md, json or junit")
 	f.StringVar(&o.torch, "torch", "", "op rows: "+torchFlagHelp+"; see table --help")
@@ -117,8 +126,8 @@ func (o *checkOptions) validate() error {
 	if err := checkWidth(o.width); err != nil {
 		return err
 	}
-	if o.by != "op" && o.by != "kernel" {
-		return usageErrorf("unknown --by %q: use op or kernel", o.by)
+	if o.by != "op" && o.by != "kernel" && o.by != "module" {
+		return usageErrorf("unknown --by %q: use op, kernel or module", o.by)
 	}
 	var err error
 	if o.version, err = parseTorch(o.torch); err != nil {
@@ -194,6 +203,11 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	rowBudgets, memBudgets := diff.SplitMemory(o.budgets)
 	var rowOut, memOut []diff.Outcome
 	if len(rowBudgets) > 0 {
+		if o.by == "module" {
+			if err := needModuleFrames([]*trace.Trace{t}, []string{path}, "check"); err != nil {
+				return err
+			}
+		}
 		opts := diff.Options{By: o.by, Torch: o.version, Normalize: !o.noNormalize}
 		for _, b := range rowBudgets {
 			opts.Roofline = opts.Roofline || diff.IsModelMetric(b.Metric)
@@ -205,6 +219,17 @@ func runCheck(e *env, o *checkOptions, path string) error {
 		s, err := diff.Reduce([]*trace.Trace{t}, []string{path}, opts)
 		if err != nil {
 			return err
+		}
+		if o.by == "module" {
+			keys := diff.Keys(s)
+			for i, b := range rowBudgets {
+				if b.Total || b.Match == nil || diff.IsCriticalPath(b.Metric) {
+					continue
+				}
+				if rowBudgets[i].Match, err = resolveModuleMatch(b.Text, b.Match, keys); err != nil {
+					return err
+				}
+			}
 		}
 		if diff.NeedsCriticalPath(rowBudgets) {
 			addCriticalPath(t, s, opts.Normalize)

@@ -78,8 +78,14 @@ multi-process one): listed together with the time that moved.
 
 Rows are aligned by key: op name (--by op), device op name (--by kernel;
 --key op keys them by the op that launched them, so a renamed cuBLAS kernel
-is a change of aten::mm, not an added and a removed kernel) or step position
-(--by step, labelled with each trace's own ProfilerStep numbers).
+is a change of aten::mm, not an added and a removed kernel), step position
+(--by step, labelled with each trace's own ProfilerStep numbers) or module
+path (--by module: the nn.Module tree of table --by module, on traces recorded
+with with_modules=True or with_stack=True; count is a module's occurrences,
+cpu_total and self_cpu its host total and self time, cuda_total and
+self_cuda its device total and self time; a sample is the module's frames
+that start in a step). A rule's @ on module rows is a path, a module name
+only one path has, or else a regular expression over the paths.
 
 --fail-on RULE (repeatable) sets thresholds; all changes are printed and
 only those over a threshold fail (exit 1, listing each violation):
@@ -107,6 +113,7 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
   tracetab diff base.json new.json --by kernel --key op --fail-on 'self_cuda>10%&50us'
   tracetab diff base1.json base2.json -- new1.json new2.json --fail-on 'self_cuda>5%'
   tracetab diff base.json new.json --fail-on 'total.gpu_idle>5%' --fail-on 'count>0@^aten::copy_$'
+  tracetab diff base.json new.json --by module --fail-on 'cuda_total>10%@Linear_15'
   tracetab diff base.json new.json --format md >> "$GITHUB_STEP_SUMMARY"
   tracetab diff base.json new.json --correct holm --fail-on 'self_cpu>5%'   # many rows: Holm-Bonferroni
   tracetab diff base.json new.json --fail-on 'self_cuda>10%' --format junit > tracetab.xml`,
@@ -118,6 +125,9 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
 			if o.by == "kernel" && !cmd.Flags().Changed("metric") {
 				o.metrics = []string{"self_cuda", "count", "self_cuda_per_call"} // device rows have no CPU time
 			}
+			if o.by == "module" && !cmd.Flags().Changed("metric") {
+				o.metrics = []string{"cuda_total", "cpu_total", "count"} // a module's totals: device, host, occurrences
+			}
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -128,7 +138,7 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.by, "by", "op", "rows: op, kernel or step")
+	f.StringVar(&o.by, "by", "op", "rows: op, kernel, step or module (one row per nn.Module path; needs with_modules=True or with_stack=True)")
 	f.StringVar(&o.key, "key", "name", "--by kernel rows keyed by the device op's name or by the op that launched it (op)")
 	f.StringSliceVar(&o.metrics, "metric", []string{"self_cuda", "self_cpu", "count"}, "metrics to show (repeatable or comma-separated; --by kernel: self_cuda, count, self_cuda_per_call); torch's sort keys work too (self_cuda_time_total, ...)")
 	f.StringArrayVar(&o.failOn, "fail-on", nil, "threshold rule (repeatable), e.g. self_cuda>10%&50us (or self_cuda_time_total>10%&50us)")
@@ -193,9 +203,12 @@ func (o *diffOptions) validate() error {
 		return err
 	}
 	switch o.by {
-	case "op", "kernel", "step":
+	case "op", "kernel", "step", "module":
 	default:
-		return usageErrorf("unknown --by %q: use op, kernel or step", o.by)
+		return usageErrorf("unknown --by %q: use op, kernel, step or module", o.by)
+	}
+	if o.by == "module" && o.groupShape {
+		return usageErrorf("--group-by-shape applies to op rows, not --by module")
 	}
 	switch o.key {
 	case "name":
@@ -271,6 +284,11 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 			return err
 		}
 		sides[k] = ts
+		if o.by == "module" {
+			if err := needModuleFrames(ts, paths, "compare"); err != nil {
+				return err
+			}
+		}
 		for j, t := range ts {
 			if opts.Normalize && len(t.StepWindows()) == 0 {
 				note(e.stderr, paths[j]+" has no ProfilerStep#N annotations: one whole-trace sample per trace, and step metrics are n/a")
@@ -298,6 +316,17 @@ func runDiff(e *env, o *diffOptions, basePaths, newPaths []string) error {
 	nw, err := diff.Reduce(sides[1], newPaths, opts)
 	if err != nil {
 		return err
+	}
+	if o.by == "module" {
+		keys := diff.Keys(base, nw)
+		for i, r := range o.rules {
+			if r.Total || diff.IsMemoryMetric(r.Metric) {
+				continue
+			}
+			if o.rules[i].Match, err = resolveModuleMatch("--fail-on "+r.Text, r.Match, keys); err != nil {
+				return err
+			}
+		}
 	}
 	d := diff.Compare(base, nw, diff.CompareOptions{Metrics: o.metrics, Alpha: o.alpha, IgnoreAddedRemoved: o.ignoreAddRem, Correct: o.correct})
 	g := &diff.Gate{AllowMissing: o.allowMissing, RequireSameEnv: o.requireSameEnv, Mismatches: d.Mismatches}

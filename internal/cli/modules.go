@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/modules"
 	"github.com/tracetab/tracetab/internal/render/moduleview"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -52,8 +54,36 @@ func (o *tableOptions) checkModule() error {
 func runModuleView(e *env, o *tableOptions, t *trace.Trace) error {
 	tree := modules.Build(t)
 	if len(tree.Nodes) == 0 {
-		return usageErrorf("%s has no nn.Module frames, so --by module has nothing to show (record with with_modules=True or with_stack=True)", o.path)
+		return noModuleFrames(o.path, "show")
 	}
 	return moduleview.Write(e.stdout, o.format, o.path, tree, moduleview.Options{Depth: o.module.depth, Sort: o.module.key,
 		Limit: o.limit, Width: e.textWidth(o.compact.width)})
+}
+
+// noModuleFrames is the usage error of --by module on a trace without
+// module frames (table: verb "show", diff "compare", check "check").
+func noModuleFrames(path, verb string) error {
+	return usageErrorf("%s has no nn.Module frames, so --by module has nothing to %s (record with with_modules=True or with_stack=True)", path, verb)
+}
+
+// needModuleFrames refuses --by module when one of traces (read from
+// paths) has no module frames.
+func needModuleFrames(traces []*trace.Trace, paths []string, verb string) error {
+	for k, t := range traces {
+		if !modules.HasFrames(t) {
+			return noModuleFrames(paths[k], verb)
+		}
+	}
+	return nil
+}
+
+// resolveModuleMatch resolves a rule's or budget's match on module rows
+// (diff.ModuleMatch): a path or a unique module name selects that row; a
+// name at several paths is a usage error listing them.
+func resolveModuleMatch(rule string, re *regexp.Regexp, keys []string) (*regexp.Regexp, error) {
+	m, err := diff.ModuleMatch(re, keys)
+	if err != nil {
+		return nil, usageErrorf("%s: %v", rule, err)
+	}
+	return m, nil
 }

@@ -89,6 +89,7 @@ type DiffRow struct {
 	Pair      string // FormChanged: the key of the row on the other side
 	Device    bool
 	Kernels   []string // --key op: device ops behind the row, both sides
+	Parent    string   // --by module: the parent module's path ("" at the top)
 	Metrics   map[string]Change
 }
 
@@ -158,13 +159,13 @@ func Compare(base, nw *Side, o CompareOptions) *Diff {
 		dr := DiffRow{Key: key, Metrics: map[string]Change{}}
 		bs, ns := zeros(nb), zeros(nn)
 		if b != nil {
-			bs, dr.BaseLabel, dr.Device = b.Samples, b.Label, b.Device
+			bs, dr.BaseLabel, dr.Device, dr.Parent = b.Samples, b.Label, b.Device, b.Parent
 			dr.Kernels = append(dr.Kernels, b.Kernels...)
 		} else {
 			dr.Status = "added"
 		}
 		if n != nil {
-			ns, dr.NewLabel, dr.Device = n.Samples, n.Label, dr.Device || n.Device
+			ns, dr.NewLabel, dr.Device, dr.Parent = n.Samples, n.Label, dr.Device || n.Device, n.Parent
 			for _, k := range n.Kernels {
 				if !slices.Contains(dr.Kernels, k) {
 					dr.Kernels = append(dr.Kernels, k)

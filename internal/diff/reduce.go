@@ -15,7 +15,7 @@ import (
 
 // Options choose the rows and the samples.
 type Options struct {
-	By           string // op, kernel or step
+	By           string // op, kernel, step or module
 	GroupByShape bool
 	// Torch is the table() version of the op rows; zero means each
 	// trace's recording torch, judged from its era (as table does).
@@ -45,6 +45,7 @@ type Row struct {
 	Device  bool   // a device op row
 	Samples map[string][]float64
 	Kernels []string // --key op: the device ops behind the row
+	Parent  string   // --by module: the parent module's path ("" at the top)
 }
 
 // OutsideKey is the row of the work outside the profiler steps.
@@ -94,6 +95,7 @@ var addNames = [7]string{"self_cuda", "cuda_total", "self_cpu", "cpu_total", "co
 type racc struct {
 	device  bool
 	label   string
+	parent  string
 	b       map[int]*vals
 	kernels map[string]bool
 }
@@ -155,7 +157,7 @@ func Reduce(traces []*trace.Trace, files []string, o Options) (*Side, error) {
 	s.nb = a.nb
 	for _, key := range a.order {
 		r := a.rows[key]
-		row := Row{Key: key, Label: r.label, Device: r.device, Samples: samplesOf(r.b, a.nb)}
+		row := Row{Key: key, Label: r.label, Device: r.device, Parent: r.parent, Samples: samplesOf(r.b, a.nb)}
 		if o.Roofline {
 			row.Samples["pct_peak"] = a.peakSamples(key, a.nb)
 		}
@@ -294,6 +296,15 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 		addPeakSamples(s, a, t, file, o, steps, g, base)
 	}
 	switch o.By {
+	case "module":
+		for _, m := range []string{"self_cpu_mem", "self_cuda_mem"} {
+			s.Missing[m] = ModuleMemoryReason
+		}
+		var g [][2]int
+		if perStep {
+			g = groups
+		}
+		outside = addModules(a, t, steps, g, base)
 	case "step":
 		for k, st := range steps {
 			cpu := float64(st.End - st.Start)

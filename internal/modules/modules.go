@@ -93,9 +93,26 @@ type key struct {
 	name   trace.StrID
 }
 
+// HasFrames reports whether tr has a module frame (a python_function
+// event named Prefix + NAME).
+func HasFrames(tr *trace.Trace) bool {
+	for i := range tr.NumEvents() {
+		if e := tr.Ev(i); e.Kind == trace.KindPython && strings.HasPrefix(tr.Str(e.Name), Prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // Build computes the module tree of tr. A trace without module frames
 // gives a tree without nodes.
 func Build(tr *trace.Trace) *Tree {
+	return build(tr, &recorder{})
+}
+
+// build is Build; rec, when its bucket is set, also keeps every frame
+// (split.go).
+func build(tr *trace.Trace, rec *recorder) *Tree {
 	isModule := map[trace.StrID]bool{}
 	moduleName := func(e *trace.Event) bool {
 		if e.Kind != trace.KindPython {
@@ -109,13 +126,7 @@ func Build(tr *trace.Trace) *Tree {
 		return m
 	}
 	out := &Tree{}
-	found := false
-	for i := range tr.NumEvents() {
-		if moduleName(tr.Ev(i)) {
-			found = true
-			break
-		}
-	}
+	found := HasFrames(tr)
 	// device work of the whole trace
 	for i := range tr.NumEvents() {
 		if e := tr.Ev(i); e.Kind.IsDeviceWork() {
@@ -131,12 +142,14 @@ func Build(tr *trace.Trace) *Tree {
 	// frames: a module frame gets its node, a launch call the innermost
 	// open frame's node.
 	type open struct {
-		end  int64
-		node int
+		end   int64
+		node  int
+		frame int32 // rec's frame, -1 when not recorded
 	}
 	byKey := map[key]int{}
 	var nodes []Node
-	launchNode := map[int32]int{} // launch call -> node of its innermost module frame
+	launchNode := map[int32]int{}    // launch call -> node of its innermost module frame
+	launchFrame := map[int32]int32{} // launch call -> its innermost module frame, when rec keeps frames
 	var stack []open
 	for k := range tr.Tracks {
 		if tr.Tracks[k].Kind == trace.TrackDevice {
@@ -175,10 +188,21 @@ func Build(tr *trace.Trace) *Tree {
 				}
 				nodes[n].Occurrences++
 				nodes[n].HostTotal += e.Dur
-				stack = append(stack, open{e.End(), n})
+				f := int32(-1)
+				if rec.on() {
+					pf := int32(-1)
+					if len(stack) > 0 {
+						pf = stack[len(stack)-1].frame
+					}
+					f = rec.frame(n, pf, e.Start, e.Dur)
+				}
+				stack = append(stack, open{e.End(), n, f})
 				frames++
 			case e.Kind.IsLaunch() && len(stack) > 0:
 				launchNode[i] = stack[len(stack)-1].node
+				if rec.on() {
+					launchFrame[i] = stack[len(stack)-1].frame
+				}
 			}
 		}
 		if frames > 0 {
@@ -201,6 +225,9 @@ func Build(tr *trace.Trace) *Tree {
 		if n, ok := launchNode[call]; ok {
 			nodes[n].DeviceSelf += e.Dur
 			nodes[n].DeviceOps++ // its own; the subtree's below
+			if rec.on() {
+				rec.device(launchFrame[call], e.Dur)
+			}
 		}
 	}
 
@@ -257,6 +284,7 @@ func Build(tr *trace.Trace) *Tree {
 			out.DeviceInModulesNs += out.Nodes[n].DeviceTotal
 		}
 	}
+	rec.renumber(newIdx)
 	return out
 }
 

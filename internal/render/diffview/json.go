@@ -153,6 +153,22 @@ func rowOf(r diff.DiffRow) rowJSON {
 	return rj
 }
 
+// moduleRowJSON is a --by module row: the row with its module path and
+// its parent's path (null at the top).
+type moduleRowJSON struct {
+	rowJSON
+	Module string  `json:"module"`
+	Parent *string `json:"parent"`
+}
+
+func moduleRowOf(r diff.DiffRow) moduleRowJSON {
+	m := moduleRowJSON{rowJSON: rowOf(r), Module: r.Key}
+	if r.Parent != "" {
+		m.Parent = &r.Parent
+	}
+	return m
+}
+
 type testsJSON struct {
 	Metric string `json:"metric"`
 	Tests  int    `json:"tests_count"`
@@ -179,7 +195,7 @@ func JSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 		Mismatches []mismatchJSON            `json:"mismatches"`
 		Totals     map[string]map[string]any `json:"totals"`
 		Outside    *rowJSON                  `json:"outside_steps"`
-		Rows       []rowJSON                 `json:"rows"`
+		Rows       []any                     `json:"rows"`
 		GeoMeans   []map[string]any          `json:"geomeans"`
 		Ignored    int                       `json:"ignored_added_removed_count"`
 		Correction *string                   `json:"correction"`
@@ -190,7 +206,7 @@ func JSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 		Failed     bool                      `json:"failed"`
 		Memory     any                       `json:"memory"`
 	}{Schema: DiffSchema, By: d.Base.By, PerStep: d.Base.PerStep, Alpha: d.Alpha, Base: sideOf(d.Base), New: sideOf(d.New),
-		Totals: map[string]map[string]any{}, Rows: []rowJSON{}, GeoMeans: []map[string]any{}, Ignored: d.Ignored, Failed: g.Failed(),
+		Totals: map[string]map[string]any{}, Rows: []any{}, GeoMeans: []map[string]any{}, Ignored: d.Ignored, Failed: g.Failed(),
 		Memory: memoryview.DiffJSONValue(d.Memory)}
 	out.Violations, out.NA, out.Mismatches = gateJSON(g)
 	if d.Correct != "" {
@@ -213,7 +229,11 @@ func JSON(w io.Writer, d *diff.Diff, g *diff.Gate) error {
 		out.Outside = &o
 	}
 	for _, r := range d.Rows {
-		out.Rows = append(out.Rows, rowOf(r))
+		if isModules(d) {
+			out.Rows = append(out.Rows, moduleRowOf(r))
+		} else {
+			out.Rows = append(out.Rows, rowOf(r))
+		}
 	}
 	for _, gm := range d.GeoMeans {
 		u := diff.UnitOf(gm.Metric).Suffix()

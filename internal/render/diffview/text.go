@@ -82,6 +82,11 @@ func dfHeader(d *diff.Diff, short map[string]string) []string {
 	switch {
 	case d.Base.PerStep && d.Base.By == "step":
 		per = "one row per step position, one sample per row and side"
+	case d.Base.PerStep && isModules(d):
+		per = modulePerStep
+		if k := max(d.Base.StepsPerSample, d.New.StepsPerSample); k > 1 {
+			per += fmt.Sprintf("; a trace of more than %d steps has its row samples over groups of up to %d consecutive steps, each divided by its step count, while gpu_busy, gpu_idle and step_time keep one sample per step", diff.MaxSamplesPerTrace, k)
+		}
 	case d.Base.PerStep:
 		per = "one sample per profiler step for every row, op and kernel alike (the work inside the ProfilerStep#N windows; a device op counts in the step of its launch call; the work outside the steps is the row (outside steps), one sample per trace)"
 		if k := max(d.Base.StepsPerSample, d.New.StepsPerSample); k > 1 {
@@ -94,7 +99,11 @@ func dfHeader(d *diff.Diff, short map[string]string) []string {
 	} else if n := dfMostTested(d); n > 1 {
 		test += fmt.Sprintf("; p-values are per row, not corrected for the %d rows tested: about alpha x %d of them may pass alpha by chance (--correct holm corrects for it)", n, n)
 	}
-	return []string{"base " + dfSteps(d.Base, short) + " -> new " + dfSteps(d.New, short), per, test}
+	lines := []string{"base " + dfSteps(d.Base, short) + " -> new " + dfSteps(d.New, short), per, test}
+	if isModules(d) {
+		lines = append(lines, moduleMetricsLine)
+	}
+	return lines
 }
 
 // dfN is "a+b", the samples per side of a change ("" when not measured).
@@ -233,6 +242,10 @@ func dfMetricTable(d *diff.Diff, m string, w, limit int) viewkit.Titled {
 			row = append(row, "")
 		}
 		g.Rows = append(g.Rows, row)
+	}
+	if isModules(d) {
+		g.Headers[0] = "module"
+		fitModulePaths(g, w)
 	}
 	title := m + " (median per sample, ± its 95% CI spread; the largest changes first"
 	if same && n != "" {
@@ -376,8 +389,15 @@ func diffMarkdown(w io.Writer, d *diff.Diff, g *diff.Gate, v View) error {
 			gr.Headers = append(gr.Headers, m+" base", m+" new", "Δ", "p", "n")
 			gr.RightAlign = append(gr.RightAlign, true, true, true, true, true)
 		}
+		if isModules(d) {
+			gr.Headers[0] = "Module"
+		}
 		for _, r := range rs {
-			cells := []string{dfName(r), dfStatus(r)}
+			name := dfName(r)
+			if isModules(d) {
+				name = viewkit.CutPath(name, mdNameWidth) // the leading modules give way, as in the module view
+			}
+			cells := []string{name, dfStatus(r)}
 			for _, m := range d.Metrics {
 				c := r.Metrics[m]
 				cells = append(cells, valueCell(c, true), valueCell(c, false), deltaCell(c), dfP(c), dfN(c))

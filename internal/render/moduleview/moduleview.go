@@ -11,6 +11,7 @@ import (
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/modules"
 	"github.com/tracetab/tracetab/internal/names"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -105,18 +106,19 @@ func writeTable(w io.Writer, format string, t *modules.Tree, o Options, sel []in
 	if format == "text" && o.Width > 0 {
 		budget = max(o.Width-others-2, 12)
 	}
-	taken := map[string]bool{}
-	for i, n := range sel {
-		c := nameCell(t, n, tree, format, budget)
-		if !tree && budget > 0 {
-			// paths cut to their tail can meet: the later ones get #2, #3
-			for k := 2; taken[c]; k++ {
-				suf := "#" + strconv.Itoa(k)
-				c = cutPath(t.Path(n), budget-len(suf)) + suf
-			}
-			taken[c] = true
+	if tree {
+		for i, n := range sel {
+			g.Rows[i][0] = nameCell(t, n, tree, format, budget)
 		}
-		g.Rows[i][0] = c
+	} else {
+		// paths cut to their tail can meet: the later ones get #2, #3
+		paths := make([]string, len(sel))
+		for i, n := range sel {
+			paths[i] = t.Path(n)
+		}
+		for i, c := range viewkit.FitPaths(paths, budget) {
+			g.Rows[i][0] = c
+		}
 	}
 	// a tree too deep for the width: the grid cuts whole cells
 	g.MinName = 8
@@ -161,7 +163,7 @@ func writeTable(w io.Writer, format string, t *modules.Tree, o Options, sel []in
 // middle to fit budget; in a sorted list the path from the top.
 func nameCell(t *modules.Tree, n int, tree bool, format string, budget int) string {
 	if !tree {
-		return cutPath(t.Path(n), budget)
+		return viewkit.CutPath(t.Path(n), budget)
 	}
 	nd := &t.Nodes[n]
 	pad := strings.Repeat(indent, nd.Depth-1)
@@ -173,29 +175,6 @@ func nameCell(t *modules.Tree, n int, tree bool, format string, budget int) stri
 		name = names.Truncate(name, max(budget-layout.Runes(pad), 8))
 	}
 	return pad + name
-}
-
-// cutPath fits a path into width runes by leaving out its leading
-// modules ("..." in their place): the tail names the module; the last
-// name is cut in the middle when it alone is too long. width <= 0: no cut.
-func cutPath(p string, width int) string {
-	if width <= 0 || layout.Runes(p) <= width {
-		return p
-	}
-	const dots = ".../"
-	for rest := p; ; {
-		i := strings.IndexByte(rest, '/')
-		if i < 0 {
-			if width >= len(dots)+12 {
-				return dots + names.Truncate(rest, width-len(dots))
-			}
-			return names.Truncate(rest, width)
-		}
-		rest = rest[i+1:]
-		if layout.Runes(dots)+layout.Runes(rest) <= width {
-			return dots + rest
-		}
-	}
 }
 
 // summary is the footer line: what was read and how much of the device
