@@ -28,7 +28,7 @@ func DistinctPaths(paths []string) []string {
 	}
 	long := 0
 	for _, n := range names {
-		long = max(long, Runes(n))
+		long = max(long, Width(n))
 	}
 	if len(names) == 1 || long <= shortPath {
 		return names

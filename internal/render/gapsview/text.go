@@ -70,7 +70,7 @@ func cutLongWords(text string, width int) string {
 	words := strings.Fields(text)
 	long := false
 	for k, w := range words {
-		if layout.Runes(w) > width {
+		if layout.Width(w) > width {
 			words[k], long = layout.Cut(w, width), true
 		}
 	}

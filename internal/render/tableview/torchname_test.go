@@ -29,7 +29,7 @@ func TestTorchName(t *testing.T) {
 		{long, GPUMarker, 0, long + " [gpu]"},
 		{"abcd", GPUMarker, 4, "... [gpu]"}, // no room: the marker still shows, no panic
 	} {
-		got := torchName(c.name, c.marker, c.width)
+		got := cols{}.torchName(c.name, c.marker, c.width)
 		if got != c.want {
 			t.Errorf("torchName(%q, %q, %d) = %q, want %q", c.name, c.marker, c.width, got, c.want)
 		}
