@@ -1,5 +1,23 @@
 package layout
 
+// Why the text grid is written by hand while Markdown goes through
+// tablewriter: speed. BenchmarkGridText and BenchmarkTablewriterText
+// (grid_bench_test.go) lay out the same 2,000 rows x 8 columns (a kernel
+// name, seven numbers; one name in fifty CJK or emoji) as text, the hand
+// grid beside tablewriter v1.1.5's text renderer (Blueprint, borders and
+// column separators off). On the shared 2-core dev machine, median of 5
+// interleaved runs of 10 iterations, 2026-12-07:
+//
+//	hand grid     11.9 ms/op   2.3 MB/op     7,050 allocs/op
+//	tablewriter  221.9 ms/op  18.5 MB/op   392,103 allocs/op
+//
+// (the runs scattered 4-27 ms and 112-350 ms with the machine's load; the
+// hand grid was 8 to 28 times faster in each pair). Both measure a cell's
+// width the same way: internal/textwidth uses the width tables
+// tablewriter itself uses (clipperhouse/displaywidth). A kernel view of a
+// large trace lists thousands of rows, so text keeps the hand grid;
+// Markdown, read in a review and never that long, keeps tablewriter.
+
 import (
 	"encoding/csv"
 	"fmt"
