@@ -38,3 +38,18 @@ func TestTorchName(t *testing.T) {
 		}
 	}
 }
+
+// TestTorchNameWide: a wide name is cut by display columns, never wider
+// than the column; --torch-exact counts code points as Python does.
+func TestTorchNameWide(t *testing.T) {
+	name := "注意力层注意力层"
+	if got := (cols{}).torchName(name, "", 10); got != "注意力..." {
+		t.Errorf("display width: %q", got)
+	}
+	if got := (cols{exact: true}).torchName(name, "", 10); got != "注意力层注意力..." {
+		t.Errorf("--torch-exact: %q", got)
+	}
+	if got := (cols{}).trimPath("/模型/注意力层.py", 8); got != "...层.py" {
+		t.Errorf("trimPath: %q", got)
+	}
+}
