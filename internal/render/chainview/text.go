@@ -55,7 +55,7 @@ func patternText(s *chain.Selection) string {
 // minChainName is the narrowest a name is cut to in a chain line.
 const minChainName = 24
 
-// fitName cuts name in the middle so that it and rest fit in room runes
+// fitName cuts name in the middle so that it and rest fit in room columns
 // (room <= 0: no limit), never below minChainName.
 func fitName(name string, room int, rest string) string {
 	if room <= 0 {
@@ -130,7 +130,7 @@ func NewText(w io.Writer, box bool) *TextSink {
 	return &TextSink{w: bufio.NewWriterSize(w, 64<<10), box: box}
 }
 
-// SetWidth makes the lines fit width runes by cutting names (0: no limit).
+// SetWidth makes the lines fit width columns by cutting names (0: no limit).
 func (t *TextSink) SetWidth(width int) { t.width = width }
 
 // room is what a line with prefix pre leaves for the rest, 0 for no limit.

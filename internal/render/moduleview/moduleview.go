@@ -175,7 +175,7 @@ func nameCell(t *modules.Tree, n int, tree bool, format string, budget int) stri
 	return pad + name
 }
 
-// cutPath fits a path into width runes by leaving out its leading
+// cutPath fits a path into width columns by leaving out its leading
 // modules ("..." in their place): the tail names the module; the last
 // name is cut in the middle when it alone is too long. width <= 0: no cut.
 func cutPath(p string, width int) string {

@@ -52,7 +52,7 @@ var CompactColumns = []CompactColumn{
 // order (the name always first) and the width of the whole line.
 type CompactLayout struct {
 	Columns   []CompactColumn
-	Width     int // the line's width in runes, the name column taking what is left; 0: no limit
+	Width     int // the line's width in columns, the name column taking what is left; 0: no limit
 	NameWidth int // --name-width when given: the name column at most this wide (0: no cap)
 	Demangle  bool
 	Torch     TorchLayout // for the row limit and top-level filter
