@@ -19,8 +19,8 @@ func TestGapsWidthAndSection(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, l := range strings.Split(out, "\n") {
-		if layout.Runes(l) > 80 {
-			t.Errorf("a line of %d at --width 80: %q", layout.Runes(l), l)
+		if layout.Width(l) > 80 {
+			t.Errorf("a line of %d at --width 80: %q", layout.Width(l), l)
 		}
 	}
 	out, _, code = run(t, "gaps", "--format", "csv", "--section", "causes", sample)

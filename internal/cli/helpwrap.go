@@ -38,14 +38,14 @@ func wrapHelpText(s string, width int) string {
 	var b strings.Builder
 	for _, line := range strings.SplitAfter(s, "\n") {
 		body := strings.TrimSuffix(line, "\n")
-		if len([]rune(body)) <= width {
+		if layout.Width(body) <= width {
 			b.WriteString(line)
 			continue
 		}
 		lead := len(body) - len(strings.TrimLeft(body, " "))
 		prefix, indent := body[:lead], strings.Repeat(" ", lead+2)
 		if m := flagLine.FindStringSubmatch(body); m != nil {
-			prefix, indent = m[1], strings.Repeat(" ", len(m[1]))
+			prefix, indent = m[1], strings.Repeat(" ", layout.Width(m[1]))
 		}
 		b.WriteString(strings.Join(layout.BreakWords(prefix, body[len(prefix):], width, indent), "\n"))
 		if strings.HasSuffix(line, "\n") {

@@ -141,7 +141,7 @@ func TestModuleDiffConstructed(t *testing.T) {
 		t.Errorf("text: exit %d\n%s", code, out)
 	}
 	for i, l := range strings.Split(out, "\n") {
-		if layout.Runes(l) > 80 {
+		if layout.Width(l) > 80 {
 			t.Errorf("text line %d is wider than 80: %q", i+1, l)
 		}
 	}

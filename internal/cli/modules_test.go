@@ -85,8 +85,8 @@ func TestModuleViewGolden(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", c.name, code, stderr)
 		}
 		for i, l := range strings.Split(out, "\n") {
-			if c.w > 0 && layout.Runes(l) > c.w {
-				t.Errorf("%s: line %d has %d columns: %q", c.name, i+1, layout.Runes(l), l)
+			if c.w > 0 && layout.Width(l) > c.w {
+				t.Errorf("%s: line %d has %d columns: %q", c.name, i+1, layout.Width(l), l)
 			}
 			if strings.HasSuffix(l, " ") {
 				t.Errorf("%s: line %d ends in a space", c.name, i+1)

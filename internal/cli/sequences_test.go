@@ -52,8 +52,8 @@ func TestSequenceViewSharedTraces(t *testing.T) {
 			}
 			text, _, _ := run(t, "table", p, "--by", "sequence", "--width", "80")
 			for _, l := range strings.Split(text, "\n") {
-				if layout.Runes(l) > 80 {
-					t.Errorf("%s: %d columns: %q", filepath.Base(p), layout.Runes(l), l)
+				if layout.Width(l) > 80 {
+					t.Errorf("%s: %d columns: %q", filepath.Base(p), layout.Width(l), l)
 				}
 			}
 		case ExitUsage:

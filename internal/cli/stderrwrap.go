@@ -72,7 +72,7 @@ func (x *wrapWriter) Flush() {
 // wrapLine is s broken into lines of at most width columns, each ended by
 // a newline; continuation lines are indented two spaces.
 func wrapLine(s string, width int) string {
-	if layout.Runes(s) <= width {
+	if layout.Width(s) <= width {
 		return s + "\n"
 	}
 	return strings.Join(layout.BreakWords("", s, width, "  "), "\n") + "\n"

@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render/tableview"
 	"github.com/tracetab/tracetab/internal/table"
@@ -373,7 +373,7 @@ func (e *env) compactForTerminal(o *tableOptions, res *table.Result) bool {
 	}
 	widest := 0
 	for _, l := range strings.Split(b.String(), "\n") {
-		widest = max(widest, utf8.RuneCountInString(l))
+		widest = max(widest, layout.Width(l))
 	}
 	if widest <= w {
 		return false

@@ -72,7 +72,7 @@ func TestWidthGoldens(t *testing.T) {
 					t.Fatalf("%s: no output", strings.Join(args, " "))
 				}
 				for i, line := range strings.Split(out, "\n") {
-					if n := layout.Runes(line); n > w {
+					if n := layout.Width(line); n > w {
 						t.Errorf("--width %d: line %d has %d columns: %q", w, i+1, n, line)
 					}
 				}

@@ -12,7 +12,7 @@ func (g *Grid) MinWidth() int {
 	total := 0
 	for i, wd := range g.widths() {
 		if g.isName(i) {
-			wd = min(wd, max(minName, Runes(g.Headers[i])))
+			wd = min(wd, max(minName, Width(g.Headers[i])))
 		}
 		total += wd + 2
 	}

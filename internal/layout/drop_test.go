@@ -34,8 +34,8 @@ func TestDropToFit(t *testing.T) {
 	var b bytes.Buffer
 	g.Write(&b, "text")
 	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		if Runes(l) > 45 {
-			t.Errorf("%d > 45: %q", Runes(l), l)
+		if Width(l) > 45 {
+			t.Errorf("%d > 45: %q", Width(l), l)
 		}
 	}
 	if !strings.Contains(b.String(), "_tail") {

@@ -1,5 +1,23 @@
 package layout
 
+// Why the text grid is written by hand while Markdown goes through
+// tablewriter: speed. BenchmarkGridText and BenchmarkTablewriterText
+// (grid_bench_test.go) lay out the same 2,000 rows x 8 columns (a kernel
+// name, seven numbers; one name in fifty CJK or emoji) as text, the hand
+// grid beside tablewriter v1.1.5's text renderer (Blueprint, borders and
+// column separators off). On the shared 2-core dev machine, median of 5
+// interleaved runs of 10 iterations, 2026-12-07:
+//
+//	hand grid     11.9 ms/op   2.3 MB/op     7,050 allocs/op
+//	tablewriter  221.9 ms/op  18.5 MB/op   392,103 allocs/op
+//
+// (the runs scattered 4-27 ms and 112-350 ms with the machine's load; the
+// hand grid was 8 to 28 times faster in each pair). Both measure a cell's
+// width the same way: internal/textwidth uses the width tables
+// tablewriter itself uses (clipperhouse/displaywidth). A kernel view of a
+// large trace lists thousands of rows, so text keeps the hand grid;
+// Markdown, read in a review and never that long, keeps tablewriter.
+
 import (
 	"encoding/csv"
 	"fmt"
@@ -7,13 +25,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/tracetab/tracetab/internal/names"
+	"github.com/tracetab/tracetab/internal/textwidth"
 )
 
 // Grid is a plain table of cells, rendered as an aligned text table, a
@@ -72,19 +90,20 @@ func WriteCSV(w io.Writer, headers []string, rows [][]string) error {
 	return cw.Error()
 }
 
-// Runes is the width of s in a terminal, counted in runes.
-func Runes(s string) int { return utf8.RuneCountInString(s) }
+// Width is the width of s in a terminal, in columns (display width: 注意
+// is four, 🔥 two, a combining accent none; see internal/textwidth).
+func Width(s string) int { return textwidth.Width(s) }
 
 // widths returns each column's natural width.
 func (g *Grid) widths() []int {
 	width := make([]int, len(g.Headers))
 	for i, h := range g.Headers {
-		width[i] = Runes(h)
+		width[i] = Width(h)
 	}
 	for _, r := range g.Rows {
 		for i, c := range r {
 			if i < len(width) {
-				width[i] = max(width[i], Runes(c))
+				width[i] = max(width[i], Width(c))
 			}
 		}
 	}
@@ -116,7 +135,7 @@ func (g *Grid) fit() ([][]string, []int) {
 	for over > 0 {
 		widest := -1
 		for i := range target {
-			if g.isName(i) && target[i] > max(minName, Runes(g.Headers[i])) && (widest < 0 || target[i] > target[widest]) {
+			if g.isName(i) && target[i] > max(minName, Width(g.Headers[i])) && (widest < 0 || target[i] > target[widest]) {
 				widest = i
 			}
 		}
@@ -174,7 +193,7 @@ func (g *Grid) narrowed() (*Grid, []string) {
 		total := 0
 		for i, wd := range cur.widths() {
 			if cur.isName(i) {
-				wd = min(wd, max(2*minName, Runes(cur.Headers[i])))
+				wd = min(wd, max(2*minName, Width(cur.Headers[i])))
 			}
 			total += wd + 2
 		}
@@ -215,7 +234,7 @@ func footnote(width int, dropped []string) string {
 		} else {
 			word += ")"
 		}
-		if Runes(line+word) > width && Runes(line) > 1 {
+		if Width(line+word) > width && Width(line) > 1 {
 			b.WriteString(line + "\n")
 			line = strings.TrimPrefix(word, " ")
 			continue
@@ -256,7 +275,7 @@ func (g *Grid) writeText(w io.Writer) error {
 			if i < len(cells) {
 				c = cells[i]
 			}
-			pad := strings.Repeat(" ", max(0, width[i]-Runes(c)))
+			pad := strings.Repeat(" ", max(0, width[i]-Width(c)))
 			l.WriteByte(' ')
 			if g.isRight(i) {
 				l.WriteString(pad + c)

@@ -47,8 +47,8 @@ func TestGridFitsWidth(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for _, l := range lines {
-		if Runes(l) > 40 {
-			t.Errorf("line of %d runes > 40: %q", Runes(l), l)
+		if Width(l) > 40 {
+			t.Errorf("line of %d runes > 40: %q", Width(l), l)
 		}
 	}
 	if !strings.Contains(b.String(), "tail1") || !strings.Contains(b.String(), "tail2") {
@@ -92,7 +92,7 @@ func TestWrap(t *testing.T) {
 		t.Fatalf("not wrapped: %q", lines)
 	}
 	for _, l := range lines {
-		if Runes(l) > 30 {
+		if Width(l) > 30 {
 			t.Errorf("line over 30: %q", l)
 		}
 	}
@@ -120,7 +120,7 @@ func TestGridOptionalColumns(t *testing.T) {
 	out := b.String()
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	for _, l := range lines[:len(lines)-1] {
-		if Runes(l) > 56 {
+		if Width(l) > 56 {
 			t.Errorf("line over 56: %q", l)
 		}
 	}
@@ -179,8 +179,8 @@ func TestWrapCutsLongWords(t *testing.T) {
 	path := "../../../shared/traces/kineto__2021-06-11__tb_plugin__samples__resnet50_num_workers_0__worker0.pt.trace.json.gz"
 	lines := Wrap("file "+path+" read", 40, "  ")
 	for _, l := range lines {
-		if Runes(l) > 40 {
-			t.Errorf("a line of %d: %q", Runes(l), l)
+		if Width(l) > 40 {
+			t.Errorf("a line of %d: %q", Width(l), l)
 		}
 	}
 	all := strings.Join(lines, "\n")

@@ -10,7 +10,7 @@ import (
 // WriteMarkdownCompact writes g as a GitHub table without padding the
 // cells to a common width, for tables whose names are long (a CI summary
 // of hundreds of kernels): lines stay as short as their cells. Name
-// columns are code spans, cut in the middle to nameWidth runes (0: whole;
+// columns are code spans, cut in the middle to nameWidth columns (0: whole;
 // distinct names stay distinct, names.Column); other cells are escaped.
 func (g *Grid) WriteMarkdownCompact(w io.Writer, nameWidth int) error {
 	rows := g.Rows

@@ -7,7 +7,7 @@ import (
 
 // DistinctPaths shortens file paths to the part that tells them apart:
 // the base names (the whole paths when two base names are equal); when one
-// is longer than 32 runes, the prefix and suffix they all share are cut at
+// is wider than 32 columns, the prefix and suffix they all share are cut at
 // a separator (_ . - /) and marked by "...". One path is its base name.
 // The result is for people; JSON keeps the paths as given.
 func DistinctPaths(paths []string) []string {
@@ -28,7 +28,7 @@ func DistinctPaths(paths []string) []string {
 	}
 	long := 0
 	for _, n := range names {
-		long = max(long, Runes(n))
+		long = max(long, Width(n))
 	}
 	if len(names) == 1 || long <= shortPath {
 		return names

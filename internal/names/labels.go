@@ -3,7 +3,8 @@ package names
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/tracetab/tracetab/internal/textwidth"
 )
 
 // LabelWidth is the width of the label JSON and CSV carry beside the
@@ -11,7 +12,7 @@ import (
 const LabelWidth = 36
 
 // Labels gives each name of a view the label a person recognises within
-// width runes (width <= 0: no limit), one rule for every text view:
+// width columns (width <= 0: no limit), one rule for every text view:
 //
 //  1. Demangled by the view that calls it (Itanium _Z names; a view that
 //     keeps names as written, --demangle=false, passes them so).
@@ -119,7 +120,7 @@ func Labels(in []string, width int) []string {
 					continue
 				}
 				c := form(it)
-				if width > 0 && utf8.RuneCountInString(c) > width {
+				if width > 0 && textwidth.Width(c) > width {
 					continue
 				}
 				cand[it] = c
@@ -244,18 +245,17 @@ func renderArgs(args []*node) string {
 	return "<" + strings.Join(parts, ", ") + ">"
 }
 
-// fit joins name and its argument text within width runes: whole when it
+// fit joins name and its argument text within width columns: whole when it
 // fits; else the name whole and the middle of the arguments cut; else the
 // middle of all of it cut.
 func fit(name, args string, width int) string {
 	s := name + args
-	if width <= 0 || utf8.RuneCountInString(s) <= width {
+	if width <= 0 || textwidth.Width(s) <= width {
 		return s
 	}
-	room := width - utf8.RuneCountInString(name)
+	room := width - textwidth.Width(name)
 	if args != "" && room >= len(Ellipsis)+4 {
-		inner := []rune(args[1 : len(args)-1])
-		return name + "<" + string(inner[:room-2-len(Ellipsis)]) + Ellipsis + ">"
+		return name + "<" + textwidth.Head(args[1:len(args)-1], room-2-len(Ellipsis)) + Ellipsis + ">"
 	}
 	if room >= 0 {
 		return name
@@ -360,7 +360,7 @@ func plain(args []*node) []*node {
 // other name of its family (its first field) in the view has too: what is
 // left tells them apart.
 func flatShared(s string, groups map[string][][]string, width int) string {
-	if width <= 0 || utf8.RuneCountInString(s) <= width {
+	if width <= 0 || textwidth.Width(s) <= width {
 		return s
 	}
 	f := strings.Split(s, "_")

@@ -6,35 +6,35 @@ package names
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ianlancetaylor/demangle"
+
+	"github.com/tracetab/tracetab/internal/textwidth"
 )
 
 // Ellipsis marks the cut in a truncated name (ASCII, so every terminal and
 // CSV reader shows it the same).
 const Ellipsis = "..."
 
-// Truncate fits s into width runes by cutting its middle: the head says
+// Truncate fits s into width columns (display width) by cutting its middle: the head says
 // what the name is, the tail often what tells two names apart (template
 // arguments, tile sizes, a Triton kernel's number). width <= 0 means no
 // limit; a width too small for head, ellipsis and tail cuts the end.
 func Truncate(s string, width int) string {
-	n := utf8.RuneCountInString(s)
-	if width <= 0 || n <= width {
+	if width <= 0 || textwidth.Width(s) <= width {
 		return s
 	}
-	r := []rune(s)
 	if width < len(Ellipsis)+2 {
-		return string(r[:width])
+		return textwidth.Head(s, width)
 	}
+	// the head gets half the columns left for the name; a wide character
+	// that does not fit in it leaves its column to the tail
 	keep := width - len(Ellipsis)
-	head := (keep + 1) / 2
-	tail := keep - head
-	return string(r[:head]) + Ellipsis + string(r[n-tail:])
+	head := textwidth.Head(s, (keep+1)/2)
+	return head + Ellipsis + textwidth.Tail(s, keep-textwidth.Width(head))
 }
 
-// Column returns the names as a column of width runes shows them: each
+// Column returns the names as a column of width columns shows them: each
 // truncated by Truncate, and where two different names would still look
 // the same, the second and later get "#2", "#3", ... in place of the end of
 // their tail (still within width). Equal inputs stay equal.

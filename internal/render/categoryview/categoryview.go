@@ -127,7 +127,7 @@ func gridWidth(g *layout.Grid) int {
 	}
 	wd := 0
 	for _, l := range strings.Split(b.String(), "\n") {
-		wd = max(wd, layout.Runes(l))
+		wd = max(wd, layout.Width(l))
 	}
 	return wd
 }

@@ -162,7 +162,7 @@ func TestSharedTraces(t *testing.T) {
 		name := fmt.Sprintf("categories.%s.%s.%d.golden", strings.TrimSuffix(c.file, ".json.gz"), c.format, c.width)
 		golden.Check(t, testenv.Root(), name, got)
 		for _, l := range strings.Split(got, "\n") {
-			if c.format == "text" && c.width > 0 && layout.Runes(l) > c.width {
+			if c.format == "text" && c.width > 0 && layout.Width(l) > c.width {
 				t.Errorf("%s at %d: %q", c.file, c.width, l)
 			}
 		}

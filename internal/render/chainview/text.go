@@ -55,13 +55,13 @@ func patternText(s *chain.Selection) string {
 // minChainName is the narrowest a name is cut to in a chain line.
 const minChainName = 24
 
-// fitName cuts name in the middle so that it and rest fit in room runes
+// fitName cuts name in the middle so that it and rest fit in room columns
 // (room <= 0: no limit), never below minChainName.
 func fitName(name string, room int, rest string) string {
 	if room <= 0 {
 		return name
 	}
-	return names.Labels([]string{name}, max(room-layout.Runes(rest), minChainName))[0] // the one labelling rule
+	return names.Labels([]string{name}, max(room-layout.Width(rest), minChainName))[0] // the one labelling rule
 }
 
 func deviceLine(d *chain.DeviceOp, room int) string {
@@ -88,7 +88,7 @@ func deviceLine(d *chain.DeviceOp, room int) string {
 	head := fmt.Sprintf("GPU %d stream %d  ", d.Device, d.Stream)
 	// the name is cut to leave room for its kind; the other fields go on
 	// continuation lines when they do not fit (TextSink.item)
-	return head + fitName(d.Name, room-layout.Runes(head), "  "+kindLabel(d.Kind)) + b.String()
+	return head + fitName(d.Name, room-layout.Width(head), "  "+kindLabel(d.Kind)) + b.String()
 }
 
 func eventLine(it *chain.Item, up bool, room int) string {
@@ -130,7 +130,7 @@ func NewText(w io.Writer, box bool) *TextSink {
 	return &TextSink{w: bufio.NewWriterSize(w, 64<<10), box: box}
 }
 
-// SetWidth makes the lines fit width runes by cutting names (0: no limit).
+// SetWidth makes the lines fit width columns by cutting names (0: no limit).
 func (t *TextSink) SetWidth(width int) { t.width = width }
 
 // room is what a line with prefix pre leaves for the rest, 0 for no limit.
@@ -138,7 +138,7 @@ func (t *TextSink) room(pre string) int {
 	if t.width <= 0 {
 		return 0
 	}
-	return max(t.width-layout.Runes(pre), 1)
+	return max(t.width-layout.Width(pre), 1)
 }
 
 // line writes one line; a prose line (a "#" header, a parenthesised
@@ -146,19 +146,19 @@ func (t *TextSink) room(pre string) int {
 func (t *TextSink) line(s string) {
 	s = strings.TrimRight(s, " ")
 	body := strings.TrimLeft(s, " \n")
-	if t.width > 0 && layout.Runes(s) > t.width && (strings.HasPrefix(body, "#") || strings.HasPrefix(body, "(")) {
+	if t.width > 0 && layout.Width(s) > t.width && (strings.HasPrefix(body, "#") || strings.HasPrefix(body, "(")) {
 		lead := s[:len(s)-len(body)]
-		indent := strings.Repeat(" ", layout.Runes(strings.TrimLeft(lead, "\n"))+2)
-		t.w.WriteString(lead + strings.Join(layout.Wrap(body, t.width-layout.Runes(lead), indent), "\n") + "\n")
+		indent := strings.Repeat(" ", layout.Width(strings.TrimLeft(lead, "\n"))+2)
+		t.w.WriteString(lead + strings.Join(layout.Wrap(body, t.width-layout.Width(lead), indent), "\n") + "\n")
 		return
 	}
-	if t.width > 0 && layout.Runes(s) > t.width { // any other line: wrapped under its tree prefix
+	if t.width > 0 && layout.Width(s) > t.width { // any other line: wrapped under its tree prefix
 		body = strings.TrimLeft(s, treeGlyphs)
 		lead := s[:len(s)-len(body)]
-		if room := t.width - layout.Runes(lead); room >= minChainName {
+		if room := t.width - layout.Width(lead); room >= minChainName {
 			for k, l := range layout.Wrap(body, room, "  ") {
 				if k > 0 {
-					t.w.WriteString(strings.Repeat(" ", layout.Runes(lead)))
+					t.w.WriteString(strings.Repeat(" ", layout.Width(lead)))
 				} else {
 					t.w.WriteString(lead)
 				}
@@ -174,15 +174,15 @@ func (t *TextSink) line(s string) {
 // fields (separated by two spaces) that do not fit go on continuation
 // lines under it, indented past pre.
 func (t *TextSink) item(pre, text string) {
-	if t.width <= 0 || layout.Runes(pre+text) <= t.width {
+	if t.width <= 0 || layout.Width(pre+text) <= t.width {
 		t.line(pre + text)
 		return
 	}
-	cont := strings.Repeat(" ", layout.Runes(pre)+4)
+	cont := strings.Repeat(" ", layout.Width(pre)+4)
 	fields := strings.Split(text, "  ")
 	cur := pre + fields[0]
 	for _, f := range fields[1:] {
-		if layout.Runes(cur)+2+layout.Runes(f) > t.width && strings.TrimSpace(cur) != "" && cur != cont {
+		if layout.Width(cur)+2+layout.Width(f) > t.width && strings.TrimSpace(cur) != "" && cur != cont {
 			t.line(cur)
 			cur = cont + f
 			continue
@@ -193,8 +193,8 @@ func (t *TextSink) item(pre, text string) {
 			cur += "  " + f
 		}
 	}
-	if layout.Runes(cur) > t.width && strings.HasPrefix(cur, cont) { // one field wider than its line: its words wrap
-		for _, l := range layout.Wrap(strings.TrimPrefix(cur, cont), t.width-layout.Runes(cont), "") {
+	if layout.Width(cur) > t.width && strings.HasPrefix(cur, cont) { // one field wider than its line: its words wrap
+		for _, l := range layout.Wrap(strings.TrimPrefix(cur, cont), t.width-layout.Width(cont), "") {
 			t.line(cont + l)
 		}
 		return

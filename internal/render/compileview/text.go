@@ -380,7 +380,7 @@ func Text(w io.Writer, format, file string, s *compile.Summary, v View) error {
 	return err
 }
 
-// cxPath fits a file path into width runes, cut in the middle (width <= 0:
+// cxPath fits a file path into width columns, cut in the middle (width <= 0:
 // whole).
 func cxPath(p string, width int) string {
 	if width <= 0 {

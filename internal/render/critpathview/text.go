@@ -68,7 +68,7 @@ func Text(w io.Writer, file string, r *critpath.Result, o TextOptions) error {
 		return names.Truncate(name, max(16, room))
 	}
 	head, tail := "critical path of ", ": "+units.Plural(len(r.Windows), "window", "windows")
-	b.WriteString(head + cut(file, width-layout.Runes(head+tail)) + tail + "\n")
+	b.WriteString(head + cut(file, width-layout.Width(head+tail)) + tail + "\n")
 	g := &layout.Grid{Headers: []string{"window", "path", "wall", "events", "largest share"},
 		RightAlign: []bool{false, true, true, true, false}, Names: []bool{true}, Width: o.Width}
 	var reasons []string
@@ -148,7 +148,7 @@ func Text(w io.Writer, file string, r *critpath.Result, o TextOptions) error {
 		for _, m := range r.WhatIfMedians {
 			rest := fmt.Sprintf(" %sx faster: %s -> %s (%s%%)", strconv.FormatFloat(r.Speedup, 'f', -1, 64),
 				units.Dur(m.PathNs), units.Dur(m.NewPathNs), units.Pct(-Pct(m.PathNs-m.NewPathNs, m.PathNs)))
-			b.WriteString(cut(o.name(m.Name), width-layout.Runes(rest)) + rest + "\n")
+			b.WriteString(cut(o.name(m.Name), width-layout.Width(rest)) + rest + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -75,7 +75,7 @@ func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gat
 func wrapLines(text string, width int) string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		if layout.Runes(l) <= width {
+		if layout.Width(l) <= width {
 			out = append(out, l)
 			continue
 		}

@@ -8,10 +8,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/textwidth"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -28,16 +28,14 @@ type View struct {
 	Width int // text: the width to fit (0: no limit)
 }
 
-// middle shortens s to at most n runes by cutting its middle, so the tail
-// (template arguments, tile sizes) that tells kernels apart stays.
+// middle shortens s to at most n columns by cutting its middle, so the
+// tail (template arguments, tile sizes) that tells kernels apart stays.
 func middle(s string, n int) string {
-	if n <= 0 || utf8.RuneCountInString(s) <= n {
+	if n <= 0 || textwidth.Width(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	head := (n - 1) / 3
-	tail := n - 1 - head
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+	head := textwidth.Head(s, (n-1)/3)
+	return head + "…" + textwidth.Tail(s, n-1-textwidth.Width(head))
 }
 
 // code puts s in a Markdown code span that survives a table cell: `|` is

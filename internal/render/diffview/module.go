@@ -28,9 +28,9 @@ func fitModulePaths(g *layout.Grid, width int) {
 	}
 	others := 0
 	for c := 1; c < len(g.Headers); c++ {
-		wd := layout.Runes(g.Headers[c])
+		wd := layout.Width(g.Headers[c])
 		for _, r := range g.Rows {
-			wd = max(wd, layout.Runes(r[c]))
+			wd = max(wd, layout.Width(r[c]))
 		}
 		others += wd + 2
 	}

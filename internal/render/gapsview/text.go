@@ -70,7 +70,7 @@ func cutLongWords(text string, width int) string {
 	words := strings.Fields(text)
 	long := false
 	for k, w := range words {
-		if layout.Runes(w) > width {
+		if layout.Width(w) > width {
 			words[k], long = layout.Cut(w, width), true
 		}
 	}
@@ -82,7 +82,7 @@ func cutLongWords(text string, width int) string {
 
 // grid writes g fitted to the width, leaving out the optional columns in
 // the order given while its name columns would be cut below roomyName
-// runes (below layout's 16 in the columns that stay when the rest is gone).
+// columns (below layout's 16 in the columns that stay when the rest is gone).
 func (o *textOut) grid(g *layout.Grid, optional ...int) {
 	g.Width = o.width
 	g.MinName = roomyName

@@ -61,7 +61,7 @@ func TestGapsTextWidth(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, line := range strings.Split(b.String(), "\n") {
-					if n := layout.Runes(line); n > w {
+					if n := layout.Width(line); n > w {
 						t.Errorf("%s at %d: a line of %d: %q", filepath.Base(f), w, n, line)
 					}
 				}

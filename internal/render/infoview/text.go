@@ -60,7 +60,7 @@ func Text(w io.Writer, in *info.Info, width int) error {
 	if width > 0 {
 		var wb strings.Builder
 		for _, l := range strings.SplitAfter(out, "\n") {
-			if layout.Runes(strings.TrimSuffix(l, "\n")) <= width {
+			if layout.Width(strings.TrimSuffix(l, "\n")) <= width {
 				wb.WriteString(l)
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/memory"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -72,7 +73,7 @@ func Timeline(w io.Writer, m *memory.Model, width int, unicode bool) error {
 			b.WriteString(pad("steps", labelWidth) + strings.TrimRight(stepRow(m, from, to, n), " ") + "\n")
 		}
 		left, right := at(from), at(to)
-		gap := max(n-len([]rune(left))-len([]rune(right)), 1)
+		gap := max(n-layout.Width(left)-layout.Width(right), 1)
 		b.WriteString(strings.Repeat(" ", labelWidth) + left + strings.Repeat(" ", gap) + right + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
@@ -122,7 +123,7 @@ func stepRow(m *memory.Model, from, to int64, n int) string {
 }
 
 func pad(s string, w int) string {
-	if r := len([]rune(s)); r < w {
+	if r := layout.Width(s); r < w {
 		return s + strings.Repeat(" ", w-r)
 	}
 	return s + " "

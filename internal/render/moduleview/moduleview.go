@@ -96,9 +96,9 @@ func writeTable(w io.Writer, format string, t *modules.Tree, o Options, sel []in
 	}
 	others := 0 // the width of the columns after the name
 	for c := 1; c < len(g.Headers); c++ {
-		wd := layout.Runes(g.Headers[c])
+		wd := layout.Width(g.Headers[c])
 		for _, r := range g.Rows {
-			wd = max(wd, layout.Runes(r[c]))
+			wd = max(wd, layout.Width(r[c]))
 		}
 		others += wd + 2
 	}
@@ -171,8 +171,8 @@ func nameCell(t *modules.Tree, n int, tree bool, format string, budget int) stri
 		pad = strings.Repeat("\u00a0\u00a0", nd.Depth-1)
 	}
 	name := nd.Name
-	if budget > 0 && layout.Runes(pad)+layout.Runes(name) > budget {
-		name = names.Truncate(name, max(budget-layout.Runes(pad), 8))
+	if budget > 0 && layout.Width(pad)+layout.Width(name) > budget {
+		name = names.Truncate(name, max(budget-layout.Width(pad), 8))
 	}
 	return pad + name
 }

@@ -67,8 +67,8 @@ func TestTextWidth(t *testing.T) {
 	for _, w := range []int{40, 60, 80, 100} {
 		got := write(t, "text", tree(t, true), Options{Limit: -1, Width: w})
 		for _, l := range strings.Split(got, "\n") {
-			if layout.Runes(l) > w {
-				t.Errorf("width %d: %d columns: %q", w, layout.Runes(l), l)
+			if layout.Width(l) > w {
+				t.Errorf("width %d: %d columns: %q", w, layout.Width(l), l)
 			}
 		}
 		if w == 60 && (!strings.Contains(got, "left out: Host %, Device %, Host self") || !strings.Contains(got, "\n     Linear_0 ")) {

@@ -303,7 +303,7 @@ func rkLine(b *strings.Builder, label, text string, width int) {
 	}
 	for i, l := range layout.Wrap(text, w, "") {
 		if i == 0 {
-			b.WriteString(label + strings.Repeat(" ", max(1, col-len(label))))
+			b.WriteString(label + strings.Repeat(" ", max(1, col-layout.Width(label))))
 		} else {
 			b.WriteString(strings.Repeat(" ", col))
 		}

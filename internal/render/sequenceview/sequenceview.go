@@ -98,7 +98,7 @@ func writeTable(w io.Writer, format string, r *sequences.Result, o Options, seqs
 		// name column: the rest is held back while columns are dropped)
 		kw := 0
 		for _, r := range g.Rows {
-			kw = max(kw, layout.Runes(r[8]))
+			kw = max(kw, layout.Width(r[8]))
 		}
 		g.Width = o.Width
 		if o.Width > 0 {
@@ -153,9 +153,9 @@ func shareNames(g *layout.Grid) {
 	room := g.Width
 	widest := make([]int, len(g.Headers))
 	for c, h := range g.Headers {
-		widest[c] = layout.Runes(h)
+		widest[c] = layout.Width(h)
 		for _, r := range g.Rows {
-			widest[c] = max(widest[c], layout.Runes(r[c]))
+			widest[c] = max(widest[c], layout.Width(r[c]))
 		}
 		room -= 2
 		if c != op && c != kern {

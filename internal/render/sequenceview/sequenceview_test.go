@@ -89,8 +89,8 @@ func TestTextWidth(t *testing.T) {
 	for _, w := range []int{40, 60, 80, 100} {
 		got := write(t, "text", small(t), Options{Width: w})
 		for _, l := range strings.Split(got, "\n") {
-			if layout.Runes(l) > w {
-				t.Errorf("width %d: %d columns: %q", w, layout.Runes(l), l)
+			if layout.Width(l) > w {
+				t.Errorf("width %d: %d columns: %q", w, layout.Width(l), l)
 			}
 		}
 		if w == 80 && !strings.Contains(got, "left out: Host time") {
@@ -141,8 +141,8 @@ func TestSharedGolden(t *testing.T) {
 		got := write(t, c.format, r, c.o)
 		if c.o.Width > 0 {
 			for _, l := range strings.Split(got, "\n") {
-				if layout.Runes(l) > c.o.Width {
-					t.Errorf("%s: %d columns: %q", c.name, layout.Runes(l), l)
+				if layout.Width(l) > c.o.Width {
+					t.Errorf("%s: %d columns: %q", c.name, layout.Width(l), l)
 				}
 			}
 		}

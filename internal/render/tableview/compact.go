@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/units"
@@ -51,7 +52,7 @@ var CompactColumns = []CompactColumn{
 // order (the name always first) and the width of the whole line.
 type CompactLayout struct {
 	Columns   []CompactColumn
-	Width     int // the line's width in runes, the name column taking what is left; 0: no limit
+	Width     int // the line's width in columns, the name column taking what is left; 0: no limit
 	NameWidth int // --name-width when given: the name column at most this wide (0: no cap)
 	Demangle  bool
 	Torch     TorchLayout // for the row limit and top-level filter
@@ -76,7 +77,7 @@ func CompactOpTable(w io.Writer, res *table.Result, lay CompactLayout) error {
 	cells := make([][]string, len(rows))
 	widths := make([]int, len(lay.Columns))
 	for j, c := range lay.Columns {
-		widths[j] = runes(c.Header)
+		widths[j] = layout.Width(c.Header)
 	}
 	raw := make([]string, len(rows))
 	for i := range rows {
@@ -88,7 +89,7 @@ func CompactOpTable(w io.Writer, res *table.Result, lay CompactLayout) error {
 			} else {
 				cells[i][j] = c.cell(&rows[i], res)
 			}
-			widths[j] = max(widths[j], runes(cells[i][j]))
+			widths[j] = max(widths[j], layout.Width(cells[i][j]))
 		}
 	}
 	if lay.Demangle {
@@ -122,16 +123,16 @@ func CompactOpTable(w io.Writer, res *table.Result, lay CompactLayout) error {
 		if dev {
 			m = GPUMarker
 			if w > 0 {
-				w = max(w-runes(m), len(names.Ellipsis)+2)
+				w = max(w-layout.Width(m), len(names.Ellipsis)+2)
 			}
 		}
 		for k, s := range names.Column(col, w) {
 			shown[idx[k]] = s + m
 		}
 	}
-	longest := runes("Name")
+	longest := layout.Width("Name")
 	for _, s := range shown {
-		longest = max(longest, runes(s))
+		longest = max(longest, layout.Width(s))
 	}
 	if nameW <= 0 || nameW > longest {
 		nameW = longest
@@ -139,9 +140,9 @@ func CompactOpTable(w io.Writer, res *table.Result, lay CompactLayout) error {
 
 	var b strings.Builder
 	line := func(name string, vals []string) {
-		b.WriteString(name + strings.Repeat(" ", nameW-runes(name)))
+		b.WriteString(name + strings.Repeat(" ", nameW-layout.Width(name)))
 		for j, v := range vals {
-			b.WriteString("  " + strings.Repeat(" ", widths[j]-runes(v)) + v)
+			b.WriteString("  " + strings.Repeat(" ", widths[j]-layout.Width(v)) + v)
 		}
 		b.WriteString("\n")
 	}

@@ -8,8 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/table"
 )
@@ -50,17 +50,18 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 		}
 		return GPUMarker
 	}
+	c := cols{exact: lay.TorchExact}
 	hasShapes, hasStack := false, false
 	nameW, shapesW, srcW := 0, 0, 0
 	for i := range rows {
-		nameW = max(nameW, runes(rows[i].Name)+runes(marker(&rows[i]))+4)
+		nameW = max(nameW, c.width(rows[i].Name)+c.width(marker(&rows[i]))+4)
 		if len(rows[i].Shapes) > 0 {
 			hasShapes = true
 		}
-		shapesW = max(shapesW, runes(rows[i].Shapes)+4)
+		shapesW = max(shapesW, c.width(rows[i].Shapes)+4)
 		for _, fr := range rows[i].Stack {
 			hasStack = true
-			srcW = max(srcW, runes(fr)+4)
+			srcW = max(srcW, c.width(fr)+4)
 		}
 	}
 	if lay.NameWidth > 0 {
@@ -113,7 +114,7 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
 	row := func(vals []string) {
 		for i, s := range vals {
-			pad := widths[i] - runes(s)
+			pad := widths[i] - c.width(s)
 			if left[i] {
 				b.WriteString(s)
 			}
@@ -152,7 +153,7 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 			continue
 		}
 		printed++
-		name := torchName(r.Name, marker(r), lay.NameWidth)
+		name := c.torchName(r.Name, marker(r), lay.NameWidth)
 		if d, ok := distinct[i]; ok {
 			name = d
 		}
@@ -170,12 +171,12 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 		}
 		vals = append(vals, strconv.FormatInt(r.Count, 10))
 		if hasShapes {
-			vals = append(vals, string(truncRunes(r.Shapes, shapesW)))
+			vals = append(vals, c.head(r.Shapes, shapesW))
 		}
 		if hasStack {
 			src := ""
 			if len(r.Stack) > 0 {
-				src = trimPath(r.Stack[0], srcW)
+				src = c.trimPath(r.Stack[0], srcW)
 			}
 			vals = append(vals, src)
 		}
@@ -190,7 +191,7 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 				if k+1 >= maxFrames {
 					break
 				}
-				empty[len(empty)-1] = trimPath(fr, srcW)
+				empty[len(empty)-1] = c.trimPath(fr, srcW)
 				row(empty)
 			}
 			empty[len(empty)-1] = ""
@@ -206,19 +207,19 @@ func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
 	return err
 }
 
-// torchName is the name cell: torch cuts a name of width-3 runes or more
-// to width-3 and adds "..."; a marker stays whole at the end, and the
+// torchName is the name cell: torch cuts a name of width-3 columns or
+// more to width-3 and adds "..."; a marker stays whole at the end, and the
 // name is cut to leave it room, so the cell is as wide as torch's.
-func torchName(name, marker string, width int) string {
+func (c cols) torchName(name, marker string, width int) string {
 	full := name + marker
-	if width <= 0 || runes(full) < width-3 {
+	if width <= 0 || c.width(full) < width-3 {
 		return full
 	}
-	keep := width - 3 - runes(marker)
+	keep := width - 3 - c.width(marker)
 	if keep < 0 && marker == "" {
-		keep = max(runes(name)+keep, 0) // Python's key[:width-3] for width < 3
+		keep = max(c.width(name)+keep, 0) // Python's key[:width-3] for width < 3
 	}
-	return string(truncRunes(name, max(keep, 0))) + "..." + marker
+	return c.head(name, keep) + "..." + marker
 }
 
 // torchDistinctNames is, outside --torch-exact, the name cell of each row that
@@ -236,7 +237,7 @@ func torchDistinctNames(rows []table.Row, marker func(*table.Row) string, lay To
 	groups := map[string]*group{}
 	for i := range rows {
 		m := marker(&rows[i])
-		if runes(rows[i].Name+m) < lay.NameWidth-3 {
+		if layout.Width(rows[i].Name+m) < lay.NameWidth-3 {
 			continue
 		}
 		g := groups[m]
@@ -249,7 +250,7 @@ func torchDistinctNames(rows []table.Row, marker func(*table.Row) string, lay To
 	}
 	out := map[int]string{}
 	for m, g := range groups {
-		w := lay.NameWidth - runes(m)
+		w := lay.NameWidth - layout.Width(m)
 		if w < len(names.Ellipsis)+2 {
 			continue // too narrow to cut in the middle: torch's cut
 		}
@@ -258,27 +259,6 @@ func torchDistinctNames(rows []table.Row, marker func(*table.Row) string, lay To
 		}
 	}
 	return out
-}
-
-func runes(s string) int { return utf8.RuneCountInString(s) }
-
-func truncRunes(s string, n int) []rune {
-	r := []rune(s)
-	if len(r) > n {
-		r = r[:n]
-	}
-	return r
-}
-
-func trimPath(p string, w int) string {
-	r := []rune(p)
-	if len(r) > w {
-		r = r[len(r)-w:]
-		if len(r) > 3 {
-			r = append([]rune("..."), r[3:]...)
-		}
-	}
-	return string(r)
 }
 
 // torchTime is _format_time, or override_time_unit when unit is set.

@@ -29,7 +29,7 @@ func TestTorchFormats(t *testing.T) {
 	if share(0, 0) != "NaN" || share(1, 3) != "33.33%" {
 		t.Error("share")
 	}
-	if trimPath("abcdefghij", 6) != "...hij" {
-		t.Errorf("trimPath %q", trimPath("abcdefghij", 6))
+	if got := (cols{}).trimPath("abcdefghij", 6); got != "...hij" {
+		t.Errorf("trimPath %q", got)
 	}
 }

@@ -29,12 +29,27 @@ func TestTorchName(t *testing.T) {
 		{long, GPUMarker, 0, long + " [gpu]"},
 		{"abcd", GPUMarker, 4, "... [gpu]"}, // no room: the marker still shows, no panic
 	} {
-		got := torchName(c.name, c.marker, c.width)
+		got := cols{}.torchName(c.name, c.marker, c.width)
 		if got != c.want {
 			t.Errorf("torchName(%q, %q, %d) = %q, want %q", c.name, c.marker, c.width, got, c.want)
 		}
 		if c.width >= 12 && utf8.RuneCountInString(got) > c.width {
 			t.Errorf("torchName(%q, %q, %d) = %q is wider than the column", c.name, c.marker, c.width, got)
 		}
+	}
+}
+
+// TestTorchNameWide: a wide name is cut by display columns, never wider
+// than the column; --torch-exact counts code points as Python does.
+func TestTorchNameWide(t *testing.T) {
+	name := "注意力层注意力层"
+	if got := (cols{}).torchName(name, "", 10); got != "注意力..." {
+		t.Errorf("display width: %q", got)
+	}
+	if got := (cols{exact: true}).torchName(name, "", 10); got != "注意力层注意力..." {
+		t.Errorf("--torch-exact: %q", got)
+	}
+	if got := (cols{}).trimPath("/模型/注意力层.py", 8); got != "...层.py" {
+		t.Errorf("trimPath: %q", got)
 	}
 }

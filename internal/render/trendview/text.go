@@ -152,7 +152,7 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 	first := n - cells // the first run drawn
 	longest := len("metric")
 	for _, mt := range res.Metrics {
-		longest = max(longest, layout.Runes(mt.Name))
+		longest = max(longest, layout.Width(mt.Name))
 	}
 	// without a width limit, a name longer than the column pushes its own
 	// line to the right, uncut, and the others stay aligned
@@ -172,7 +172,7 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 	if first > 0 {
 		sparkHead = "runs " + strconv.Itoa(first+1) + "-" + strconv.Itoa(n)
 	}
-	if layout.Runes(sparkHead) > cells {
+	if layout.Width(sparkHead) > cells {
 		sparkHead = ""
 	}
 	row := func(name, sp, val, changes string) string {
@@ -199,7 +199,7 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 		if v.Width > 0 {
 			lines = layout.Wrap(ch, max(v.Width-indent, changeW), "")
 		}
-		text = pad(text, indent+layout.Runes(shown[k])-min(layout.Runes(shown[k]), nameW)) + lines[0]
+		text = pad(text, indent+layout.Width(shown[k])-min(layout.Width(shown[k]), nameW)) + lines[0]
 		b.WriteString(strings.TrimRight(text, " ") + "\n")
 		for _, l := range lines[1:] {
 			b.WriteString(strings.Repeat(" ", indent) + l + "\n")
@@ -235,14 +235,14 @@ func pval(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
 func day(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02 15:04 UTC") }
 
 func pad(s string, w int) string {
-	if n := layout.Runes(s); n < w {
+	if n := layout.Width(s); n < w {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
 }
 
 func padLeft(s string, w int) string {
-	if n := layout.Runes(s); n < w {
+	if n := layout.Width(s); n < w {
 		return strings.Repeat(" ", w-n) + s
 	}
 	return s

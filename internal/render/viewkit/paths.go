@@ -8,12 +8,12 @@ import (
 	"github.com/tracetab/tracetab/internal/names"
 )
 
-// CutPath fits a slash-separated path (a module path) into width runes
+// CutPath fits a slash-separated path (a module path) into width columns
 // by leaving out its leading parts ("..." in their place): the tail names
 // the module; the last name is cut in the middle when it alone is too
 // long. width <= 0: no cut.
 func CutPath(p string, width int) string {
-	if width <= 0 || layout.Runes(p) <= width {
+	if width <= 0 || layout.Width(p) <= width {
 		return p
 	}
 	const dots = ".../"
@@ -26,7 +26,7 @@ func CutPath(p string, width int) string {
 			return names.Truncate(rest, width)
 		}
 		rest = rest[i+1:]
-		if layout.Runes(dots)+layout.Runes(rest) <= width {
+		if layout.Width(dots)+layout.Width(rest) <= width {
 			return dots + rest
 		}
 	}
