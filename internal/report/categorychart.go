@@ -49,9 +49,9 @@ type CategoryChart struct {
 
 // NewCategoryChart lays out r: one bar per step in order (at most
 // MaxCategoryBars), or one for the whole trace without steps; nil when
-// the trace has no device work.
+// the trace has no device time.
 func NewCategoryChart(r *categories.Result) *CategoryChart {
-	if r == nil || r.Kernels == 0 {
+	if r == nil || r.DeviceNs == 0 {
 		return nil
 	}
 	c := &CategoryChart{R: r}

@@ -1,6 +1,10 @@
 package report
 
-import "html/template"
+import (
+	"html/template"
+
+	"github.com/tracetab/tracetab/internal/units"
+)
 
 // categoriesView is the page's category section: the chart, the table
 // beside it and its notes; Empty says why there is no chart.
@@ -27,6 +31,9 @@ func (v *view) categories(p *Page) {
 	c := p.Cats
 	if c == nil {
 		v.Cats = &categoriesView{Empty: "The trace has no device work (kernels, memcpys or memsets): no categories."}
+		if n := p.In.Categories.Kernels; n > 0 {
+			v.Cats.Empty = "The trace's " + units.Plural(n, "device op has", "device ops have") + " no duration: no categories to draw."
+		}
 		return
 	}
 	v.Cats = &categoriesView{Chart: c.SVG(), Rows: c.Rows(), Notes: c.Notes}
