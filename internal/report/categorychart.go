@@ -113,7 +113,11 @@ func (c *CategoryChart) SVG() template.HTML {
 	b.f(`<g class="axis" fill="#444">`)
 	for v := int64(0); v <= top; v += step {
 		b.f(`<line x1="%.1f" x2="%.1f" y1="%d" y2="%.1f" stroke="#ddd"/>`, x(v), x(v), catTop, float64(catTop)+plotH)
-		b.f(`<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x(v), catTop-6, esc(units.Dur(v)))
+		anchor := "middle"
+		if v+step > top {
+			anchor = "end" // the last tick's text ends at the plot's edge
+		}
+		b.f(`<text x="%.1f" y="%d" text-anchor="%s">%s</text>`, x(v), catTop-6, anchor, esc(units.Dur(v)))
 	}
 	b.f(`</g>`)
 	labelEvery := max(1, int(12/barH)+1)
@@ -170,7 +174,7 @@ func legendLayout(used []int) [][]legendItem {
 	var line []legendItem
 	x := float64(catLeft)
 	for _, k := range used {
-		w := 24 + 6.5*float64(len(categoryName(k)))
+		w := 28 + 7.2*float64(len(categoryName(k))) // wide enough for the widest sans-serif
 		if len(line) > 0 && x+w > catW-catRight {
 			lines, line, x = append(lines, line), nil, float64(catLeft)
 		}
