@@ -55,20 +55,26 @@ func NewCategoryChart(r *categories.Result) *CategoryChart {
 		return nil
 	}
 	c := &CategoryChart{R: r}
+	stepsWork := false
 	for _, s := range r.Steps {
-		if len(c.Bars) == MaxCategoryBars {
-			break
+		stepsWork = stepsWork || s.DeviceNs > 0
+		if len(c.Bars) < MaxCategoryBars {
+			c.Bars = append(c.Bars, CategoryBar{Step: s.N, HasStep: true, DeviceNs: s.DeviceNs, Kernels: s.Kernels, Cells: s.Cells})
 		}
-		c.Bars = append(c.Bars, CategoryBar{Step: s.N, HasStep: true, DeviceNs: s.DeviceNs, Kernels: s.Kernels, Cells: s.Cells})
 	}
-	if len(r.Steps) == 0 {
-		c.Bars = []CategoryBar{{DeviceNs: r.DeviceNs, Kernels: r.Kernels, Cells: r.Cells}}
+	switch {
+	case len(r.Steps) == 0:
 		c.Notes = append(c.Notes, "the trace has no ProfilerStep#N annotations: one bar for the whole trace")
+	case !stepsWork:
+		c.Notes = append(c.Notes, "no ProfilerStep#N launched device time: one bar for the whole trace")
 	}
-	if n := len(r.Steps); n > MaxCategoryBars {
+	if !stepsWork {
+		c.Bars = []CategoryBar{{DeviceNs: r.DeviceNs, Kernels: r.Kernels, Cells: r.Cells}}
+	}
+	if n := len(r.Steps); stepsWork && n > MaxCategoryBars {
 		c.Notes = append(c.Notes, "the first "+strconv.Itoa(MaxCategoryBars)+" of "+strconv.Itoa(n)+" steps are drawn; the table holds them all")
 	}
-	if o := r.Outside; len(r.Steps) > 0 && o.Kernels > 0 {
+	if o := r.Outside; stepsWork && o.Kernels > 0 {
 		c.Notes = append(c.Notes, units.Dur(o.DeviceNs)+" of device work ("+units.Plural(o.Kernels, "device op", "device ops")+
 			") was launched outside every step: it is in the table, in no bar")
 	}
