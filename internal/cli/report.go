@@ -10,9 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/categories"
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/info"
 	"github.com/tracetab/tracetab/internal/memory"
+	"github.com/tracetab/tracetab/internal/modules"
 	"github.com/tracetab/tracetab/internal/report"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -56,7 +58,13 @@ on one time axis, with the step windows, the largest GPU gaps of gaps
 doing, zoom and pan (wheel and drag, W/S/A/D and arrows), hover for name,
 duration and input shapes, and a click on a kernel to highlight its launch
 call and the ops around it (the frames tracetab chain --up walks); memory
-curves per device where a memory model is given; the top ` + strconv.Itoa(report.DefaultOptions.TopOps) + ` ops (table) and
+curves per device where a memory model is given; the device time by
+category (tracetab table --by category) as one stacked bar per step (the
+first ` + strconv.Itoa(report.MaxCategoryBars) + `; one bar without steps) beside the table of the whole trace;
+the module tree of tracetab table --by module (nn.Module frames: calls, host
+and device total and self) as a tree that opens on a click, the first ` + strconv.Itoa(report.ModuleOpenDepth) + `
+levels open, at most ` + strconv.Itoa(report.MaxModuleNodes) + ` modules (` + strconv.Itoa(report.MaxModuleChildren) + ` children of one) with a line
+for the rest; the top ` + strconv.Itoa(report.DefaultOptions.TopOps) + ` ops (table) and
 kernels (table --by kernel), sortable, each kernel with a histogram of its
 durations in ` + strconv.Itoa(report.DefaultOptions.HistBins) + ` log-spaced bins from its min to its max.
 Every figure is tracetab's own; the page's script only draws.
@@ -189,6 +197,8 @@ func reportInputs(e *env, t *trace.Trace, o *reportOptions) *report.Inputs {
 	for _, n := range table.UnlaunchedNotes(t) {
 		addNote(n)
 	}
+	in.Categories = categories.Build(t, nil)
+	in.Modules = modules.Build(t)
 	in.KernelDurs = table.KernelDurations(t, nil)
 	in.StepDurs = table.StepKernelDurations(t)
 	var memNotes []string

@@ -180,10 +180,13 @@ func TestBrowser(t *testing.T) {
 			checkMemory(t, ctx, c.path)
 			checkGapHover(t, ctx, b)
 			checkFmtDur(t, ctx)
+			checkCategories(t, ctx)
+			checkModuleTree(t, ctx)
+			checkWidths(t, ctx)
 
 			// the viewport (1400x1000) from the step chart down, and from the
 			// timeline down: cheap to capture, unlike the whole page
-			for _, part := range []string{"steps", "timeline"} {
+			for _, part := range []string{"steps", "timeline", "categories", "modules"} {
 				eval[any](t, ctx, `document.getElementById("`+part+`").scrollIntoView({block: "start"})`)
 				png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 				if err != nil {
@@ -226,6 +229,8 @@ func smokeEdges(t *testing.T, bctx context.Context) {
 			click(t, ctx, r.X+r.W/3, r.Y+r.H/2)
 			eval[any](t, ctx, `window.tracetab.zoomTo(window.tracetab.view.a, window.tracetab.view.a + 1000)`)
 			click(t, ctx, r.X+r.W/2, r.Y+30)
+			checkCategories(t, ctx)
+			checkModuleTree(t, ctx)
 			lg.mu.Lock()
 			defer lg.mu.Unlock()
 			if len(lg.errors) > 0 || len(lg.failed) > 0 {

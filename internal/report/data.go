@@ -3,6 +3,8 @@ package report
 import (
 	"encoding/json"
 
+	"github.com/tracetab/tracetab/internal/categories"
+	"github.com/tracetab/tracetab/internal/opclass"
 	"github.com/tracetab/tracetab/internal/render/gapsview"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
@@ -89,6 +91,9 @@ type dataJSON struct {
 	Gaps    []gapMarkJSON  `json:"gaps"`
 	Steps   []stepMarkJSON `json:"steps"`
 	Memory  []memJSON      `json:"memory"`
+	// the device time by category (table --by category); null without
+	// the categories model
+	Categories *categoriesJSON `json:"categories"`
 }
 
 func delta(x []int64) []int64 {
@@ -152,6 +157,7 @@ func (p *Page) data(t *trace.Trace) ([]byte, error) {
 	for _, m := range p.In.Memory {
 		d.Memory = append(d.Memory, memCurve(m))
 	}
+	d.Categories = categoriesData(p.In.Categories)
 	return json.Marshal(d)
 }
 
@@ -187,6 +193,51 @@ func memCurve(m MemorySeries) memJSON {
 	j.T = delta(t)
 	for _, v := range append(append([]int64{m.PeakBytes}, j.Alloc...), j.Reserved...) {
 		j.MaxBytes = max(j.MaxBytes, v)
+	}
+	return j
+}
+
+// categoriesJSON is the categories model: every category (opclass
+// order) with its colour, in total and per step; a step's lists are by
+// category in the same order.
+type categoriesJSON struct {
+	DeviceNs   int64              `json:"device_ns"`
+	Kernels    int                `json:"kernels"`
+	Categories []categoryJSON     `json:"categories"`
+	Steps      []categoryStepJSON `json:"steps"`
+}
+
+type categoryJSON struct {
+	Category string `json:"category"`
+	Color    string `json:"color"`
+	DeviceNs int64  `json:"device_ns"`
+	Kernels  int    `json:"kernels"`
+}
+
+type categoryStepJSON struct {
+	Step     int64   `json:"step"`
+	DeviceNs int64   `json:"device_ns"`
+	Kernels  int     `json:"kernels"`
+	Ns       []int64 `json:"ns"`
+	Count    []int   `json:"k"`
+}
+
+func categoriesData(r *categories.Result) *categoriesJSON {
+	if r == nil {
+		return nil
+	}
+	j := &categoriesJSON{DeviceNs: r.DeviceNs, Kernels: r.Kernels, Steps: []categoryStepJSON{}}
+	for k, c := range r.Cells {
+		cat := opclass.Categories[k]
+		j.Categories = append(j.Categories, categoryJSON{Category: string(cat), Color: CategoryColors[cat], DeviceNs: c.DeviceNs, Kernels: c.Kernels})
+	}
+	for _, s := range r.Steps {
+		st := categoryStepJSON{Step: s.N, DeviceNs: s.DeviceNs, Kernels: s.Kernels}
+		for _, c := range s.Cells {
+			st.Ns = append(st.Ns, c.DeviceNs)
+			st.Count = append(st.Count, c.Kernels)
+		}
+		j.Steps = append(j.Steps, st)
 	}
 	return j
 }

@@ -91,6 +91,8 @@ type view struct {
 	Limits    []string
 	Legend    []figure
 	HasMemory bool
+	Cats      *categoriesView
+	Modules   *modulesView
 	Tables    []tableView
 	CSS       template.CSS
 	JS        template.JS
@@ -121,6 +123,8 @@ func (p *Page) WriteHTML(w io.Writer, t *trace.Trace) error {
 			v.Steps = append(v.Steps, p.stepDetail(&c.Bars[k]))
 		}
 	}
+	v.categories(p)
+	v.modules(p)
 	v.Limits = p.limitNotes()
 	v.Legend = p.legend()
 	v.Tables = append(v.Tables, p.kernelTable(), p.opTable())

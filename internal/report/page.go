@@ -1,6 +1,7 @@
 // Package report draws tracetab's findings: one self-contained HTML page
 // (the gaps verdict and the trace's facts, the step-time breakdown as
-// stacked bars, a zoomable timeline of CPU threads above GPU streams with
+// stacked bars, the device time by category per step, the module tree, a
+// zoomable timeline of CPU threads above GPU streams with
 // the idle gaps shaded by cause, memory curves, sortable op and kernel
 // tables with duration histograms) and SVG pictures of the step chart and
 // of one step's gap timeline for Markdown.
@@ -13,8 +14,10 @@
 package report
 
 import (
+	"github.com/tracetab/tracetab/internal/categories"
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/info"
+	"github.com/tracetab/tracetab/internal/modules"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -30,6 +33,8 @@ type Inputs struct {
 	KernelDurs    map[string][]int64 // table.KernelDurations
 	StepDurs      map[int64][]int64  // table.StepKernelDurations
 	Memory        []MemorySeries     // the memory model's curves, per device (none: no memory section)
+	Categories    *categories.Result // the device time by category (nil: no category section)
+	Modules       *modules.Tree      // the module tree (nil: no module section)
 	Notes         []string           // what the cli said on stderr
 	Warnings      []string
 }
@@ -85,12 +90,16 @@ type Page struct {
 	Opts     Options
 	Timeline *Timeline
 	Chart    *StepChart
+	Cats     *CategoryChart // nil: no device work
+	Modules  *ModuleTree    // nil: no module frames
 }
 
 // Build lays out the page of trace t from the models in in.
 func Build(t *trace.Trace, in *Inputs, o Options) *Page {
 	p := &Page{In: in, Opts: o}
 	p.Chart = NewStepChart(in.Gaps)
+	p.Cats = NewCategoryChart(in.Categories)
+	p.Modules = NewModuleTree(in.Modules)
 	detail := p.detailWindow(o)
 	start, end := int64(0), int64(1)
 	if in.Info != nil {
