@@ -207,7 +207,7 @@ func runCheck(e *env, o *checkOptions, path string) error {
 			return err
 		}
 		if diff.NeedsCriticalPath(rowBudgets) {
-			addCriticalPath(t, s, opts.Normalize)
+			diff.AddCriticalPath(t, s, opts.Normalize)
 		}
 		rowOut = diff.Check(s, rowBudgets)
 	}
