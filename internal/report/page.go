@@ -19,7 +19,7 @@ import (
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
-// Inputs are the models the cli computed for one trace.
+// Inputs are the models the page shows for one trace (NewInputs).
 type Inputs struct {
 	File          string
 	Info          *info.Info
@@ -30,7 +30,7 @@ type Inputs struct {
 	KernelDurs    map[string][]int64 // table.KernelDurations
 	StepDurs      map[int64][]int64  // table.StepKernelDurations
 	Memory        []MemorySeries     // the memory model's curves, per device (none: no memory section)
-	Notes         []string           // what the cli said on stderr
+	Notes         []string           // what the commands would say on stderr
 	Warnings      []string
 }
 
