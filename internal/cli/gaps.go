@@ -229,7 +229,7 @@ func runGaps(e *env, o *gapsOptions) error {
 	// MB of heap took a dozen collections).
 	runtime.GC()
 	debug.SetGCPercent(100)
-	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && hasDeviceWork(t) {
+	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && t.HasDeviceWork() {
 		return usageErrorf("the filters (%s) select no device op of %s, which has some", filterText(o), o.path)
 	}
 	if r.NoGPU {
