@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/render/reportview"
 	"github.com/tracetab/tracetab/internal/report"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
@@ -27,7 +28,7 @@ type reportOptions struct {
 
 func newReportCmd(e *env) *cobra.Command {
 	o := &reportOptions{}
-	lim := report.DefaultLimits
+	lim := reportview.DefaultLimits
 	cmd := &cobra.Command{
 		Use:   "report TRACE",
 		Short: "One self-contained HTML page of the trace's story: verdict, step chart, timeline, memory, tables",
@@ -48,9 +49,9 @@ on one time axis, with the step windows, the largest GPU gaps of gaps
 doing, zoom and pan (wheel and drag, W/S/A/D and arrows), hover for name,
 duration and input shapes, and a click on a kernel to highlight its launch
 call and the ops around it (the frames tracetab chain --up walks); memory
-curves per device where a memory model is given; the top ` + strconv.Itoa(report.DefaultOptions.TopOps) + ` ops (table) and
+curves per device where a memory model is given; the top ` + strconv.Itoa(reportview.DefaultOptions.TopOps) + ` ops (table) and
 kernels (table --by kernel), sortable, each kernel with a histogram of its
-durations in ` + strconv.Itoa(report.DefaultOptions.HistBins) + ` log-spaced bins from its min to its max.
+durations in ` + strconv.Itoa(reportview.DefaultOptions.HistBins) + ` log-spaced bins from its min to its max.
 Every figure is tracetab's own; the page's script only draws.
 
 Size limits (a trace of any size gives a page of a few MB): at most
@@ -71,7 +72,7 @@ a page of about 5 MB.
 --format svg writes the step chart as an SVG file of its own (for Markdown);
 with --step N, the gap timeline of step N alone: its window (to the end of the
 GPU work it launched), the top-level events of each CPU thread and the GPU
-streams, events narrower than 1/` + strconv.Itoa(report.StepViewWidth) + ` of it as density bands, and the GPU gaps
+streams, events narrower than 1/` + strconv.Itoa(reportview.StepViewWidth) + ` of it as density bands, and the GPU gaps
 of gaps inside it shaded by cause.
 
 -o names the file: by default report.html for html and stdout for svg;
@@ -104,7 +105,7 @@ of gaps inside it shaded by cause.
 }
 
 func runReport(e *env, o *reportOptions) error {
-	ropts := report.DefaultOptions
+	ropts := reportview.DefaultOptions
 	ropts.Limits.MaxEvents, ropts.Limits.MaxCells = o.maxEvents, o.maxCells
 	if o.step != "" {
 		n, err := strconv.ParseInt(o.step, 10, 64)
@@ -133,7 +134,7 @@ func runReport(e *env, o *reportOptions) error {
 	for _, n := range in.Notes {
 		note(e.stderr, n)
 	}
-	page := report.Build(t, in, ropts)
+	page := reportview.Build(t, in, ropts)
 	if tl := page.Timeline; ropts.HasDetail && tl.Detail == nil && tl.Written < tl.Events {
 		note(e.stderr, fmt.Sprintf("--step %d: the step holds more than half of --max-events (%d) events: it is not held in full detail; raise --max-events", ropts.DetailStep, ropts.Limits.MaxEvents))
 	}
@@ -147,7 +148,7 @@ func runReport(e *env, o *reportOptions) error {
 	return writeReportFile(e, out, func(w io.Writer) error { return page.WriteHTML(w, t) })
 }
 
-func writeReportSVG(e *env, o *reportOptions, t *trace.Trace, in *report.Inputs, page *report.Page, ropts report.Options) error {
+func writeReportSVG(e *env, o *reportOptions, t *trace.Trace, in *report.Inputs, page *reportview.Page, ropts reportview.Options) error {
 	out := o.out
 	if out == "" {
 		out = "-"
@@ -156,17 +157,17 @@ func writeReportSVG(e *env, o *reportOptions, t *trace.Trace, in *report.Inputs,
 		return usageErrorf("--format svg draws the step chart, and %s has no ProfilerStep#N annotations", o.path)
 	}
 	if !ropts.HasDetail {
-		return writeReportFile(e, out, func(w io.Writer) error { return report.WriteStepChartSVG(w, page.Chart) })
+		return writeReportFile(e, out, func(w io.Writer) error { return reportview.WriteStepChartSVG(w, page.Chart) })
 	}
-	v := report.NewStepView(t, in.Gaps, page.Chart, ropts.DetailStep)
+	v := reportview.NewStepView(t, in.Gaps, page.Chart, ropts.DetailStep)
 	if v == nil {
 		return usageErrorf("--step %d: the step breakdown left that step out (it launched no or too few device ops); it has steps %s",
 			ropts.DetailStep, stepNumbers(page.Chart))
 	}
-	return writeReportFile(e, out, func(w io.Writer) error { return report.WriteStepViewSVG(w, v) })
+	return writeReportFile(e, out, func(w io.Writer) error { return reportview.WriteStepViewSVG(w, v) })
 }
 
-func stepNumbers(c *report.StepChart) string {
+func stepNumbers(c *reportview.StepChart) string {
 	if len(c.Bars) == 0 {
 		return "none"
 	}

@@ -1,4 +1,4 @@
-package report_test
+package reportview_test
 
 import (
 	"bytes"

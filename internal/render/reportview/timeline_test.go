@@ -1,4 +1,4 @@
-package report_test
+package reportview_test
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/report"
+	"github.com/tracetab/tracetab/internal/render/reportview"
 )
 
 // fullData is the page's embedded data, decoded.
@@ -174,7 +174,7 @@ func TestTimelineRaw(t *testing.T) {
 			if d.Events != total {
 				t.Errorf("the lanes hold %d events; the raw JSON has %d device ops and CPU events off the GPU tracks", d.Events, total)
 			}
-			budget := report.DefaultLimits.MaxEvents
+			budget := reportview.DefaultLimits.MaxEvents
 			for k, a := range c.args {
 				if a == "--max-events" {
 					budget, _ = strconv.Atoi(c.args[k+1])

@@ -1,9 +1,10 @@
-package report
+package reportview
 
 import (
 	"encoding/json"
 
 	"github.com/tracetab/tracetab/internal/render/gapsview"
+	"github.com/tracetab/tracetab/internal/report"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -157,7 +158,7 @@ func (p *Page) data(t *trace.Trace) ([]byte, error) {
 
 // memCurve writes a device's curve: its points, or its columns (the
 // highest allocated and reserved, and the lowest allocated, of each).
-func memCurve(m MemorySeries) memJSON {
+func memCurve(m report.MemorySeries) memJSON {
 	j := memJSON{Device: m.Device, PeakNs: m.PeakNs, PeakBytes: m.PeakBytes, Alloc: []int64{}, Reserved: []int64{}, MinAlloc: []int64{},
 		PeakText: m.Device + " peak " + units.Bytes(m.PeakBytes) + " allocated at " + units.Dur(m.PeakNs)}
 	if m.PeakOp != "" {

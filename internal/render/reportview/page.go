@@ -1,4 +1,4 @@
-// Package report draws tracetab's findings: one self-contained HTML page
+// Package reportview draws tracetab's findings: one self-contained HTML page
 // (the gaps verdict and the trace's facts, the step-time breakdown as
 // stacked bars, a zoomable timeline of CPU threads above GPU streams with
 // the idle gaps shaded by cause, memory curves, sortable op and kernel
@@ -6,65 +6,16 @@
 // of one step's gap timeline for Markdown.
 //
 // Every figure comes from the models the text commands use (gaps, info,
-// table, chain, stats), passed in: the page's JavaScript only draws and
+// table, chain, stats), passed in (report.NewInputs computes them): the
+// page's JavaScript only draws and
 // never computes a figure. Durations are formatted here (units.Dur);
 // the script formats only the times of its own axis and hover, with the
 // same rule.
-package report
+package reportview
 
 import (
-	"github.com/tracetab/tracetab/internal/gaps"
-	"github.com/tracetab/tracetab/internal/info"
-	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/report"
 	"github.com/tracetab/tracetab/internal/trace"
-)
-
-// Inputs are the models the page shows for one trace (NewInputs).
-type Inputs struct {
-	File          string
-	Info          *info.Info
-	Gaps          *gaps.Report
-	Ops           *table.Result // nil: no op table
-	Kernels       []table.KernelRow
-	KernelTotalNs int64
-	KernelDurs    map[string][]int64 // table.KernelDurations
-	StepDurs      map[int64][]int64  // table.StepKernelDurations
-	Memory        []MemorySeries     // the memory model's curves, per device (none: no memory section)
-	Notes         []string           // what the commands would say on stderr
-	Warnings      []string
-}
-
-// MemorySeries is one device's memory curve as the memory model
-// (internal/memory) gives it: the allocated and reserved bytes after each
-// record (times from the trace's origin), or for a long series its
-// resampled columns; and the peak with the op it happened in.
-type MemorySeries struct {
-	Device         string
-	HasReserved    bool  // the records carry "Total Reserved"
-	Relative       bool  // no "Total Allocated": levels are relative to the level before the first record
-	StartBytes     int64 // the allocated before the first record
-	TimesNs        []int64
-	AllocatedBytes []int64
-	ReservedBytes  []int64
-	Columns        []MemoryColumn // instead of the points, for a long series
-	PeakNs         int64
-	PeakBytes      int64
-	PeakOp         string
-}
-
-// MemoryColumn is a stretch of a resampled curve: the lowest and highest
-// allocated held in it, and the highest reserved.
-type MemoryColumn struct {
-	StartNs, EndNs             int64
-	MinAllocated, MaxAllocated int64
-	MaxReserved                int64
-}
-
-// MaxMemoryPoints is how many points of a device's series the page holds;
-// a longer one is drawn from MemoryColumns columns of its resampled curve.
-const (
-	MaxMemoryPoints = 40000
-	MemoryColumns   = 8000
 )
 
 // Options shape the page.
@@ -81,14 +32,14 @@ var DefaultOptions = Options{Limits: DefaultLimits, HistBins: 24, TopOps: 100}
 
 // Page is everything the HTML view lays out.
 type Page struct {
-	In       *Inputs
+	In       *report.Inputs
 	Opts     Options
 	Timeline *Timeline
 	Chart    *StepChart
 }
 
 // Build lays out the page of trace t from the models in in.
-func Build(t *trace.Trace, in *Inputs, o Options) *Page {
+func Build(t *trace.Trace, in *report.Inputs, o Options) *Page {
 	p := &Page{In: in, Opts: o}
 	p.Chart = NewStepChart(in.Gaps)
 	detail := p.detailWindow(o)
