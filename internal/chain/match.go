@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tracetab/tracetab/internal/editdist"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -100,7 +101,7 @@ func Closest(t *trace.Trace, pattern string, n int) []string {
 			case strings.Contains(ln, lp) || (len(ln) >= 3 && strings.Contains(lp, ln)):
 				cs = append(cs, cand{name, abs(len(name) - len(pattern))})
 			default:
-				if d := editDistance(lp, ln, limit); d <= limit {
+				if d := editdist.Within(lp, ln, limit); d <= limit {
 					cs = append(cs, cand{name, 1_000_000 + d})
 				}
 			}
@@ -124,48 +125,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit+1 when it
-// exceeds limit (a band of width 2*limit+1 keeps it O(len*limit)).
-func editDistance(a, b string, limit int) int {
-	if abs(len(a)-len(b)) > limit {
-		return limit + 1
-	}
-	const inf = 1 << 30
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-		if j > limit {
-			prev[j] = inf
-		}
-	}
-	for i := 1; i <= len(a); i++ {
-		lo, hi := max(1, i-limit), min(len(b), i+limit)
-		for j := range cur {
-			cur[j] = inf
-		}
-		if i <= limit {
-			cur[0] = i
-		}
-		best := cur[0]
-		for j := lo; j <= hi; j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-			best = min(best, c)
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	if prev[len(b)] > limit {
-		return limit + 1
-	}
-	return prev[len(b)]
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/tracetab/tracetab/internal/editdist"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -197,7 +198,7 @@ func didYouMean(v string, cands []string) string {
 	}
 	var cs []cand
 	for _, c := range cands {
-		if d := editDistance(v, c); d <= max(2, len(v)/5) || (len(v) >= 3 && strings.HasPrefix(c, v)) {
+		if d := editdist.Distance(v, c); d <= max(2, len(v)/5) || (len(v) >= 3 && strings.HasPrefix(c, v)) {
 			cs = append(cs, cand{c, d})
 		}
 	}
@@ -224,7 +225,7 @@ func suggestFlags(cmd *cobra.Command, name string) []string {
 			return
 		}
 		seen[f.Name] = true
-		d := editDistance(name, f.Name)
+		d := editdist.Distance(name, f.Name)
 		if d <= 2 || (len(name) >= 3 && strings.HasPrefix(f.Name, name)) {
 			cs = append(cs, cand{"--" + f.Name, d})
 		}
@@ -245,33 +246,6 @@ func suggestFlags(cmd *cobra.Command, name string) []string {
 		out = append(out, c.name)
 	}
 	return out
-}
-
-// editDistance is the Damerau-Levenshtein distance (adjacent swaps count
-// one, so --srot is 1 from --sort).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			c := 1
-			if ra[i-1] == rb[j-1] {
-				c = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+c)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }
 
 // torchFlagHelp is the --torch help of every command that takes it.

@@ -232,7 +232,7 @@ func runCheck(e *env, o *checkOptions, path string) error {
 			}
 		}
 		if diff.NeedsCriticalPath(rowBudgets) {
-			addCriticalPath(t, s, opts.Normalize)
+			diff.AddCriticalPath(t, s, opts.Normalize)
 		}
 		rowOut = diff.Check(s, rowBudgets)
 	}

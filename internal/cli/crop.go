@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/crop"
-	"github.com/tracetab/tracetab/internal/gaps"
-	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/cropview"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -186,74 +184,7 @@ func runCrop(e *env, o *cropOptions, opts crop.Options) error {
 		note(e.stderr, "the selection holds no complete event: the crop has only the trace's metadata")
 	}
 	if o.format == "json" {
-		return layout.JSON(e.stdout, cropJSONOf(o, plan, res))
+		return cropview.JSON(e.stdout, o.path, o.out, plan, res)
 	}
-	return cropText(e.stdout, o, plan, res)
-}
-
-// cropJSON is crop's summary in JSON.
-type cropJSON struct {
-	Schema      string `json:"schema"`
-	File        string `json:"file"`
-	Output      string `json:"output"`
-	Selection   string `json:"selection"`
-	WindowStart *int64 `json:"window_start_ns"`
-	WindowEnd   *int64 `json:"window_end_ns"`
-	Device      *int   `json:"device"`
-	Events      int    `json:"events"`
-	EventsIn    int    `json:"events_in"`
-	DeviceOps   int    `json:"device_ops"`
-	Flows       int    `json:"flows"`
-	FlowsIn     int    `json:"flows_in"`
-	Metadata    int    `json:"metadata_events"`
-	Others      int    `json:"other_events"`
-	OthersIn    int    `json:"other_events_in"`
-	Queue       int    `json:"queue_counter_events"`
-	JSONIn      int64  `json:"json_in_bytes"`
-	JSONOut     int64  `json:"json_out_bytes"`
-	FileBytes   int64  `json:"file_bytes"`
-	Gzip        bool   `json:"gzip"`
-	Truncated   bool   `json:"truncated"`
-}
-
-func cropJSONOf(o *cropOptions, p *crop.Plan, r *crop.Result) *cropJSON {
-	j := &cropJSON{Schema: "tracetab.crop/1", File: o.path, Output: o.out, Selection: p.Window,
-		Events: r.Events, EventsIn: r.EventsIn, DeviceOps: r.DeviceOps, Flows: r.Flows, FlowsIn: r.FlowsIn,
-		Metadata: r.Metadata, Others: r.Others, OthersIn: r.OthersIn, Queue: r.QueueCounters, JSONIn: r.BytesIn, JSONOut: r.BytesOut,
-		FileBytes: r.FileBytes, Gzip: r.Gzip, Truncated: r.Truncated}
-	if p.HasWindow {
-		lo, hi := p.Lo-p.Origin, p.Hi-p.Origin
-		j.WindowStart, j.WindowEnd = &lo, &hi
-	}
-	if p.Device >= 0 {
-		d := p.Device
-		j.Device = &d
-	}
-	return j
-}
-
-func cropText(w io.Writer, o *cropOptions, p *crop.Plan, r *crop.Result) error {
-	share := "0.00"
-	if r.BytesIn > 0 {
-		share = units.Pct(float64(r.BytesOut) * 100 / float64(r.BytesIn))
-	}
-	size := units.Bytes(r.FileBytes) + " of JSON"
-	if r.Gzip {
-		size = units.Bytes(r.FileBytes) + " gzipped (" + units.Bytes(r.BytesOut) + " of JSON)"
-	}
-	lines := []string{
-		fmt.Sprintf("wrote %s: %s", o.out, size),
-		fmt.Sprintf("selection   %s", p.Window),
-		fmt.Sprintf("kept        %d of %d complete events (whole, never clipped), %s among them; %d of %d flow ends; %d of %d other events (instants, counters); %d metadata events",
-			r.Events, r.EventsIn, units.Plural(r.DeviceOps, "device op", "device ops"), r.Flows, r.FlowsIn, r.Others, r.OthersIn, r.Metadata),
-		fmt.Sprintf("size        %s%% of the input's %s of JSON", share, units.Bytes(r.BytesIn)),
-	}
-	if r.QueueCounters > 0 {
-		lines = append(lines, fmt.Sprintf("added       %d launch-queue counter events (ph C, cat %s: each kept stream's queue, as gaps counts it)", r.QueueCounters, gaps.QueueCounterCat))
-	}
-	if r.Truncated {
-		lines = append(lines, "truncated   the input ended early: the crop holds what was read before the cut")
-	}
-	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
-	return err
+	return cropview.Text(e.stdout, o.out, plan, res)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/render/cropview"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -71,7 +72,7 @@ func strictJSONFile(t *testing.T, path string) map[string]any {
 func checkCropStep(t *testing.T, tr string, n int64, out string) (margins int) {
 	t.Helper()
 	step := strconv.FormatInt(n, 10)
-	var sum cropJSON
+	var sum cropview.Summary
 	cropJSONInto(t, &sum, "crop", tr, "--step", step, "-o", out)
 	doc := strictJSONFile(t, out)
 	if _, ok := doc["traceEvents"]; !ok {
@@ -140,7 +141,7 @@ func abs64(x int64) int64 {
 	return x
 }
 
-func cropJSONInto(t *testing.T, v *cropJSON, args ...string) {
+func cropJSONInto(t *testing.T, v *cropview.Summary, args ...string) {
 	t.Helper()
 	jsonRun(t, v, args...)
 }
@@ -209,7 +210,7 @@ func TestCropWindowFromRawJSON(t *testing.T) {
 		jsonRun(t, &in, "info", tr)
 		lo, hi := in.SpanNs/3, in.SpanNs/2 // offsets from the origin
 		out := filepath.Join(t.TempDir(), "w.json")
-		var sum cropJSON
+		var sum cropview.Summary
 		cropJSONInto(t, &sum, "crop", tr, "--window", strconv.FormatInt(lo, 10)+"ns.."+strconv.FormatInt(hi, 10)+"ns", "-o", out)
 		evs := rawTraceEvents(t, tr)
 		launch := map[int64]int64{} // correlation -> launch call ts

@@ -109,7 +109,7 @@ func exitCode(err error, stderr io.Writer, file string) int {
 }
 
 // exitOverMemory reports an analysis that outgrew --max-memory (the
-// watchdog of memory.go) and returns its code: the trace is too large for
+// watchdog of watchdog.go) and returns its code: the trace is too large for
 // the bound, as when the parser refuses it.
 func exitOverMemory(stderr io.Writer, file string, used, bound int64) int {
 	fmt.Fprintf(stderr, "tracetab: %s: too large for the memory bound: the analysis is outgrowing --max-memory %s (it holds %s); "+

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -18,10 +17,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tracetab/tracetab/internal/export"
-	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/render/exportview"
 	"github.com/tracetab/tracetab/internal/trace"
-	"github.com/tracetab/tracetab/internal/units"
 )
 
 type exportOptions struct {
@@ -222,7 +220,7 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 			case r.Dup != "":
 				note(e.stderr, fmt.Sprintf("%s is the same file as %s (sha256): exported once", r.Path, r.Dup))
 			case o.format == "text":
-				exportLine(e.stdout, r)
+				exportview.Line(e.stdout, r)
 			}
 		},
 	}
@@ -239,89 +237,14 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 		return &exitError{code: ExitUnreadable, err: fmt.Errorf("%v (--strict: the export stopped; %d traces were exported before it)", err, sum.Traces)}
 	}
 	if o.format == "json" {
-		if err := layout.JSON(e.stdout, exportJSONOf(o, files, sum, results)); err != nil {
+		if err := exportview.JSON(e.stdout, o.to, keys, len(files), sum, results); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "exported %s to %s: %s, %s of Parquet\n", units.Plural(sum.Traces, "trace", "traces"), o.to,
-			rowsText(sum.Rows), units.Bytes(sum.Bytes))
+		exportview.Total(e.stdout, o.to, sum)
 	}
 	if sum.Failed > 0 {
 		return &exitError{code: ExitUnreadable, err: fmt.Errorf("%d of %d traces could not be exported (skipped; named above)", sum.Failed, len(files))}
 	}
 	return nil
-}
-
-// rowWords say what a dataset's rows are, for people.
-var rowWords = map[string][2]string{
-	export.DatasetEvents: {"event", "events"}, export.DatasetOps: {"op row", "op rows"}, export.DatasetKernels: {"kernel row", "kernel rows"},
-	export.DatasetSteps: {"step", "steps"}, export.DatasetGaps: {"gap", "gaps"}, export.DatasetMemory: {"memory record", "memory records"},
-	export.DatasetCollectives: {"collective kernel", "collective kernels"},
-}
-
-func rowsText(rows map[string]int64) string {
-	var parts []string
-	for _, d := range export.Datasets {
-		if w, ok := rowWords[d]; ok {
-			parts = append(parts, units.Plural(int(rows[d]), w[0], w[1]))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-func exportLine(w io.Writer, r *export.Result) {
-	fmt.Fprintf(w, "%s: trace %s, %s, %s of Parquet in %d files\n", r.Path, r.TraceID, rowsText(r.Rows), units.Bytes(r.Bytes), r.Files)
-}
-
-// exportJSON is export's summary in JSON.
-type exportJSON struct {
-	Schema     string             `json:"schema"`
-	DataSchema string             `json:"data_schema"`
-	Dir        string             `json:"dir"`
-	Partition  []string           `json:"partition"`
-	Inputs     int                `json:"inputs"`
-	Traces     int                `json:"traces"`
-	Failed     int                `json:"failed"`
-	Duplicates int                `json:"duplicates"`
-	Rows       map[string]int64   `json:"rows"`
-	Bytes      int64              `json:"parquet_bytes"`
-	Files      []exportTraceJSON  `json:"files"`
-	Errors     []exportFailedJSON `json:"errors"`
-}
-
-type exportTraceJSON struct {
-	Path      string           `json:"path"`
-	TraceID   string           `json:"trace_id"`
-	SameAs    *string          `json:"same_as"`
-	Rows      map[string]int64 `json:"rows"`
-	Bytes     int64            `json:"parquet_bytes"`
-	ElapsedNs int64            `json:"elapsed_ns"`
-}
-
-type exportFailedJSON struct {
-	Path  string `json:"path"`
-	Error string `json:"error"`
-}
-
-func exportJSONOf(o *exportOptions, files []string, sum *export.Summary, results []*export.Result) *exportJSON {
-	j := &exportJSON{Schema: "tracetab.export/1", DataSchema: export.Schema, Dir: o.to, Partition: []string{}, Inputs: len(files),
-		Traces: sum.Traces, Failed: sum.Failed, Duplicates: sum.Duplicates, Rows: sum.Rows, Bytes: sum.Bytes,
-		Files: []exportTraceJSON{}, Errors: []exportFailedJSON{}}
-	if keys, err := partitionKeys(o.partition); err == nil && keys != nil {
-		j.Partition = keys
-	}
-	slices.SortFunc(results, func(a, b *export.Result) int { return strings.Compare(a.Path, b.Path) })
-	for _, r := range results {
-		if r.Err != nil {
-			j.Errors = append(j.Errors, exportFailedJSON{Path: r.Path, Error: r.Err.Error()})
-			continue
-		}
-		t := exportTraceJSON{Path: r.Path, TraceID: r.TraceID, Rows: r.Rows, Bytes: r.Bytes, ElapsedNs: r.Elapsed.Nanoseconds()}
-		if r.Dup != "" {
-			d := r.Dup
-			t.SameAs = &d
-		}
-		j.Files = append(j.Files, t)
-	}
-	return j
 }

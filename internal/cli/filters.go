@@ -67,16 +67,6 @@ func checkLane(t *trace.Trace, dev int, stream int64) error {
 	return usageErrorf("--stream: no stream %d; streams are %s", stream, units.Ranges(streams))
 }
 
-// hasDeviceWork reports whether t has any kernel, memcpy or memset.
-func hasDeviceWork(t *trace.Trace) bool {
-	for i := 0; i < t.NumEvents(); i++ {
-		if t.Ev(i).Kind.IsDeviceWork() {
-			return true
-		}
-	}
-	return false
-}
-
 // filterText names the gaps filters in use.
 func filterText(o *gapsOptions) string {
 	var f []string

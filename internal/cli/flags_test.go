@@ -94,14 +94,3 @@ func TestHelpOrder(t *testing.T) {
 		t.Errorf("version should come after the analysis commands:\n%s", out)
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"srot", "sort", 1}, {"sort", "sort", 0}, {"min-gpa", "min-gap", 1}, {"", "ab", 2}, {"kitten", "sitting", 3}} {
-		if got := editDistance(c.a, c.b); got != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
-}

@@ -217,8 +217,9 @@ func runGaps(e *env, o *gapsOptions) error {
 	// CPU. Measured on the 1 GB trace (same minute, 3 runs each): peak RSS
 	// 357/356/364 MiB at 20, 315/308/306 at 5, 296/293/300 at 2; user CPU
 	// 1.97-2.06 s in every case. The rendering (JSON allocates much) runs
-	// at the usual target again.
-	debug.SetGCPercent(5)
+	// at the usual target again. What was set before (root's 20) is set
+	// again when gaps returns.
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
 	r := gaps.Analyze(t, opts)
 	// The analysis's lists, and the trace once the filters are checked,
 	// are garbage now: collect them before the rendering allocates, or the
@@ -228,7 +229,7 @@ func runGaps(e *env, o *gapsOptions) error {
 	// MB of heap took a dozen collections).
 	runtime.GC()
 	debug.SetGCPercent(100)
-	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && hasDeviceWork(t) {
+	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && t.HasDeviceWork() {
 		return usageErrorf("the filters (%s) select no device op of %s, which has some", filterText(o), o.path)
 	}
 	if r.NoGPU {

@@ -1,137 +1,152 @@
 package cli
 
 import (
-	"bufio"
-	"fmt"
 	"math"
-	"os"
-	"runtime/debug"
-	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tracetab/tracetab/internal/memory"
+	"github.com/tracetab/tracetab/internal/render/memoryview"
 )
 
-// memShare is the share of the machine's memory tracetab allows itself
-// when --max-memory is not given.
-const memShare = 4 // a quarter: room for the page cache, the shell, other jobs
-
-// maxMemoryFlag is the value of --max-memory: "8GB", "512MiB", "0" (no bound).
-type maxMemoryFlag struct {
-	bytes int64
-	set   bool
+type memoryOptions struct {
+	format    string
+	section   string
+	top       int
+	width     int
+	timeline  bool
+	leakShare string
+	share     float64
 }
 
-func (f *maxMemoryFlag) String() string {
-	if !f.set {
-		return "a quarter of the machine's memory"
+func newMemoryCmd(e *env) *cobra.Command {
+	o := &memoryOptions{}
+	cmd := &cobra.Command{
+		Use:   "memory TRACE",
+		Short: "Memory per device: the peak and who allocated it, growth per step, leaks, lifetimes",
+		Long: `memory reads the [memory] instant events a trace recorded with
+profile_memory=True holds (one per allocation and free: Addr, Bytes, Total
+Allocated, Total Reserved, Device Type, Device Id) and answers, per device
+(the CPU, each GPU): what the peak is, what was alive at the peak and who
+allocated it, and whether memory grows from step to step.
+
+Definitions:
+  allocated     the record's Total Allocated after it, as torch wrote it
+                (torch before 1.10 writes none: figures are then relative to
+                the level before the device's first record); reserved, its
+                Total Reserved.
+  peak          the first record with the largest allocated; its op is the
+                innermost cpu_op on the record's own thread whose
+                [start, end) holds it (the TensorBoard plugin's rule), with
+                the innermost annotation (not ProfilerStep#N) and Python
+                frame.
+  matching      a free matches the latest allocation of its Addr on the
+                same device not yet freed; a free with none frees memory
+                allocated before the trace began, counted apart.
+  alive         allocated at or before the peak record and not freed by it;
+                grouped by the allocating op (innermost cpu_op on the
+                allocating thread, "(no op)" outside every op).
+  step levels   the allocated after the last record before a step's start
+                and before its end; growth is end minus start.
+  leak rule     a device with two or more ProfilerStep#N is flagged when
+                every step grows by more than --leak-share (0.01%) of the
+                allocated at its start; the ops whose allocations made in a
+                step were not freed by its end are named.
+  lifetimes     per allocating op: allocations, bytes, and the median
+                (mean of the middle two) and longest lifetime of those freed
+                inside the trace.
+
+Text and Markdown print every section (--section picks one); CSV prints
+one table: devices (default), alive, steps, lifetimes or leak. --timeline
+draws each device's allocated and reserved over the trace as one line of
+blocks (Unicode on a terminal, ASCII otherwise) with the step boundaries;
+with --format json it adds the resampled curve to each device.
+
+A trace without [memory] events says so (profile with profile_memory=True)
+and exits 0.`,
+		Example: `  tracetab memory trace.json.gz
+  tracetab memory trace.json.gz --timeline
+  tracetab memory trace.json.gz --section alive --top 20
+  tracetab memory trace.json.gz --format csv --section lifetimes > lifetimes.csv
+  tracetab memory trace.json.gz --format json | jq '.devices[] | {device, peak_allocated_bytes, peak_op}'`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return runMemory(e, o, args[0])
+		},
 	}
-	return strconv.FormatInt(f.bytes, 10)
+	f := cmd.Flags()
+	f.StringVar(&o.format, "format", "text", "output format: text, md, csv (one table: see --section) or json")
+	f.StringVar(&o.section, "section", "", "one section: "+strings.Join(memoryview.Sections, ", ")+" (csv: devices when not given)")
+	f.IntVar(&o.top, "top", 10, "text and md: rows per device in the alive, leak and lifetimes tables (0: all)")
+	addWidthFlag(cmd, &o.width)
+	f.BoolVar(&o.timeline, "timeline", false, "draw each device's allocated and reserved over the trace, with the step boundaries")
+	f.StringVar(&o.leakShare, "leak-share", "0.01", "leak rule: every step grows by more than this share of its start (percent, e.g. 0.01 or 0.01%)")
+	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
+	cmd.RegisterFlagCompletionFunc("section", fixedCompletion(memoryview.Sections...))
+	return cmd
 }
 
-func (f *maxMemoryFlag) Type() string { return "size" }
-
-func (f *maxMemoryFlag) Set(s string) error {
-	n, err := parseSize(s)
-	if err != nil {
+func (o *memoryOptions) validate() error {
+	if err := checkFormat(o.format, "text", "md", "csv", "json"); err != nil {
 		return err
 	}
-	f.bytes, f.set = n, true
+	if o.section != "" && !slices.Contains(memoryview.Sections, o.section) {
+		return usageErrorf("unknown --section %q: use %s", o.section, strings.Join(memoryview.Sections, ", "))
+	}
+	if o.timeline && (o.format == "md" || o.format == "csv") {
+		return usageErrorf("--timeline draws text (or adds the curve to --format json), not %s", o.format)
+	}
+	if o.timeline && o.section != "" {
+		return usageErrorf("--timeline draws the curves instead of the sections: leave out --section")
+	}
+	if o.top < 0 {
+		return usageErrorf("--top %d: want 0 (all) or a positive number of rows", o.top)
+	}
+	if err := checkWidth(o.width); err != nil {
+		return err
+	}
+	num := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(o.leakShare), "%"))
+	p, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(p) || p < 0 || p > 100 {
+		return usageErrorf("--leak-share %q: give a percentage from 0 to 100, e.g. 0.01 or 0.01%%", o.leakShare)
+	}
+	o.share = p / 100
 	return nil
 }
 
-// parseSize reads a byte count: a number with an optional unit B, KB, MB,
-// GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
-func parseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	mult := 1.0
-	for _, u := range []struct {
-		suffix string
-		m      float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"B", 1}} {
-		if strings.HasSuffix(strings.ToUpper(t), strings.ToUpper(u.suffix)) && (len(u.suffix) == 3) == strings.HasSuffix(t, "iB") {
-			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.m
-			break
+func runMemory(e *env, o *memoryOptions, path string) error {
+	t, err := e.loadLean(path)
+	if err != nil {
+		return err
+	}
+	share := o.share
+	if share == 0 {
+		share = -1 // the model's "any growth"
+	}
+	m := memory.Build(t, memory.Options{LeakShare: share})
+	for _, n := range m.Notes {
+		note(e.stderr, n)
+	}
+	width := e.textWidth(o.width)
+	curveW := width // the timeline needs a number of columns
+	if curveW == 0 {
+		curveW = 100
+	}
+	if o.format == "json" {
+		cols := 0
+		if o.timeline {
+			cols = max(curveW-10, 10)
 		}
+		return memoryview.JSON(e.stdout, m, path, cols)
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || v < 0 || math.IsInf(v, 0) || v*mult > math.MaxInt64/2 {
-		return 0, fmt.Errorf("bad size %q: use e.g. 8GB, 512MiB, or 0 for no bound", s)
+	if o.timeline {
+		return memoryview.Timeline(e.stdout, m, curveW, e.isTerminal())
 	}
-	return int64(v * mult), nil
-}
-
-// machineMemory is the memory this process may use: the physical memory,
-// or the cgroup's limit when lower; 0 when unknown.
-func machineMemory() int64 {
-	var total int64
-	if f, err := os.Open("/proc/meminfo"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-				kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-				total = kb << 10
-			}
-		}
-		f.Close()
-	}
-	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 && (total == 0 || v < total) {
-			total = v
-		}
-	}
-	return total
-}
-
-// applyMaxMemory decides the bound and gives it to the Go runtime as its
-// soft memory limit, so the collector works harder before the bound is met.
-func (e *env) applyMaxMemory() {
-	if !e.maxMemory.set {
-		e.maxMemory.bytes = machineMemory() / memShare
-	}
-	if e.maxMemory.bytes > 0 {
-		debug.SetMemoryLimit(e.maxMemory.bytes)
-	}
-	e.watchMemory()
-}
-
-// isProcess reports whether this run of Main is the process itself
-// (writing to the process's stdout), not a test calling Main.
-func (e *env) isProcess() bool {
-	ow, ok := e.stdout.(*outWriter)
-	if !ok {
-		return false
-	}
-	f, ok := ow.w.(*os.File)
-	return ok && f == os.Stdout
-}
-
-// watchMemory is the backstop of the bound, for the process itself (not
-// for tests that call Main): the parser refuses a trace whose model will
-// not fit, but an analysis can still outgrow the bound (a shape of trace it
-// handles badly). Then tracetab stops with exit 3 and says so, instead of
-// letting the Go runtime abort or the machine swap.
-func (e *env) watchMemory() {
-	if !e.isProcess() || e.maxMemory.bytes <= 0 {
-		return
-	}
-	bound := e.maxMemory.bytes
-	// the process's peak stays below the bound: act at 7/8 of it, which
-	// leaves room for what a 20 ms tick lets grow and for the binary itself
-	trigger := bound - bound/8
-	go func() {
-		s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-		for range time.Tick(20 * time.Millisecond) {
-			metrics.Read(s)
-			used := int64(s[0].Value.Uint64() - s[1].Value.Uint64())
-			if used > trigger {
-				os.Exit(exitOverMemory(e.stderr, e.loading, used, bound))
-			}
-		}
-	}()
+	return memoryview.Write(e.stdout, m, memoryview.Options{File: path, Format: o.format, Section: o.section, Top: o.top, Width: width})
 }

@@ -10,13 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tracetab/tracetab/internal/categories"
-	"github.com/tracetab/tracetab/internal/gaps"
-	"github.com/tracetab/tracetab/internal/info"
-	"github.com/tracetab/tracetab/internal/memory"
-	"github.com/tracetab/tracetab/internal/modules"
+	"github.com/tracetab/tracetab/internal/render/reportview"
 	"github.com/tracetab/tracetab/internal/report"
-	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/units"
 )
@@ -31,13 +26,9 @@ type reportOptions struct {
 	topGaps   int
 }
 
-// reportTopGaps is how many of the largest gaps per device the page
-// shades (gaps --top).
-const reportTopGaps = 200
-
 func newReportCmd(e *env) *cobra.Command {
 	o := &reportOptions{}
-	lim := report.DefaultLimits
+	lim := reportview.DefaultLimits
 	cmd := &cobra.Command{
 		Use:   "report TRACE",
 		Short: "One self-contained HTML page of the trace's story: verdict, step chart, timeline, memory, tables",
@@ -54,19 +45,19 @@ as one stacked bar per step, the cold step marked, with each step's numbers
 device ops it launched; a timeline of the CPU threads (top-level ops and
 annotations; click a thread's name for its nesting) above the GPU streams,
 on one time axis, with the step windows, the largest GPU gaps of gaps
-(` + strconv.Itoa(reportTopGaps) + ` per device) shaded by cause and labelled with what the CPU was
+(` + strconv.Itoa(report.TopGaps) + ` per device) shaded by cause and labelled with what the CPU was
 doing, zoom and pan (wheel and drag, W/S/A/D and arrows), hover for name,
 duration and input shapes, and a click on a kernel to highlight its launch
 call and the ops around it (the frames tracetab chain --up walks); memory
 curves per device where a memory model is given; the device time by
 category (tracetab table --by category) as one stacked bar per step (the
-first ` + strconv.Itoa(report.MaxCategoryBars) + `; one bar without steps) beside the table of the whole trace;
+first ` + strconv.Itoa(reportview.MaxCategoryBars) + `; one bar without steps) beside the table of the whole trace;
 the module tree of tracetab table --by module (nn.Module frames: calls, host
-and device total and self) as a tree that opens on a click, the first ` + strconv.Itoa(report.ModuleOpenDepth) + `
-levels open, at most ` + strconv.Itoa(report.MaxModuleNodes) + ` modules (` + strconv.Itoa(report.MaxModuleChildren) + ` children of one) with a line
-for the rest; the top ` + strconv.Itoa(report.DefaultOptions.TopOps) + ` ops (table) and
+and device total and self) as a tree that opens on a click, the first ` + strconv.Itoa(reportview.ModuleOpenDepth) + `
+levels open, at most ` + strconv.Itoa(reportview.MaxModuleNodes) + ` modules (` + strconv.Itoa(reportview.MaxModuleChildren) + ` children of one) with a line
+for the rest; the top ` + strconv.Itoa(reportview.DefaultOptions.TopOps) + ` ops (table) and
 kernels (table --by kernel), sortable, each kernel with a histogram of its
-durations in ` + strconv.Itoa(report.DefaultOptions.HistBins) + ` log-spaced bins from its min to its max.
+durations in ` + strconv.Itoa(reportview.DefaultOptions.HistBins) + ` log-spaced bins from its min to its max.
 Every figure is tracetab's own; the page's script only draws.
 
 Size limits (a trace of any size gives a page of a few MB): at most
@@ -87,7 +78,7 @@ a page of about 5 MB.
 --format svg writes the step chart as an SVG file of its own (for Markdown);
 with --step N, the gap timeline of step N alone: its window (to the end of the
 GPU work it launched), the top-level events of each CPU thread and the GPU
-streams, events narrower than 1/` + strconv.Itoa(report.StepViewWidth) + ` of it as density bands, and the GPU gaps
+streams, events narrower than 1/` + strconv.Itoa(reportview.StepViewWidth) + ` of it as density bands, and the GPU gaps
 of gaps inside it shaded by cause.
 
 -o names the file: by default report.html for html and stdout for svg;
@@ -120,7 +111,7 @@ of gaps inside it shaded by cause.
 }
 
 func runReport(e *env, o *reportOptions) error {
-	ropts := report.DefaultOptions
+	ropts := reportview.DefaultOptions
 	ropts.Limits.MaxEvents, ropts.Limits.MaxCells = o.maxEvents, o.maxCells
 	if o.step != "" {
 		n, err := strconv.ParseInt(o.step, 10, 64)
@@ -145,8 +136,11 @@ func runReport(e *env, o *reportOptions) error {
 			return usageErrorf("--step: no step %d; steps are %s", ropts.DetailStep, units.Ranges(nums))
 		}
 	}
-	in := reportInputs(e, t, o)
-	page := report.Build(t, in, ropts)
+	in := report.NewInputs(t, o.path)
+	for _, n := range in.Notes {
+		note(e.stderr, n)
+	}
+	page := reportview.Build(t, in, ropts)
 	if tl := page.Timeline; ropts.HasDetail && tl.Detail == nil && tl.Written < tl.Events {
 		note(e.stderr, fmt.Sprintf("--step %d: the step holds more than half of --max-events (%d) events: it is not held in full detail; raise --max-events", ropts.DetailStep, ropts.Limits.MaxEvents))
 	}
@@ -160,56 +154,7 @@ func runReport(e *env, o *reportOptions) error {
 	return writeReportFile(e, out, func(w io.Writer) error { return page.WriteHTML(w, t) })
 }
 
-// reportInputs computes the models the page shows and says on stderr what
-// the commands would say.
-func reportInputs(e *env, t *trace.Trace, o *reportOptions) *report.Inputs {
-	in := &report.Inputs{File: o.path, Info: info.Summarize(t)}
-	for _, w := range t.Warnings {
-		if !info.IsThreadRename(w) {
-			in.Warnings = append(in.Warnings, w.Msg)
-		}
-	}
-	addNote := func(n string) {
-		note(e.stderr, n)
-		in.Notes = append(in.Notes, n)
-	}
-	in.Gaps = gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, Top: reportTopGaps})
-	if in.Gaps.NoGPU {
-		addNote("the trace has no GPU lane (no kernels, memcpys or memsets): only the CPU lane is drawn")
-	}
-	if in.Gaps.Verdict.Class == gaps.ClassProfiler {
-		addNote("warning: the profiler's own work holds most of the idle time: this trace is distorted")
-	}
-	if len(t.StepWindows()) == 0 {
-		addNote("the trace has no ProfilerStep#N annotations (no profiler schedule, or prof.step() was not called): no step chart")
-	}
-	sort := "self_cpu_time_total"
-	in.Kernels, in.KernelTotalNs = table.KernelView(t, nil)
-	if len(in.Kernels) > 0 {
-		sort = "self_cuda_time_total"
-	}
-	res, err := table.Compute(t, table.Options{Torch: table.RecordingOf(t).Default(), SortBy: sort})
-	if err != nil {
-		addNote("no op table: " + err.Error())
-	} else {
-		in.Ops = res
-	}
-	for _, n := range table.UnlaunchedNotes(t) {
-		addNote(n)
-	}
-	in.Categories = categories.Build(t, nil)
-	in.Modules = modules.Build(t)
-	in.KernelDurs = table.KernelDurations(t, nil)
-	in.StepDurs = table.StepKernelDurations(t)
-	var memNotes []string
-	in.Memory, memNotes = memorySeries(t)
-	for _, n := range memNotes {
-		addNote("memory: " + n)
-	}
-	return in
-}
-
-func writeReportSVG(e *env, o *reportOptions, t *trace.Trace, in *report.Inputs, page *report.Page, ropts report.Options) error {
+func writeReportSVG(e *env, o *reportOptions, t *trace.Trace, in *report.Inputs, page *reportview.Page, ropts reportview.Options) error {
 	out := o.out
 	if out == "" {
 		out = "-"
@@ -218,17 +163,17 @@ func writeReportSVG(e *env, o *reportOptions, t *trace.Trace, in *report.Inputs,
 		return usageErrorf("--format svg draws the step chart, and %s has no ProfilerStep#N annotations", o.path)
 	}
 	if !ropts.HasDetail {
-		return writeReportFile(e, out, func(w io.Writer) error { return report.WriteStepChartSVG(w, page.Chart) })
+		return writeReportFile(e, out, func(w io.Writer) error { return reportview.WriteStepChartSVG(w, page.Chart) })
 	}
-	v := report.NewStepView(t, in.Gaps, page.Chart, ropts.DetailStep)
+	v := reportview.NewStepView(t, in.Gaps, page.Chart, ropts.DetailStep)
 	if v == nil {
 		return usageErrorf("--step %d: the step breakdown left that step out (it launched no or too few device ops); it has steps %s",
 			ropts.DetailStep, stepNumbers(page.Chart))
 	}
-	return writeReportFile(e, out, func(w io.Writer) error { return report.WriteStepViewSVG(w, v) })
+	return writeReportFile(e, out, func(w io.Writer) error { return reportview.WriteStepViewSVG(w, v) })
 }
 
-func stepNumbers(c *report.StepChart) string {
+func stepNumbers(c *reportview.StepChart) string {
 	if len(c.Bars) == 0 {
 		return "none"
 	}
@@ -270,37 +215,4 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// memorySeries is each device's allocated and reserved curve from the
-// memory model (tracetab memory): every point of its series, or for a long
-// one its resampled curve (the model's columns: the lowest and highest
-// level in each), and the peak with its op.
-func memorySeries(t *trace.Trace) ([]report.MemorySeries, []string) {
-	if len(t.Mem) == 0 {
-		return nil, nil
-	}
-	m := memory.Build(t, memory.Options{})
-	var out []report.MemorySeries
-	for _, d := range m.Devices {
-		if len(d.Series) == 0 {
-			continue
-		}
-		s := report.MemorySeries{Device: d.Name, HasReserved: d.Reserved, Relative: !d.Totals, StartBytes: d.Start.Allocated,
-			PeakNs: d.Peak.Ns, PeakBytes: d.Peak.Bytes, PeakOp: d.Peak.Op}
-		if len(d.Series) <= report.MaxMemoryPoints {
-			for _, p := range d.Series {
-				s.TimesNs = append(s.TimesNs, p.Ns)
-				s.AllocatedBytes = append(s.AllocatedBytes, p.Allocated)
-				s.ReservedBytes = append(s.ReservedBytes, p.Reserved)
-			}
-		} else {
-			for _, c := range d.Curve(m.WindowStartNs, m.WindowEndNs, report.MemoryColumns) {
-				s.Columns = append(s.Columns, report.MemoryColumn{StartNs: c.StartNs, EndNs: c.EndNs, MinAllocated: c.MinAllocated,
-					MaxAllocated: c.MaxAllocated, MaxReserved: c.MaxReserved})
-			}
-		}
-		out = append(out, s)
-	}
-	return out, m.Notes
 }

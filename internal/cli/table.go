@@ -33,7 +33,7 @@ type tableOptions struct {
 	steps        string
 	format       string
 	torchExact   bool
-	hist         bool // --by kernel: a duration histogram per row (kernelhist.go)
+	hist         bool // --by kernel: a duration histogram per row (table_kernelhist.go)
 	all          bool // --by step: every step, not the summary of many
 	version      table.Version
 	matchRe      *regexp.Regexp
@@ -41,9 +41,9 @@ type tableOptions struct {
 	stepLo       int64
 	stepHi       int64
 	stepsEnabled bool
-	compact      *compactOptions // --columns, --width (columns.go)
-	module       moduleOptions   // --by module (modules.go)
-	seq          sequenceOptions // --by sequence (sequences.go)
+	compact      *compactOptions // --columns, --width (table_columns.go)
+	module       moduleOptions   // --by module (table_modules.go)
+	seq          sequenceOptions // --by sequence (table_sequences.go)
 }
 
 func newTableCmd(e *env) *cobra.Command {

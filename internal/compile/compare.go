@@ -286,17 +286,6 @@ func deviceNames(t *trace.Trace) []string {
 	return n
 }
 
-func hasDeviceWork(t *trace.Trace) bool {
-	for _, c := range t.Events.Chunks() {
-		for k := range c {
-			if c[k].Kind.IsDeviceWork() {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // Compare sets an eager trace against a compiled one.
 func Compare(eager, compiled *trace.Trace) *Comparison {
 	c := &Comparison{}
@@ -332,7 +321,7 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 	c.CompiledSteps = stepStats(compiled, cw, cSteps)
 	e, k := medianStats(c.EagerSteps), medianStats(c.CompiledSteps)
 	c.Median = [2]StepStats{e, k}
-	c.NoGPU = [2]bool{!hasDeviceWork(eager), !hasDeviceWork(compiled)}
+	c.NoGPU = [2]bool{!eager.HasDeviceWork(), !compiled.HasDeviceWork()}
 	gpu := !c.NoGPU[0] && !c.NoGPU[1]
 	add := func(name string, isTime bool, a, b int64, measured bool) {
 		m := Metric{Name: name, IsTime: isTime, Eager: a, Compiled: b, Measured: measured}

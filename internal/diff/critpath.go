@@ -19,7 +19,7 @@ var CriticalPathMetrics = []string{"path_time", "cpu_pct", "gpu_compute_pct", "g
 func IsCriticalPath(metric string) bool { return strings.HasPrefix(metric, CriticalPathPrefix) }
 
 // NeedsCriticalPath reports whether any budget needs the critical path
-// (which the caller computes into Side.Totals under the metric's name).
+// (which AddCriticalPath computes into Side.Totals under the metric's name).
 func NeedsCriticalPath(bs []Budget) bool {
 	return slices.ContainsFunc(bs, func(b Budget) bool { return IsCriticalPath(b.Metric) })
 }

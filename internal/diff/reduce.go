@@ -206,15 +206,6 @@ func samplesOf(b map[int]*vals, nb int) map[string][]float64 {
 	return out
 }
 
-func hasDeviceWork(t *trace.Trace) bool {
-	for _, k := range []string{"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset", "xpu_kernel", "xpu_memcpy", "xpu_memset", "mtia_ccp_events"} {
-		if t.CatCounts[k] > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // reduceOne adds one trace's buckets; it returns the trace's work outside
 // the steps.
 func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, error) {
@@ -233,7 +224,7 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 			}
 		}
 	}
-	for n, lacks := range map[need]bool{needSteps: len(steps) == 0, needDevice: !hasDeviceWork(t), needMemory: len(t.Mem) == 0} {
+	for n, lacks := range map[need]bool{needSteps: len(steps) == 0, needDevice: !t.HasDeviceWork(), needMemory: len(t.Mem) == 0} {
 		if lacks {
 			miss(n, rowNeeds, "", RowMetrics)
 			miss(n, totalNeeds, "total.", TotalMetrics)

@@ -2,11 +2,14 @@ package compileview
 
 import (
 	"io"
-	"strings"
 
 	"github.com/tracetab/tracetab/internal/compile"
 	"github.com/tracetab/tracetab/internal/layout"
 )
+
+// CompileSchema versions the JSON form of the compile summary and
+// comparison.
+const CompileSchema = "tracetab.compile/2"
 
 type cxStepCountJSON struct {
 	Step  int64 `json:"step"`
@@ -56,111 +59,112 @@ func cxStrs(s []string) []string {
 	return s
 }
 
+type regionJSON struct {
+	Name      string            `json:"name"`
+	Kind      string            `json:"kind"`
+	Frame     *int              `json:"frame"`
+	Compile   *int              `json:"compile"`
+	Calls     int               `json:"calls"`
+	Outermost int               `json:"outermost_calls"`
+	TotalNs   int64             `json:"cpu_total_ns"`
+	MedianNs  int64             `json:"median_ns"`
+	PerStep   []cxStepCountJSON `json:"calls_per_step"`
+}
+type frameJSON struct {
+	Frame      int   `json:"frame"`
+	Compiles   []int `json:"compiles"`
+	Recompiles int   `json:"recompiles"`
+	Calls      int   `json:"calls"`
+}
+type costJSON struct {
+	Name         string      `json:"name"`
+	Calls        int         `json:"calls"`
+	MedianNs     int64       `json:"median_ns"`
+	PerCall      cxSplitJSON `json:"per_call"`
+	Sum          cxSplitJSON `json:"sum"`
+	LaunchCalls  int         `json:"launch_calls"`
+	Launches     int         `json:"launches_with_device_work"`
+	DeviceOps    int         `json:"device_ops"`
+	TritonLaunch int         `json:"triton_launches"`
+}
+type partJSON struct {
+	Name    string `json:"name"`
+	Calls   int    `json:"calls"`
+	TotalNs int64  `json:"cpu_total_ns"`
+}
+type fusedJSON struct {
+	Category *string  `json:"category"`
+	Ops      []string `json:"ops"`
+	Unknown  []string `json:"unknown_words"`
+	Decoded  bool     `json:"decoded"`
+	Why      *string  `json:"not_decoded_because"`
+}
+type kernelJSON struct {
+	Name     string     `json:"name"`
+	Class    string     `json:"class"`
+	Family   *string    `json:"family"`
+	Count    int        `json:"count"`
+	TotalNs  int64      `json:"total_ns"`
+	MedianNs int64      `json:"median_ns"`
+	InGraph  int        `json:"in_graph_replays"`
+	Unlinked int        `json:"unlinked"`
+	Via      *string    `json:"launched_by"`
+	Op       *string    `json:"op"`
+	Fused    *fusedJSON `json:"fused"`
+}
+type seqJSON struct {
+	Kernels     int    `json:"kernels"`
+	Replays     int    `json:"replays"`
+	MedianGPUNs int64  `json:"median_gpu_busy_ns"`
+	First       string `json:"first"`
+	Last        string `json:"last"`
+}
+type stepRowJSON struct {
+	Step          int64 `json:"step"`
+	CompiledCalls int   `json:"compiled_calls"`
+	CompiledCPUNs int64 `json:"compiled_cpu_ns"`
+	LaunchCalls   int   `json:"launch_calls"`
+	GraphReplays  int   `json:"graph_replays"`
+	Inductor      int   `json:"inductor_kernels"`
+	Library       int   `json:"library_kernels"`
+	Other         int   `json:"other_kernels"`
+	Outside       int   `json:"kernels_outside"`
+}
+
 // compileJSON is the summary document of tracetab.compile/2.
-func compileJSON(file string, s *compile.Summary) map[string]any {
-	type regionJ struct {
-		Name      string            `json:"name"`
-		Kind      string            `json:"kind"`
-		Frame     *int              `json:"frame"`
-		Compile   *int              `json:"compile"`
-		Calls     int               `json:"calls"`
-		Outermost int               `json:"outermost_calls"`
-		TotalNs   int64             `json:"cpu_total_ns"`
-		MedianNs  int64             `json:"median_ns"`
-		PerStep   []cxStepCountJSON `json:"calls_per_step"`
-	}
-	type frameJ struct {
-		Frame      int   `json:"frame"`
-		Compiles   []int `json:"compiles"`
-		Recompiles int   `json:"recompiles"`
-		Calls      int   `json:"calls"`
-	}
-	type costJ struct {
-		Name         string      `json:"name"`
-		Calls        int         `json:"calls"`
-		MedianNs     int64       `json:"median_ns"`
-		PerCall      cxSplitJSON `json:"per_call"`
-		Sum          cxSplitJSON `json:"sum"`
-		LaunchCalls  int         `json:"launch_calls"`
-		Launches     int         `json:"launches_with_device_work"`
-		DeviceOps    int         `json:"device_ops"`
-		TritonLaunch int         `json:"triton_launches"`
-	}
-	type partJ struct {
-		Name    string `json:"name"`
-		Calls   int    `json:"calls"`
-		TotalNs int64  `json:"cpu_total_ns"`
-	}
-	type fusedJ struct {
-		Category *string  `json:"category"`
-		Ops      []string `json:"ops"`
-		Unknown  []string `json:"unknown_words"`
-		Decoded  bool     `json:"decoded"`
-		Why      *string  `json:"not_decoded_because"`
-	}
-	type kernelJ struct {
-		Name     string  `json:"name"`
-		Class    string  `json:"class"`
-		Family   *string `json:"family"`
-		Count    int     `json:"count"`
-		TotalNs  int64   `json:"total_ns"`
-		MedianNs int64   `json:"median_ns"`
-		InGraph  int     `json:"in_graph_replays"`
-		Unlinked int     `json:"unlinked"`
-		Via      *string `json:"launched_by"`
-		Op       *string `json:"op"`
-		Fused    *fusedJ `json:"fused"`
-	}
-	type seqJ struct {
-		Kernels     int    `json:"kernels"`
-		Replays     int    `json:"replays"`
-		MedianGPUNs int64  `json:"median_gpu_busy_ns"`
-		First       string `json:"first"`
-		Last        string `json:"last"`
-	}
-	type stepJ struct {
-		Step          int64 `json:"step"`
-		CompiledCalls int   `json:"compiled_calls"`
-		CompiledCPUNs int64 `json:"compiled_cpu_ns"`
-		LaunchCalls   int   `json:"launch_calls"`
-		GraphReplays  int   `json:"graph_replays"`
-		Inductor      int   `json:"inductor_kernels"`
-		Library       int   `json:"library_kernels"`
-		Other         int   `json:"other_kernels"`
-		Outside       int   `json:"kernels_outside"`
-	}
-	regions := []regionJ{}
+func compileJSON(file string, s *compile.Summary) summaryJSON {
+	regions := []regionJSON{}
 	for _, r := range s.Regions {
-		regions = append(regions, regionJ{r.Name, r.Kind, cxInt(r.Frame), cxInt(r.Compile), r.Calls, r.Outermost, r.TotalNs, r.MedianNs, cxStepCounts(r.PerStep)})
+		regions = append(regions, regionJSON{r.Name, r.Kind, cxInt(r.Frame), cxInt(r.Compile), r.Calls, r.Outermost, r.TotalNs, r.MedianNs, cxStepCounts(r.PerStep)})
 	}
-	frames := []frameJ{}
+	frames := []frameJSON{}
 	for _, f := range s.Frames {
-		frames = append(frames, frameJ{f.ID, f.Compiles, f.Recompiles, f.Calls})
+		frames = append(frames, frameJSON{f.ID, f.Compiles, f.Recompiles, f.Calls})
 	}
-	costs := []costJ{}
+	costs := []costJSON{}
 	for _, c := range s.Costs {
-		costs = append(costs, costJ{c.Name, c.Calls, c.MedianNs, cxSplitOf(c.PerCall), cxSplitOf(c.Sum), c.LaunchCalls, c.Launches, c.DeviceOps, c.TritonLaunch})
+		costs = append(costs, costJSON{c.Name, c.Calls, c.MedianNs, cxSplitOf(c.PerCall), cxSplitOf(c.Sum), c.LaunchCalls, c.Launches, c.DeviceOps, c.TritonLaunch})
 	}
-	parts := []partJ{}
+	parts := []partJSON{}
 	for _, p := range s.Parts {
-		parts = append(parts, partJ{p.Name, p.Calls, p.TotalNs})
+		parts = append(parts, partJSON{p.Name, p.Calls, p.TotalNs})
 	}
-	kernels := []kernelJ{}
+	kernels := []kernelJSON{}
 	for _, k := range s.Kernels {
-		kj := kernelJ{k.Name, k.Class, cxStr(k.Family), k.Count, k.TotalNs, k.MedianNs, k.InGraph, k.Unlinked, cxStr(k.Via), cxStr(k.Op), nil}
+		kj := kernelJSON{k.Name, k.Class, cxStr(k.Family), k.Count, k.TotalNs, k.MedianNs, k.InGraph, k.Unlinked, cxStr(k.Via), cxStr(k.Op), nil}
 		if k.Class == compile.ClassInductor {
 			d := k.Decoded
-			kj.Fused = &fusedJ{cxStr(d.Category), cxStrs(d.Ops), cxStrs(d.Unknown), d.OK, cxStr(d.Why)}
+			kj.Fused = &fusedJSON{cxStr(d.Category), cxStrs(d.Ops), cxStrs(d.Unknown), d.OK, cxStr(d.Why)}
 		}
 		kernels = append(kernels, kj)
 	}
-	seqs := []seqJ{}
+	seqs := []seqJSON{}
 	for _, q := range s.Graphs.Sequences {
-		seqs = append(seqs, seqJ{q.Kernels, q.Replays, q.MedianGPUNs, q.First, q.Last})
+		seqs = append(seqs, seqJSON{q.Kernels, q.Replays, q.MedianGPUNs, q.First, q.Last})
 	}
-	stepRows := []stepJ{}
+	stepRows := []stepRowJSON{}
 	for _, r := range s.Steps {
-		stepRows = append(stepRows, stepJ{r.Step, r.CompiledCalls, r.CompiledCPUNs, r.LaunchCalls, r.GraphReplays, r.Inductor, r.Library, r.Other, r.Outside})
+		stepRows = append(stepRows, stepRowJSON{r.Step, r.CompiledCalls, r.CompiledCPUNs, r.LaunchCalls, r.GraphReplays, r.Inductor, r.Library, r.Other, r.Outside})
 	}
 	taxSteps := s.Tax.Steps
 	if taxSteps == nil {
@@ -168,64 +172,149 @@ func compileJSON(file string, s *compile.Summary) map[string]any {
 	}
 	sc := s.Scope
 	g := s.Graphs
-	return map[string]any{
-		"schema":      CompileSchema,
-		"mode":        "summary",
-		"file":        file,
-		"has_compile": s.HasCompile,
-		"regions":     regions,
-		"frames":      frames,
-		"costs":       costs,
-		"parts":       parts,
-		"kernels":     kernels,
-		"undecoded":   cxStrs(s.Undecoded),
-		"scope": map[string]any{
-			"compiled_kernels": sc.CompiledKernels, "compiled_ns": sc.CompiledNs,
-			"graph_kernels": sc.GraphKernels, "graph_ns": sc.GraphNs,
-			"outside_kernels": sc.OutsideKernels, "outside_ns": sc.OutsideNs,
-			"inductor_kernels": sc.InductorKernels, "inductor_ns": sc.InductorNs,
-			"library_kernels": sc.LibraryKernels, "library_ns": sc.LibraryNs,
-		},
-		"graphs": map[string]any{
-			"replays": g.Replays, "kernels": g.Kernels, "device_ops": g.DeviceOps, "empty_replays": g.Empty,
-			"min_kernels_per_replay": cxPerReplay(g, g.MinKernels), "median_kernels_per_replay": cxPerReplay(g, g.MedianKernels), "max_kernels_per_replay": cxPerReplay(g, g.MaxKernels),
-			"sequences": seqs, "replays_per_step": cxStepCounts(g.PerStep),
-		},
-		"compile_tax":                map[string]any{"events": s.Tax.Events, "total_ns": s.Tax.TotalNs, "first": cxStr(s.Tax.First), "steps": taxSteps},
-		"steps":                      stepRows,
-		"unattributed_cache_lookups": s.UnattributedLookups,
-		"graph_only":                 s.GraphOnly(),
-		"captures":                   capturesJSON(s.Capture),
-		"recompiles":                 recompilesJSON(s.Recompiles),
+	return summaryJSON{
+		Captures:   capturesJSON(s.Capture),
+		CompileTax: taxJSON{Events: s.Tax.Events, First: cxStr(s.Tax.First), Steps: taxSteps, TotalNs: s.Tax.TotalNs},
+		Costs:      costs,
+		File:       file,
+		Frames:     frames,
+		GraphOnly:  s.GraphOnly(),
+		Graphs: graphsJSON{DeviceOps: g.DeviceOps, EmptyReplays: g.Empty, Kernels: g.Kernels,
+			MaxPerReplay: cxPerReplay(g, g.MaxKernels), MedianPerReplay: cxPerReplay(g, g.MedianKernels), MinPerReplay: cxPerReplay(g, g.MinKernels),
+			Replays: g.Replays, ReplaysPerStep: cxStepCounts(g.PerStep), Sequences: seqs},
+		HasCompile: s.HasCompile,
+		Kernels:    kernels,
+		Mode:       "summary",
+		Parts:      parts,
+		Recompiles: recompilesJSON(s.Recompiles),
+		Regions:    regions,
+		Schema:     CompileSchema,
+		Scope: scopeJSON{CompiledKernels: sc.CompiledKernels, CompiledNs: sc.CompiledNs, GraphKernels: sc.GraphKernels, GraphNs: sc.GraphNs,
+			InductorKernels: sc.InductorKernels, InductorNs: sc.InductorNs, LibraryKernels: sc.LibraryKernels, LibraryNs: sc.LibraryNs,
+			OutsideKernels: sc.OutsideKernels, OutsideNs: sc.OutsideNs},
+		Steps:     stepRows,
+		Unattrib:  s.UnattributedLookups,
+		Undecoded: cxStrs(s.Undecoded),
 	}
 }
 
-func capturesJSON(c compile.Capture) map[string]any {
-	ws := []map[string]any{}
+// The JSON types below stand for what were maps: their fields are in the
+// order of their JSON names (the order encoding/json and jsoniter give a
+// map's keys), which the documents keep.
+
+// summaryJSON is the summary document (mode "summary").
+type summaryJSON struct {
+	Captures   captureJSON     `json:"captures"`
+	CompileTax taxJSON         `json:"compile_tax"`
+	Costs      []costJSON      `json:"costs"`
+	File       string          `json:"file"`
+	Frames     []frameJSON     `json:"frames"`
+	GraphOnly  bool            `json:"graph_only"`
+	Graphs     graphsJSON      `json:"graphs"`
+	HasCompile bool            `json:"has_compile"`
+	Kernels    []kernelJSON    `json:"kernels"`
+	Mode       string          `json:"mode"`
+	Parts      []partJSON      `json:"parts"`
+	Recompiles []recompileJSON `json:"recompiles"`
+	Regions    []regionJSON    `json:"regions"`
+	Schema     string          `json:"schema"`
+	Scope      scopeJSON       `json:"scope"`
+	Steps      []stepRowJSON   `json:"steps"`
+	Unattrib   int             `json:"unattributed_cache_lookups"`
+	Undecoded  []string        `json:"undecoded"`
+}
+
+type scopeJSON struct {
+	CompiledKernels int   `json:"compiled_kernels"`
+	CompiledNs      int64 `json:"compiled_ns"`
+	GraphKernels    int   `json:"graph_kernels"`
+	GraphNs         int64 `json:"graph_ns"`
+	InductorKernels int   `json:"inductor_kernels"`
+	InductorNs      int64 `json:"inductor_ns"`
+	LibraryKernels  int   `json:"library_kernels"`
+	LibraryNs       int64 `json:"library_ns"`
+	OutsideKernels  int   `json:"outside_kernels"`
+	OutsideNs       int64 `json:"outside_ns"`
+}
+
+type graphsJSON struct {
+	DeviceOps       int               `json:"device_ops"`
+	EmptyReplays    int               `json:"empty_replays"`
+	Kernels         int               `json:"kernels"`
+	MaxPerReplay    *int              `json:"max_kernels_per_replay"`
+	MedianPerReplay *int              `json:"median_kernels_per_replay"`
+	MinPerReplay    *int              `json:"min_kernels_per_replay"`
+	Replays         int               `json:"replays"`
+	ReplaysPerStep  []cxStepCountJSON `json:"replays_per_step"`
+	Sequences       []seqJSON         `json:"sequences"`
+}
+
+type taxJSON struct {
+	Events  int     `json:"events"`
+	First   *string `json:"first"`
+	Steps   []int64 `json:"steps"`
+	TotalNs int64   `json:"total_ns"`
+}
+
+type captureJSON struct {
+	InfoCalls  int                 `json:"capture_info_calls"`
+	NoDeviceOp int                 `json:"launch_calls_without_device_op"`
+	Windows    []captureWindowJSON `json:"windows"`
+}
+
+type captureWindowJSON struct {
+	InfoCalls int             `json:"capture_info_calls"`
+	Captured  int             `json:"captured_launches"`
+	EndNs     int64           `json:"end_ns"`
+	From      string          `json:"from"`
+	Launches  int             `json:"launch_calls"`
+	Ops       []captureOpJSON `json:"ops"`
+	StartNs   int64           `json:"start_ns"`
+	Step      *int64          `json:"step"`
+}
+
+type captureOpJSON struct {
+	Launches int    `json:"launches"`
+	Name     string `json:"name"`
+}
+
+type recompileJSON struct {
+	Calls     int     `json:"calls"`
+	Compile   int     `json:"compile"`
+	CompileNs int64   `json:"compile_work_ns"`
+	FirstNs   int64   `json:"first_call_ns"`
+	Frame     int     `json:"frame"`
+	Name      string  `json:"name"`
+	Reason    *string `json:"reason"` // always null: the trace does not say
+	Step      *int64  `json:"step"`
+}
+
+// cxStep is a step number, null for -1 (outside the steps).
+func cxStep(n int64) *int64 {
+	if n < 0 {
+		return nil
+	}
+	return &n
+}
+
+func capturesJSON(c compile.Capture) captureJSON {
+	ws := []captureWindowJSON{}
 	for _, w := range c.Windows {
-		ops := []map[string]any{}
+		ops := []captureOpJSON{}
 		for _, o := range w.Ops {
-			ops = append(ops, map[string]any{"name": o.Name, "launches": o.Count})
+			ops = append(ops, captureOpJSON{Launches: o.Count, Name: o.Name})
 		}
-		var step any
-		if w.Step >= 0 {
-			step = w.Step
-		}
-		ws = append(ws, map[string]any{"from": w.From, "start_ns": w.StartNs, "end_ns": w.EndNs, "step": step,
-			"launch_calls": w.Launches, "captured_launches": w.Captured, "capture_info_calls": w.InfoCalls, "ops": ops})
+		ws = append(ws, captureWindowJSON{InfoCalls: w.InfoCalls, Captured: w.Captured, EndNs: w.EndNs, From: w.From,
+			Launches: w.Launches, Ops: ops, StartNs: w.StartNs, Step: cxStep(w.Step)})
 	}
-	return map[string]any{"windows": ws, "launch_calls_without_device_op": c.NoDeviceOp, "capture_info_calls": c.InfoCalls}
+	return captureJSON{InfoCalls: c.InfoCalls, NoDeviceOp: c.NoDeviceOp, Windows: ws}
 }
 
-func recompilesJSON(rs []compile.Recompile) []map[string]any {
-	out := []map[string]any{}
+func recompilesJSON(rs []compile.Recompile) []recompileJSON {
+	out := []recompileJSON{}
 	for _, r := range rs {
-		var step any
-		if r.Step >= 0 {
-			step = r.Step
-		}
-		out = append(out, map[string]any{"name": r.Name, "frame": r.Frame, "compile": r.Compile, "calls": r.Calls,
-			"first_call_ns": r.FirstNs, "step": step, "compile_work_ns": r.CompileNs, "reason": nil})
+		out = append(out, recompileJSON{Calls: r.Calls, Compile: r.Compile, CompileNs: r.CompileNs, FirstNs: r.FirstNs,
+			Frame: r.Frame, Name: r.Name, Step: cxStep(r.Step)})
 	}
 	return out
 }
@@ -241,81 +330,4 @@ func cxPerReplay(g compile.Graphs, n int) *int {
 		return nil
 	}
 	return &n
-}
-
-func cxStepJSON(s compile.StepStats) map[string]any {
-	var step any
-	if s.HasStep {
-		step = s.Step
-	}
-	var med any
-	if s.Kernels > 0 {
-		med = s.MedianKernelNs
-	}
-	return map[string]any{"step": step, "cpu_ns": s.CPUNs, "gpu_busy_ns": s.GPUBusyNs, "gpu_idle_ns": s.GPUIdleNs, "kernels": s.Kernels,
-		"launch_calls": s.LaunchCalls, "runtime_calls": s.RuntimeCalls, "memcpys": s.Memcpys, "median_kernel_ns": med}
-}
-
-// CompareJSON writes the comparison as JSON.
-func CompareJSON(w io.Writer, eager, compiled string, c *compile.Comparison) error {
-	stepsOf := func(ss []compile.StepStats) []map[string]any {
-		out := []map[string]any{}
-		for _, s := range ss {
-			out = append(out, cxStepJSON(s))
-		}
-		return out
-	}
-	ints := func(v []int64) []int64 {
-		if v == nil {
-			return []int64{}
-		}
-		return v
-	}
-	metrics := []map[string]any{}
-	for _, m := range c.Metrics {
-		key := strings.ReplaceAll(m.Name, " ", "_")
-		if m.IsTime {
-			key += "_ns"
-		}
-		var ev, cv any = m.Eager, m.Compiled
-		if !m.Measured {
-			ev, cv = nil, nil
-		}
-		metrics = append(metrics, map[string]any{"metric": key, "eager": ev, "compiled": cv, "ratio": m.Ratio})
-	}
-	gone := []map[string]any{}
-	for _, d := range c.Disappeared {
-		gone = append(gone, map[string]any{"kind": d.Kind, "name": d.Name, "count": d.Count, "total_ns": d.TotalNs})
-	}
-	fused := []map[string]any{}
-	for _, f := range c.Fused {
-		eo := []map[string]any{}
-		for _, o := range f.EagerOps {
-			eo = append(eo, map[string]any{"name": o.Name, "calls": o.Calls, "kernel_ns": o.KernelNs, "kernels": cxStrs(o.Kernels)})
-		}
-		fused = append(fused, map[string]any{"kernel": f.Kernel, "ops": cxStrs(f.Ops), "count": f.Count, "total_ns": f.TotalNs, "eager_ops": eo, "no_eager_op": cxStrs(f.Missing)})
-	}
-	stayedOf := func(list []compile.Stayed) []map[string]any {
-		out := []map[string]any{}
-		for _, s := range list {
-			out = append(out, map[string]any{"name": s.Name, "family": cxStr(s.Family), "eager_count": s.EagerCount, "compiled_count": s.CompiledCount,
-				"eager_total_ns": s.EagerTotalNs, "compiled_total_ns": s.CompiledTotalNs, "eager_median_ns": s.EagerMedianNs, "compiled_median_ns": s.CompiledMedianNs})
-		}
-		return out
-	}
-	var headline any
-	if h := c.Headline; h != nil {
-		headline = map[string]any{"name": h.Name, "family": h.Family, "eager_count": h.EagerCount, "compiled_count": h.CompiledCount,
-			"eager_total_ns": h.EagerTotalNs, "compiled_total_ns": h.CompiledTotalNs, "eager_median_ns": h.EagerMedianNs, "compiled_median_ns": h.CompiledMedianNs}
-	}
-	return layout.JSON(w, map[string]any{
-		"schema": CompileSchema, "mode": "compare", "eager": eager, "compiled": compiled,
-		"paired_steps": ints(c.Paired), "eager_only_steps": ints(c.EagerOnly), "compiled_only_steps": ints(c.CompiledOnly),
-		"eager_steps": stepsOf(c.EagerSteps), "compiled_steps": stepsOf(c.CompiledSteps),
-		"median_step": map[string]any{"eager": cxStepJSON(c.Median[0]), "compiled": cxStepJSON(c.Median[1])},
-		"metrics":     metrics, "disappeared": gone, "fused": fused, "stayed": stayedOf(c.Stayed), "communication": stayedOf(c.Comm), "headline": headline,
-		"eager_has_gpu_work": !c.NoGPU[0], "compiled_has_gpu_work": !c.NoGPU[1],
-		"eager_shows_compile": c.EagerCompiled, "compiled_shows_compile": c.CompiledCompiled,
-		"sentence": CompareSentence(c),
-	})
 }

@@ -18,10 +18,6 @@ import (
 	"github.com/tracetab/tracetab/internal/units"
 )
 
-// CompileSchema versions the JSON form of the compile summary and
-// comparison.
-const CompileSchema = "tracetab.compile/2"
-
 // View chooses what the text and Markdown of compile show.
 type View struct {
 	Width int // text: the width to fit (0: no limit)

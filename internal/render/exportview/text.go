@@ -1,0 +1,38 @@
+package exportview
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/export"
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+// rowWords say what a dataset's rows are, for people.
+var rowWords = map[string][2]string{
+	export.DatasetEvents: {"event", "events"}, export.DatasetOps: {"op row", "op rows"}, export.DatasetKernels: {"kernel row", "kernel rows"},
+	export.DatasetSteps: {"step", "steps"}, export.DatasetGaps: {"gap", "gaps"}, export.DatasetMemory: {"memory record", "memory records"},
+	export.DatasetCollectives: {"collective kernel", "collective kernels"},
+}
+
+func rowsText(rows map[string]int64) string {
+	var parts []string
+	for _, d := range export.Datasets {
+		if w, ok := rowWords[d]; ok {
+			parts = append(parts, units.Plural(int(rows[d]), w[0], w[1]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Line writes the line of one exported trace.
+func Line(w io.Writer, r *export.Result) {
+	fmt.Fprintf(w, "%s: trace %s, %s, %s of Parquet in %d files\n", r.Path, r.TraceID, rowsText(r.Rows), units.Bytes(r.Bytes), r.Files)
+}
+
+// Total writes the line of the whole export into dir.
+func Total(w io.Writer, dir string, sum *export.Summary) {
+	fmt.Fprintf(w, "exported %s to %s: %s, %s of Parquet\n", units.Plural(sum.Traces, "trace", "traces"), dir,
+		rowsText(sum.Rows), units.Bytes(sum.Bytes))
+}

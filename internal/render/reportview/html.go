@@ -1,0 +1,376 @@
+package reportview
+
+import (
+	"bytes"
+	_ "embed"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/names"
+	"github.com/tracetab/tracetab/internal/render/infoview"
+	"github.com/tracetab/tracetab/internal/render/tableview"
+	"github.com/tracetab/tracetab/internal/stats"
+	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/units"
+)
+
+//go:embed assets/page.html
+var pageHTML string
+
+//go:embed assets/page.css
+var pageCSS string
+
+//go:embed assets/page.js
+var pageJS string
+
+var pageTmpl = template.Must(template.New("page").Parse(pageHTML))
+
+// fact is one line of tracetab info's text: a label and its value.
+type fact struct{ Label, Value string }
+
+// figure is a number shown on the page: its key (the gaps JSON field),
+// the integer ns and the text shown.
+type figure struct {
+	Key, Label, Text, Share string
+	Ns                      int64
+	Color                   string
+}
+
+type stepDetail struct {
+	Step      int64
+	Cold      bool
+	Title     string
+	Total     figure
+	Roles     []figure
+	Row       []figure // the gaps step row: cpu_ns, gpu_busy_ns, gpu_idle_ns, largest_gap_ns
+	Extended  string
+	Hist      template.HTML
+	HistTitle string
+	StartNs   int64
+	EndNs     int64
+}
+
+type cellView struct {
+	Text  string
+	Title string        // the full name, on hover, when Text is its label
+	HTML  template.HTML // drawn instead of Text (a histogram)
+	Sort  string        // the value the column sorts by
+	Num   bool
+}
+
+type tableView struct {
+	ID      string
+	Caption string
+	Headers []string
+	Num     []bool
+	Rows    [][]cellView
+	Note    string
+}
+
+type verdictView struct {
+	Class, Headline, Advice, Span string
+	Also                          []string
+	Causes                        []figure
+}
+
+type view struct {
+	Title     string
+	File      string
+	Verdict   *verdictView
+	NoGPU     string
+	Facts     []fact
+	Notes     []string
+	Warnings  []string
+	Chart     template.HTML
+	ChartNote []string
+	Steps     []stepDetail
+	Limits    []string
+	Legend    []figure
+	HasMemory bool
+	Cats      *categoriesView
+	Modules   *modulesView
+	Tables    []tableView
+	CSS       template.CSS
+	JS        template.JS
+	Data      template.JS
+}
+
+// WriteHTML writes the page.
+func (p *Page) WriteHTML(w io.Writer, t *trace.Trace) error {
+	data, err := p.data(t)
+	if err != nil {
+		return err
+	}
+	v := view{Title: "tracetab report: " + p.In.File, File: p.In.File, Notes: p.In.Notes, Warnings: p.In.Warnings,
+		CSS: template.CSS(pageCSS), JS: template.JS(pageJS), Data: template.JS(data), HasMemory: len(p.In.Memory) > 0}
+	v.verdict(p)
+	v.facts(p)
+	if c := p.Chart; c != nil {
+		v.Chart = c.SVG(false)
+		if c.Note != "" {
+			v.ChartNote = append(v.ChartNote, c.Note)
+		}
+		// one voice: the verdict's advice (and its "also" lines) speaks
+		// for the step breakdown too
+		if n := c.ShownNote(); n != "" {
+			v.ChartNote = append(v.ChartNote, n)
+		}
+		for _, k := range c.Shown {
+			v.Steps = append(v.Steps, p.stepDetail(&c.Bars[k]))
+		}
+	}
+	v.categories(p)
+	v.modules(p)
+	v.Limits = p.limitNotes()
+	v.Legend = p.legend()
+	v.Tables = append(v.Tables, p.kernelTable(), p.opTable())
+	var buf bytes.Buffer
+	if err := pageTmpl.Execute(&buf, v); err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+func (v *view) verdict(p *Page) {
+	r := p.In.Gaps
+	if r == nil {
+		return
+	}
+	vd := r.Verdict
+	if r.NoGPU {
+		v.NoGPU = vd.Headline
+		return
+	}
+	vv := &verdictView{Class: vd.Class, Headline: vd.Headline, Advice: vd.Advice, Also: vd.Also,
+		Span: vd.Denominator + ": " + units.Dur(vd.SpanNs) + " per device; GPU busy " + units.Dur(vd.BusyNs) + ", idle " +
+			units.Dur(vd.IdleNs) + " (" + units.Pct(vd.IdlePct) + "%); CPU active on the launching threads " + units.Dur(vd.CPUActiveNs) +
+			" of " + units.Dur(vd.CPUWindowNs)}
+	for _, c := range gaps.Causes() {
+		if ns := vd.IdleByCause[c]; ns > 0 {
+			vv.Causes = append(vv.Causes, figure{Key: c.String(), Label: c.String(), Ns: ns, Text: units.Dur(ns), Share: pct(ns, vd.IdleNs) + "%",
+				Color: CauseColors[c]})
+		}
+	}
+	v.Verdict = vv
+}
+
+// facts are tracetab info's text lines, label and value.
+func (v *view) facts(p *Page) {
+	if p.In.Info == nil {
+		return
+	}
+	var b strings.Builder
+	infoview.Text(&b, p.In.Info, 0)
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		// a label fills 12 columns; a longer one (a device's name) ends at ": "
+		label, value := "", line
+		switch k := strings.Index(line, ": "); {
+		case len(line) > 12 && line[11] == ' ':
+			label, value = strings.TrimSpace(line[:12]), line[12:]
+		case k > 0:
+			label, value = line[:k], line[k+2:]
+		}
+		v.Facts = append(v.Facts, fact{label, value})
+	}
+}
+
+func (p *Page) stepDetail(b *Bar) stepDetail {
+	d := stepDetail{Step: b.Step, Cold: b.Cold, StartNs: b.StartNs, EndNs: b.StartNs + b.TotalNs,
+		Total: figure{Key: "total_ns", Label: "Total", Ns: b.TotalNs, Text: units.Dur(b.TotalNs), Share: "100.00%"}}
+	d.Title = "ProfilerStep#" + itoa(b.Step) + " from " + units.Dur(b.StartNs)
+	if b.Cold {
+		d.Title += " (cold: much longer than the median step)"
+	}
+	for r, ns := range b.Ns {
+		d.Roles = append(d.Roles, figure{Key: RoleKeys[r], Label: roleName(r), Ns: ns, Text: units.Dur(ns), Share: pct(ns, b.TotalNs) + "%", Color: RoleColors[r]})
+	}
+	if b.ExtendedByNs > 0 {
+		d.Extended = "extended by " + units.Dur(b.ExtendedByNs) + " past its CPU end, to the end of the GPU work it launched"
+	}
+	if s := b.Row; s != nil {
+		d.Row = []figure{
+			{Key: "cpu_ns", Label: "CPU time", Ns: s.CPUNs, Text: units.Dur(s.CPUNs)},
+			{Key: "gpu_busy_ns", Label: "GPU busy", Ns: s.GPUBusyNs, Text: units.Dur(s.GPUBusyNs)},
+			{Key: "gpu_idle_ns", Label: "GPU idle", Ns: s.GPUIdleNs, Text: units.Dur(s.GPUIdleNs)},
+			{Key: "largest_gap_ns", Label: "Largest gap", Ns: s.LargestGap, Text: units.Dur(s.LargestGap)},
+		}
+	}
+	if durs := p.In.StepDurs[b.Step]; len(durs) > 0 {
+		h := stats.NewLogHist(durs, p.Opts.HistBins)
+		d.Hist = histSVG(h, 320, 60)
+		d.HistTitle = units.Plural(len(durs), "device op", "device ops") + " launched in the step, durations in " +
+			units.Plural(len(h.Counts), "log bin", "log bins") + " from " + units.Dur(h.MinNs) + " to " + units.Dur(h.MaxNs)
+	}
+	return d
+}
+
+// histSVG draws a histogram's bins as bars, each with its range and count.
+func histSVG(h stats.LogHist, w, ht int) template.HTML {
+	var b svgBuf
+	b.f(`<svg class="hist" viewBox="0 0 %d %d" width="%d" height="%d" data-bins="%d">`, w, ht, w, ht, len(h.Counts))
+	bw := float64(w) / float64(max(len(h.Counts), 1))
+	for k, c := range h.Counts {
+		bh := 0.0
+		if h.MaxCount > 0 && c > 0 {
+			bh = math.Max(float64(ht-2)*float64(c)/float64(h.MaxCount), 1)
+		}
+		hi := "<"
+		if k == len(h.Counts)-1 {
+			hi = "<="
+		}
+		b.f(`<rect data-count="%d" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#3f8f3a"><title>%s to %s %s: %s</title></rect>`,
+			c, bw*float64(k)+0.5, float64(ht)-bh, math.Max(bw-1, 0.5), bh, esc(units.Dur(h.EdgesNs[k])), hi, esc(units.Dur(h.EdgesNs[k+1])),
+			esc(strconv.Itoa(c)))
+	}
+	b.f(`</svg>`)
+	return template.HTML(b.String())
+}
+
+func (p *Page) limitNotes() []string {
+	tl := p.Timeline
+	var out []string
+	out = append(out, units.Plural(tl.Written, "event is", "events are")+" drawn one by one, of "+strconv.Itoa(tl.Events)+
+		"; at each zoom, events narrower than a pixel are drawn as density bands (the share of the time they cover)")
+	if tl.ShortestWrittenNs > 0 {
+		s := "the page holds at most " + strconv.Itoa(p.Opts.Limits.MaxEvents) + " events one by one: "
+		if tl.Detail != nil {
+			s += "every event of ProfilerStep#" + itoa(tl.Detail.Step) + " (drawn in full detail), then "
+		}
+		s += "each lane's longest events, shared among the lanes; the shorter ones (the lane's name says from which length) are in the bands only, at every zoom"
+		out = append(out, s)
+	}
+	if n := len(tl.Levels); n > 0 {
+		s := "the bands have " + units.Plural(n, "level", "levels") + " of detail, bins from " + units.Dur(tl.Levels[0].BinNs) + " to " +
+			units.Dur(tl.Levels[n-1].BinNs)
+		if tl.Detail != nil && tl.Levels[n-1].FromNs != tl.StartNs {
+			s += " (the finer ones within ProfilerStep#" + itoa(tl.Detail.Step) + ")"
+		}
+		out = append(out, s)
+	}
+	if tl.CPULanesLeftOut > 0 {
+		out = append(out, units.Plural(tl.CPULanesLeftOut, "CPU thread", "CPU threads")+" with fewer events are not drawn (at most "+
+			strconv.Itoa(p.Opts.Limits.MaxCPULanes)+")")
+	}
+	if tl.DeeperRowsFolded > 0 {
+		out = append(out, units.Plural(tl.DeeperRowsFolded, "CPU event nested", "CPU events nested")+" deeper than "+
+			strconv.Itoa(p.Opts.Limits.MaxCPURows)+" levels are drawn in the last row")
+	}
+	if tl.OverlapRowsFolded > 0 {
+		out = append(out, units.Plural(tl.OverlapRowsFolded, "device op overlaps", "device ops overlap")+" more than "+
+			strconv.Itoa(p.Opts.Limits.MaxGPURows-1)+" others on its stream and is drawn in the last row")
+	}
+	if len(p.In.Memory) == 0 {
+		out = append(out, "no memory curves: the trace has no [memory] events (torch.profiler records them with profile_memory=True)")
+	}
+	if r := p.In.Gaps; r != nil && len(r.Gaps) > 0 {
+		out = append(out, "shaded: the "+units.Plural(len(r.Gaps), "largest GPU gap", "largest GPU gaps")+" of tracetab gaps, by cause")
+	}
+	return out
+}
+
+func durCell(ns int64) cellView { return cellView{Text: units.Dur(ns), Sort: itoa(ns), Num: true} }
+func usDurCell(us float64) cellView {
+	return durCell(int64(math.Round(us * 1e3)))
+}
+func intCell(n int64) cellView   { return cellView{Text: itoa(n), Sort: itoa(n), Num: true} }
+func textCell(s string) cellView { return cellView{Text: s, Sort: s} }
+
+func (p *Page) kernelTable() tableView {
+	tv := tableView{ID: "kernels", Caption: "Kernels, memcpys and memsets by name (tracetab table --by kernel)",
+		Headers: []string{"Name", "Kind", "Class", "Calls", "Total", "Time %", "Avg", "Median", "Min", "Max", "Durations (log bins, min to max)"},
+		Num:     []bool{false, false, false, true, true, true, true, true, true, true, false}}
+	rows := p.In.Kernels
+	if len(rows) > p.Opts.TopOps {
+		tv.Note = "the " + strconv.Itoa(p.Opts.TopOps) + " with the largest total time of " + strconv.Itoa(len(rows))
+		rows = rows[:p.Opts.TopOps]
+	}
+	if len(rows) == 0 {
+		tv.Note = "the trace has no GPU kernels, memcpys or memsets"
+	}
+	rnd := func(ns float64) int64 { return int64(math.Round(ns)) }
+	full := make([]string, len(rows))
+	for i, r := range rows {
+		full[i] = names.Demangle(r.Name)
+	}
+	labels := names.Labels(full, reportLabelWidth)
+	for i, r := range rows {
+		h := stats.NewLogHist(p.In.KernelDurs[r.Name], p.Opts.HistBins)
+		hist := histSVG(h, 160, 22)
+		tv.Rows = append(tv.Rows, []cellView{{Text: labels[i], Title: full[i], Sort: r.Name}, textCell(r.Kind.String()), textCell(r.Class),
+			intCell(r.Count), durCell(r.TotalNs), {Text: units.Pct(r.Pct), Sort: strconv.FormatFloat(r.Pct, 'f', 4, 64), Num: true},
+			durCell(rnd(r.MeanNs)), durCell(r.MedianNs), durCell(r.MinNs), durCell(r.MaxNs), {HTML: hist, Sort: itoa(r.MaxNs - r.MinNs)}})
+	}
+	return tv
+}
+
+func (p *Page) opTable() tableView {
+	tv := tableView{ID: "ops", Caption: "Ops (tracetab table: torch's key_averages by the recording torch's rules)",
+		Headers: []string{"Name", "Calls", "Self CPU", "CPU total", "CPU avg", "Self CUDA", "CUDA total"},
+		Num:     []bool{false, true, true, true, true, true, true}}
+	res := p.In.Ops
+	if res == nil || len(res.Rows) == 0 {
+		tv.Note = "the trace has no op rows"
+		return tv
+	}
+	rows := res.Rows
+	if len(rows) > p.Opts.TopOps {
+		tv.Note = "the " + strconv.Itoa(p.Opts.TopOps) + " first in torch's order (sorted by self CUDA time, else self CPU time) of " + strconv.Itoa(len(rows))
+		rows = rows[:p.Opts.TopOps]
+	}
+	full := make([]string, len(rows))
+	for i, r := range rows {
+		full[i] = names.Demangle(r.Name)
+	}
+	labels := names.Labels(full, reportLabelWidth)
+	for i, r := range rows {
+		name := r.Name
+		if r.Device {
+			name += tableview.GPUMarker
+			labels[i] += tableview.GPUMarker
+			full[i] += tableview.GPUMarker
+		}
+		tv.Rows = append(tv.Rows, []cellView{{Text: labels[i], Title: full[i], Sort: name}, intCell(r.Count), usDurCell(r.SelfCPU), usDurCell(r.CPUTotal),
+			usDurCell(r.CPUAvg()), usDurCell(r.SelfDev), usDurCell(r.DevTotal)})
+	}
+	return tv
+}
+
+// reportLabelWidth is the name cells' width: a label (names.Labels, the
+// rule of the text views) on one or two lines of the table, the full name
+// on hover.
+const reportLabelWidth = 60
+
+// kindColors colour the timeline's events by kind.
+var kindColors = map[trace.Kind]string{
+	trace.KindCPUOp: "#4a7fc1", trace.KindAnnotation: "#8a63c2", trace.KindPython: "#9aa5b1", trace.KindRuntime: "#d9603b",
+	trace.KindDriver: "#d9603b", trace.KindOverhead: "#777777", trace.KindKernel: "#3f8f3a", trace.KindMemcpy: "#e0a030",
+	trace.KindMemset: "#c8609c", trace.KindOther: "#b0b0b0",
+}
+
+var legendKinds = []struct {
+	k     trace.Kind
+	label string
+}{{trace.KindCPUOp, "CPU op"}, {trace.KindAnnotation, "annotation"}, {trace.KindPython, "Python"}, {trace.KindRuntime, "runtime/driver call"},
+	{trace.KindOverhead, "profiler overhead"}, {trace.KindKernel, "kernel"}, {trace.KindMemcpy, "memcpy"}, {trace.KindMemset, "memset"}}
+
+func (p *Page) legend() []figure {
+	var out []figure
+	for _, lk := range legendKinds {
+		out = append(out, figure{Label: lk.label, Color: kindColors[lk.k]})
+	}
+	if r := p.In.Gaps; r != nil {
+		seen := map[gaps.Cause]bool{}
+		for _, g := range r.Gaps {
+			if !seen[g.Cause] {
+				seen[g.Cause] = true
+				out = append(out, figure{Label: "GPU idle: " + g.Cause.String(), Color: CauseColors[g.Cause]})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,170 @@
+package reportview
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// levels builds the levels of detail: level k's bins are the span divided
+// into Width * 2^k (whole ns, rounded up), down to MinBinNs or until the
+// cells would exceed the budget; when a detail window was chosen, 3/5 of
+// the budget goes to the whole span and the finer levels after that cover
+// the window alone. Level 0 is always built.
+func (tl *Timeline) levels(t *trace.Trace, l *trace.Links, lim Limits) {
+	w0 := ceilDiv(tl.EndNs-tl.StartNs, int64(max(lim.Width, 1)))
+	budget := lim.MaxCells
+	if tl.Detail != nil {
+		budget = lim.MaxCells * 3 / 5
+	}
+	// Each lane's candidates: its drawn events by start, less those a
+	// coarser level already drew one by one (a written event at least a
+	// bin wide is so at every finer level), and the longest of them.
+	cand := make([][]int32, len(tl.Lanes))
+	maxDur := make([]int64, len(tl.Lanes))
+	for k, ln := range tl.lanesOf {
+		if ln < 0 {
+			continue
+		}
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			if e := t.Ev(int(i)); drawn(t, e) {
+				cand[ln] = append(cand[ln], i)
+				maxDur[ln] = max(maxDur[ln], e.Dur)
+			}
+		}
+	}
+	used, k := 0, 0
+	build := func(from, to int64, budget int) (finished bool) {
+		for ; ; k++ {
+			w := max(ceilDiv(w0, int64(1)<<min(k, 62)), 1)
+			if len(tl.Levels) > 0 && w >= tl.Levels[len(tl.Levels)-1].BinNs {
+				return true
+			}
+			limit := budget - used
+			if len(tl.Levels) == 0 {
+				limit = -1 // level 0: no limit (at most Width cells per row)
+			}
+			lv, cells, more, ok := tl.level(t, cand, maxDur, w, from, to, limit)
+			if !ok {
+				return false
+			}
+			tl.Levels = append(tl.Levels, lv)
+			used += cells
+			if w <= lim.MinBinNs || !more {
+				return true
+			}
+		}
+	}
+	if build(tl.StartNs, tl.EndNs, budget) || tl.Detail == nil {
+		return
+	}
+	build(tl.Detail.StartNs, tl.Detail.EndNs, lim.MaxCells)
+}
+
+func ceilDiv(a, b int64) int64 {
+	if a <= 0 {
+		return 1
+	}
+	return (a + b - 1) / b
+}
+
+// cell is one bin's sum before it is written.
+type cell struct {
+	bin     int64
+	covered int64
+	count   int32
+}
+
+// level is one level of bins of w ns over [from, to): for each lane's row,
+// the cells of its candidates narrower than w or not written one by one
+// (the others leave the candidates: they are drawn one by one at this
+// level and every finer one). limit (when >= 0) bounds the cells: ok is
+// false when they would exceed it. more says whether any event with a
+// duration was banded (a finer level can show more).
+func (tl *Timeline) level(t *trace.Trace, cand [][]int32, maxDur []int64, w, from, to int64, limit int) (lv Level, cells int, more, ok bool) {
+	lv = Level{BinNs: w, FromNs: from, ToNs: to}
+	for ln, lane := range tl.Lanes {
+		rows := make([][]cell, lane.Rows)
+		c := cand[ln]
+		// the first candidate that can reach from, by start
+		first, _ := slices.BinarySearchFunc(c, from-maxDur[ln]+t.TraceStart, func(i int32, s int64) int {
+			return cmp.Compare(t.Ev(int(i)).Start, s)
+		})
+		keep := c[:first]
+		for j := first; j < len(c); j++ {
+			i := c[j]
+			e := t.Ev(int(i))
+			if tl.written[i] && e.Dur >= w {
+				continue
+			}
+			keep = append(keep, i)
+			s, end := e.Start-t.TraceStart, e.End()-t.TraceStart
+			if s >= to {
+				keep = append(keep, c[j+1:]...)
+				break
+			}
+			if end < from || (end == from && e.Dur > 0) {
+				continue
+			}
+			more = more || e.Dur > 0
+			s, end = max(s, from), min(end, to)
+			r := tl.rowOf[i]
+			b1, b2 := (s-from)/w, (end-from)/w
+			if end > s && (end-from)%w == 0 {
+				b2-- // the event ends exactly at a bin's start
+			}
+			for b := b1; b <= b2; b++ {
+				lo, hi := from+b*w, from+(b+1)*w
+				cov := min(end, hi) - max(s, lo)
+				row := rows[r]
+				if n := len(row); n > 0 && row[n-1].bin == b {
+					row[n-1].covered += cov
+					row[n-1].count++
+					continue
+				}
+				rows[r] = append(row, cell{bin: b, covered: cov, count: 1})
+				cells++
+				if limit >= 0 && cells > limit {
+					cand[ln] = append(keep, c[j+1:]...) // the lane's candidates stay whole
+					return lv, cells, more, false
+				}
+			}
+		}
+		cand[ln] = keep
+		for r, row := range rows {
+			if len(row) == 0 {
+				continue
+			}
+			row = mergeCells(row)
+			bd := Band{Lane: ln, Row: r, Bin: make([]int64, len(row)), Pct: make([]int8, len(row)), Count: make([]int32, len(row))}
+			for j, c := range row {
+				bd.Bin[j], bd.Count[j] = c.bin, c.count
+				bd.Pct[j] = int8(min(max(ceilDiv(c.covered*100, w), 1), 100))
+				if c.covered == 0 {
+					bd.Pct[j] = 1
+				}
+			}
+			lv.Bands = append(lv.Bands, bd)
+		}
+	}
+	return lv, cells, more, true
+}
+
+// mergeCells sorts a row's cells by bin and adds up those of one bin (an
+// event that outlasts the next one's start leaves them out of order).
+func mergeCells(row []cell) []cell {
+	if !slices.IsSortedFunc(row, func(a, b cell) int { return cmp.Compare(a.bin, b.bin) }) {
+		slices.SortStableFunc(row, func(a, b cell) int { return cmp.Compare(a.bin, b.bin) })
+	}
+	out := row[:1]
+	for _, c := range row[1:] {
+		if last := &out[len(out)-1]; last.bin == c.bin {
+			last.covered += c.covered
+			last.count += c.count
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}

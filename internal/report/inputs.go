@@ -1,0 +1,95 @@
+package report
+
+import (
+	"github.com/tracetab/tracetab/internal/categories"
+	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/info"
+	"github.com/tracetab/tracetab/internal/memory"
+	"github.com/tracetab/tracetab/internal/modules"
+	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// TopGaps is how many of the largest gaps per device the page shades
+// (gaps --top).
+const TopGaps = 200
+
+// NewInputs computes the models the page shows for the trace read from
+// file. Notes holds, in order, what the commands would say on stderr
+// (the caller says it too).
+func NewInputs(t *trace.Trace, file string) *Inputs {
+	in := &Inputs{File: file, Info: info.Summarize(t)}
+	for _, w := range t.Warnings {
+		if !info.IsThreadRename(w) {
+			in.Warnings = append(in.Warnings, w.Msg)
+		}
+	}
+	addNote := func(n string) { in.Notes = append(in.Notes, n) }
+	in.Gaps = gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, Top: TopGaps})
+	if in.Gaps.NoGPU {
+		addNote("the trace has no GPU lane (no kernels, memcpys or memsets): only the CPU lane is drawn")
+	}
+	if in.Gaps.Verdict.Class == gaps.ClassProfiler {
+		addNote("warning: the profiler's own work holds most of the idle time: this trace is distorted")
+	}
+	if len(t.StepWindows()) == 0 {
+		addNote("the trace has no ProfilerStep#N annotations (no profiler schedule, or prof.step() was not called): no step chart")
+	}
+	sort := "self_cpu_time_total"
+	in.Kernels, in.KernelTotalNs = table.KernelView(t, nil)
+	if len(in.Kernels) > 0 {
+		sort = "self_cuda_time_total"
+	}
+	res, err := table.Compute(t, table.Options{Torch: table.RecordingOf(t).Default(), SortBy: sort})
+	if err != nil {
+		addNote("no op table: " + err.Error())
+	} else {
+		in.Ops = res
+	}
+	for _, n := range table.UnlaunchedNotes(t) {
+		addNote(n)
+	}
+	in.Categories = categories.Build(t, nil)
+	in.Modules = modules.Build(t)
+	in.KernelDurs = table.KernelDurations(t, nil)
+	in.StepDurs = table.StepKernelDurations(t)
+	var memNotes []string
+	in.Memory, memNotes = memorySeries(t)
+	for _, n := range memNotes {
+		addNote("memory: " + n)
+	}
+	return in
+}
+
+// memorySeries is each device's allocated and reserved curve from the
+// memory model (tracetab memory): every point of its series, or for a long
+// one its resampled curve (the model's columns: the lowest and highest
+// level in each), and the peak with its op.
+func memorySeries(t *trace.Trace) ([]MemorySeries, []string) {
+	if len(t.Mem) == 0 {
+		return nil, nil
+	}
+	m := memory.Build(t, memory.Options{})
+	var out []MemorySeries
+	for _, d := range m.Devices {
+		if len(d.Series) == 0 {
+			continue
+		}
+		s := MemorySeries{Device: d.Name, HasReserved: d.Reserved, Relative: !d.Totals, StartBytes: d.Start.Allocated,
+			PeakNs: d.Peak.Ns, PeakBytes: d.Peak.Bytes, PeakOp: d.Peak.Op}
+		if len(d.Series) <= MaxMemoryPoints {
+			for _, p := range d.Series {
+				s.TimesNs = append(s.TimesNs, p.Ns)
+				s.AllocatedBytes = append(s.AllocatedBytes, p.Allocated)
+				s.ReservedBytes = append(s.ReservedBytes, p.Reserved)
+			}
+		} else {
+			for _, c := range d.Curve(m.WindowStartNs, m.WindowEndNs, MemoryColumns) {
+				s.Columns = append(s.Columns, MemoryColumn{StartNs: c.StartNs, EndNs: c.EndNs, MinAllocated: c.MinAllocated,
+					MaxAllocated: c.MaxAllocated, MaxReserved: c.MaxReserved})
+			}
+		}
+		out = append(out, s)
+	}
+	return out, m.Notes
+}
