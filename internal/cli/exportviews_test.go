@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/tracetab/tracetab/internal/export"
+	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -74,14 +76,24 @@ func eq[T comparable](a, b *T) bool { return (a == nil) == (b == nil) && (a == n
 // TestExportViewsEqualJSON: the modules, categories, sequences and queues
 // datasets and the kernels' efficiency columns hold, row for row, what
 // table --by module/category/sequence/kernel and gaps give in JSON over
-// the same trace; a trace a view refuses (exit 2) has no rows in its
-// dataset.
+// the same trace (9 shared traces and a generated one with module
+// frames); a trace a view refuses (exit 2) has no rows in its dataset.
 func TestExportViewsEqualJSON(t *testing.T) {
 	shared := filepath.Join(testenv.Shared(t), "traces")
 	var paths []string
 	for _, n := range exportViewTraces {
 		paths = append(paths, filepath.Join(shared, n))
 	}
+	// and a generated trace with module frames on every step (tracegen -modules)
+	var b bytes.Buffer
+	if _, err := gen.Write(&b, gen.Config{Steps: 5, Layers: 3, Modules: true}); err != nil {
+		t.Fatal(err)
+	}
+	g := filepath.Join(t.TempDir(), "modules.json")
+	if err := os.WriteFile(g, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, g)
 	dir := t.TempDir()
 	runOK(t, append(append([]string{"export"}, paths...), "--to", dir)...)
 	var nMod, nCat, nSeq, nQueue, nEff, nKern int
