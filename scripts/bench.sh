@@ -24,6 +24,9 @@ table @
 table @ --sort self_cuda_time_total --limit 20
 table @ --by kernel
 table @ --by step
+table @ --by module
+table @ --by category
+table @ --by sequence
 gaps @
 compile @
 chain @ aten::mm --summary
