@@ -73,28 +73,29 @@ sample:
 # Kineto style users record (tracegen -kineto: export_chrome_trace's layout,
 # absolute timestamps, shapes, memory records, four H100s) at 512 MB, and
 # the deep export style (tracegen -shape export: the same on one A100, every
-# cpu_op tree 4 to 6 deep) at 512 MB.
+# cpu_op tree 4 to 6 deep) at 512 MB; each with module frames (-modules) for
+# table --by module.
 # bench-gzip: the three shapes at 512 MB, gzipped, against the decoder alone.
 BENCH_DIR    ?= $(CACHE)
-BENCH_GB     := $(BENCH_DIR)/bench-1g.json
-BENCH_512    := $(BENCH_DIR)/bench-512m.json
-BENCH_KINETO := $(BENCH_DIR)/bench-kineto-512m.json
-BENCH_EXPORT := $(BENCH_DIR)/bench-export-512m.json
+BENCH_GB     := $(BENCH_DIR)/bench-1g-modules.json
+BENCH_512    := $(BENCH_DIR)/bench-512m-modules.json
+BENCH_KINETO := $(BENCH_DIR)/bench-kineto-512m-modules.json
+BENCH_EXPORT := $(BENCH_DIR)/bench-export-512m-modules.json
 
 bench: build
 	@mkdir -p $(BENCH_DIR)
 	$(GO) build -o bin/scanbase ./cmd/scanbase
-	@test -f $(BENCH_GB) || $(GO) run ./cmd/tracegen -size 1GB -layers 8 -o $(BENCH_GB)
-	@test -f $(BENCH_KINETO) || $(GO) run ./cmd/tracegen -size 512MB -layers 8 -kineto -o $(BENCH_KINETO)
-	@test -f $(BENCH_EXPORT) || $(GO) run ./cmd/tracegen -size 512MB -layers 8 -shape export -o $(BENCH_EXPORT)
+	@test -f $(BENCH_GB) || $(GO) run ./cmd/tracegen -size 1GB -layers 8 -modules -o $(BENCH_GB)
+	@test -f $(BENCH_KINETO) || $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules -kineto -o $(BENCH_KINETO)
+	@test -f $(BENCH_EXPORT) || $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules -shape export -o $(BENCH_EXPORT)
 	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_GB) $(BENCH_KINETO) $(BENCH_EXPORT)
 
 bench-gzip: build
 	@mkdir -p $(BENCH_DIR)
 	$(GO) build -o bin/scanbase ./cmd/scanbase
-	@test -f $(BENCH_512).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 | gzip -9 > $(BENCH_512).gz.tmp && mv $(BENCH_512).gz.tmp $(BENCH_512).gz; }
-	@test -f $(BENCH_KINETO).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 -kineto | gzip -9 > $(BENCH_KINETO).gz.tmp && mv $(BENCH_KINETO).gz.tmp $(BENCH_KINETO).gz; }
-	@test -f $(BENCH_EXPORT).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 -shape export | gzip -9 > $(BENCH_EXPORT).gz.tmp && mv $(BENCH_EXPORT).gz.tmp $(BENCH_EXPORT).gz; }
+	@test -f $(BENCH_512).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules | gzip -9 > $(BENCH_512).gz.tmp && mv $(BENCH_512).gz.tmp $(BENCH_512).gz; }
+	@test -f $(BENCH_KINETO).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules -kineto | gzip -9 > $(BENCH_KINETO).gz.tmp && mv $(BENCH_KINETO).gz.tmp $(BENCH_KINETO).gz; }
+	@test -f $(BENCH_EXPORT).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules -shape export | gzip -9 > $(BENCH_EXPORT).gz.tmp && mv $(BENCH_EXPORT).gz.tmp $(BENCH_EXPORT).gz; }
 	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_512).gz $(BENCH_KINETO).gz $(BENCH_EXPORT).gz
 
 # Parser micro-benchmarks (go test -bench).

@@ -18,12 +18,17 @@ runs=${BENCH_RUNS:-3}
 # The commands, one a line, as the user types them; @ stands for the trace.
 # A command whose subcommand this tracetab lacks is left out, so a branch
 # adds its own with one line. The pattern of chain is a name every trace
-# made by tracegen has.
+# made by tracegen has; the roots of the sequence view are the module frames
+# (tracegen -modules): the generator's top-level ops launch fewer than three
+# device ops each, so its default roots give no sequence.
 commands=${BENCH_COMMANDS:-'info @
 table @
 table @ --sort self_cuda_time_total --limit 20
 table @ --by kernel
 table @ --by step
+table @ --by module
+table @ --by category
+table @ --by sequence --op nn.Module
 gaps @
 compile @
 chain @ aten::mm --summary

@@ -5,6 +5,7 @@
 //	tracegen -size 1GB -layers 8 -o .cache/bench-1g.json
 //	tracegen -size 512MB -layers 8 -kineto -o /work/cache/bench-kineto-512m.json
 //	tracegen -size 512MB -layers 8 -shape export -o .cache/bench-export-512m.json
+//	tracegen -size 100MB -layers 8 -modules -o /tmp/modules.json
 //	tracegen -world 4 -rank 2 -straggler 2 -straggler-delay 3ms -o rank2.json
 package main
 
@@ -72,6 +73,7 @@ func main() {
 	durFlag(&su.BlockingNs, "blocking-launch", "the second step has a launch call that blocks this long while the GPU runs dry, e.g. 20ms")
 	durFlag(&su.EventWaitNs, "event-wait", "the second step has a kernel waiting this long on an event no traced stream records, e.g. 50ms")
 	flag.BoolVar(&su.OverlapPython, "overlap-python", false, "every step has Python frames that outlast their parent")
+	modules := flag.Bool("modules", false, "wrap each step's forward ops in an nn.Module tree (python_function frames \"nn.Module: Model_0\" > MatmulAdd_0, Linear_N, ReLU_N), as with_modules=True writes them")
 	flag.Parse()
 	if *critCase != "" {
 		writeCritCase(*critCase, *out)
@@ -139,6 +141,7 @@ func main() {
 	cfg.Startup = su
 	cfg.Rank, cfg.World, cfg.Straggler, cfg.PGSeq = *rank, *world, *straggler, *pgSeq
 	cfg.Roofline = *roofline
+	cfg.Modules = *modules
 	cfg.StragglerBeforeStep = *beforeStep
 	cfg.Capture, cfg.RecompileAt = *capture, *recompileAt
 	if cfg.Capture < 0 || cfg.RecompileAt < 0 {

@@ -86,6 +86,7 @@ func Classify(t *trace.Trace, i int) opclass.Category {
 func Build(t *trace.Trace, sel *Range) *Result {
 	steps := t.StepWindows()
 	res := &Result{Steps: make([]Step, len(steps))}
+	cls := newClassifier(t)
 	for k := range steps {
 		res.Steps[k].N = steps[k].N
 	}
@@ -98,10 +99,10 @@ func Build(t *trace.Trace, sel *Range) *Result {
 		if sel != nil && (k < 0 || steps[k].N < sel.First || steps[k].N > sel.Last) {
 			continue
 		}
-		if LaunchingOp(t, i) == "" {
+		c, linked := cls.of(i)
+		if !linked {
 			res.Unlinked++
 		}
-		c := Index(Classify(t, i))
 		dur := max(e.Dur, 0)
 		res.DeviceNs += dur
 		res.Kernels++
@@ -128,4 +129,53 @@ func Build(t *trace.Trace, sel *Range) *Result {
 		res.Steps = kept
 	}
 	return res
+}
+
+// classifier is Classify remembered per kind, device op name and
+// launching op name: opclass.Of reads names with regular expressions,
+// too slow to run on each of millions of device ops that share a few
+// hundred names.
+type classifier struct {
+	t    *trace.Trace
+	l    *trace.Links
+	seen map[classKey]classVal
+}
+
+type classKey struct {
+	kind  trace.Kind
+	name  trace.StrID
+	op    trace.StrID
+	hasOp bool
+}
+
+type classVal struct {
+	cat    int
+	linked bool // the launching op has a name (LaunchingOp is not "")
+}
+
+func newClassifier(t *trace.Trace) *classifier {
+	return &classifier{t: t, l: t.Links(), seen: map[classKey]classVal{}}
+}
+
+// of is device op i's category (its index in opclass.Categories) and
+// whether the trace links it to a launching op: Index(Classify(t, i)) and
+// LaunchingOp(t, i) != "".
+func (c *classifier) of(i int) (int, bool) {
+	e := c.t.Ev(i)
+	k := classKey{kind: e.Kind, name: e.Name}
+	if r := c.l.Launch[i]; r >= 0 {
+		if op := c.l.Launch[r]; op >= 0 {
+			k.op, k.hasOp = c.t.Ev(int(op)).Name, true
+		}
+	}
+	v, ok := c.seen[k]
+	if !ok {
+		op := ""
+		if k.hasOp {
+			op = c.t.Str(k.op)
+		}
+		v = classVal{cat: Index(opclass.Of(e.Kind, c.t.Str(e.Name), op)), linked: op != ""}
+		c.seen[k] = v
+	}
+	return v.cat, v.linked
 }

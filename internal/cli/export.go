@@ -48,7 +48,9 @@ One dataset per table, each in its own directory under DIR:
            call and launching op, shapes, stacks, launch parameters
   ops      tracetab table's rows (torch's key_averages(), by the recording
            torch's rules) over the whole trace (step null) and per step
-  kernels  tracetab table --by kernel, over the whole trace and per step
+  kernels  tracetab table --by kernel, over the whole trace and per step,
+           with the kernels' efficiency (Tensor Cores, blocks per SM,
+           est. achieved occupancy; null when the trace lacks the args)
   steps    each ProfilerStep#N: its windows, the device work it launched, and
            the step-time breakdown of tracetab gaps
   gaps     every idle stretch of every GPU with its cause (tracetab gaps)
@@ -61,6 +63,12 @@ One dataset per table, each in its own directory under DIR:
            lane's compute, communication, idle), for ranks --dataset
   trend    one row per input: tracetab trend's run (wall-clock start, the
            environment, every metric's value), for trend --dataset
+  modules  every node of the module tree (table --by module): path, parent,
+           depth, occurrences, host and device self and total ns
+  categories  device time and calls per category (table --by category), over
+           the whole trace and per step
+  sequences  the top 10 sequences of device ops (table --by sequence)
+  queues   each stream's launch queue (gaps --format json, streams[].queue)
   traces   one row per input: path, size, sha256, rank, world size, devices,
            era, torch hints, warnings
 A step's rows are computed on the step's own events (those of table --steps

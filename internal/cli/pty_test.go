@@ -105,7 +105,7 @@ func TestPTYWidths(t *testing.T) {
 			html := filepath.Join(t.TempDir(), "r.html")
 			runs := [][]string{
 				{"info", f}, {"table", f}, {"table", f, "--by", "kernel"}, {"table", f, "--by", "step"},
-				{"table", f, "--by", "module"}, {"gaps", f}, {"chain", f, op}, {"critical-path", f},
+				{"table", f, "--by", "module"}, {"table", f, "--by", "category"}, {"table", f, "--by", "sequence"}, {"gaps", f}, {"chain", f, op}, {"critical-path", f},
 				{"compile", f}, {"ranks", f}, {"roofline", f}, {"memory", f}, {"diff", f, f}, {"report", f, "-o", html},
 			}
 			for _, cols := range []int{80, 120} {

@@ -21,6 +21,13 @@ var sweepLines = [][]string{
 	{"table", "--width", "80", "TRACE"},
 	{"table", "--by", "kernel", "TRACE"},
 	{"table", "--by", "step", "TRACE"},
+	{"table", "--by", "module", "TRACE"},
+	{"table", "--by", "module", "--format", "json", "TRACE"},
+	{"table", "--by", "category", "TRACE"},
+	{"table", "--by", "category", "--format", "csv", "TRACE"},
+	{"table", "--by", "sequence", "TRACE"},
+	{"table", "--by", "sequence", "--format", "md", "TRACE"},
+	{"table", "--by", "kernel", "--format", "json", "TRACE"},
 	{"table", "--group-by-shape", "--sort", "self_cuda_time_total", "TRACE"},
 	{"table", "--group-by-stack", "3", "TRACE"},
 	{"table", "--sort", "cpu_memory_usage", "TRACE"},
@@ -62,6 +69,12 @@ var sweepDefaults = map[string]bool{"info": true, "table": true, "gaps": true, "
 func sweepRun(t *testing.T, line []string) {
 	t.Helper()
 	out, stderr, code := run(t, line...)
+	sweepCheck(t, line, out, stderr, code)
+}
+
+// sweepCheck holds one run's output and exit code to the contract.
+func sweepCheck(t *testing.T, line []string, out, stderr string, code int) {
+	t.Helper()
 	what := strings.Join(line, " ")
 	if strings.Contains(stderr, "internal error") || strings.Contains(stderr, "goroutine ") {
 		t.Errorf("%s: %s", what, stderr)

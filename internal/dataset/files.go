@@ -112,7 +112,7 @@ func checkMarker(path string) error {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return &Error{Path: path, Msg: "not an export marker: " + err.Error()}
 	}
-	if m.Schema != export.Schema {
+	if !slices.Contains(export.ReadableSchemas, m.Schema) {
 		return &Error{Path: path, Msg: fmt.Sprintf("an export of schema %s, not %s: export the traces again with this tracetab", m.Schema, export.Schema)}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -12,8 +13,8 @@ import (
 )
 
 // ReadRows reads every row of one file of a dataset, after checking that
-// it is one: a Parquet file whose key-value metadata names this schema
-// version and this dataset, with the columns of T. A file that fails any
+// it is one: a Parquet file whose key-value metadata names a schema
+// version of export.ReadableSchemas and this dataset, with the columns of T. A file that fails any
 // check, or whose pages cannot be decoded, is an *Error naming it; the
 // reader never panics on it.
 func ReadRows[T any](path, ds string) (rows []T, err error) {
@@ -67,14 +68,14 @@ func check[T any](pf *parquet.File, ds string) error {
 	if !ok {
 		return fmt.Errorf("not written by tracetab export (no tracetab.schema in its metadata)")
 	}
-	if v != export.Schema {
+	if !slices.Contains(export.ReadableSchemas, v) {
 		return fmt.Errorf("schema %s, not %s: export the trace again with this tracetab", v, export.Schema)
 	}
 	if got, _ := pf.Lookup("tracetab.dataset"); got != ds {
 		return fmt.Errorf("a file of the %q dataset under the %s directory", got, ds)
 	}
 	if want := parquet.SchemaOf(new(T)); !parquet.EqualNodes(want, pf.Schema()) {
-		return fmt.Errorf("its columns are not those of %s %s", ds, export.Schema)
+		return fmt.Errorf("its columns are not those of %s %s", ds, v)
 	}
 	return nil
 }

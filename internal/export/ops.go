@@ -42,11 +42,27 @@ func kernelRows(c *common, t *trace.Trace, step *int64) []KernelRow {
 	ks, _ := table.KernelView(t, nil)
 	rows := make([]KernelRow, 0, len(ks))
 	for _, k := range ks {
-		rows = append(rows, KernelRow{TraceID: c.id, Rank: c.rank, Step: step, Name: k.Name, Category: k.Kind.String(),
+		r := KernelRow{TraceID: c.id, Rank: c.rank, Step: step, Name: k.Name, Category: k.Kind.String(),
 			Class: k.Class, Calls: k.Count, TotalNs: k.TotalNs, MinNs: k.MinNs, MaxNs: k.MaxNs,
-			MeanNs: k.MeanNs, MedianNs: k.MedianNs, StddevNs: k.StdDevNs, GPUPct: math.Round(k.Pct*100) / 100})
+			MeanNs: k.MeanNs, MedianNs: k.MedianNs, StddevNs: k.StdDevNs, GPUPct: math.Round(k.Pct*100) / 100}
+		if k.Kind == trace.KindKernel {
+			r.TensorCores, r.LaunchOpCalls, r.TCEligibleOpCalls = ptr(k.TensorCores), ptr(k.OpCalls), ptr(k.TCEligibleCalls)
+			if k.HasBlocksPerSM {
+				r.MeanBlocksPerSM = ptr(roundTo(k.BlocksPerSM, 4))
+			}
+			if k.HasOccupancy {
+				r.MeanOccupancyPct = ptr(roundTo(k.OccupancyPct, 2))
+			}
+		}
+		rows = append(rows, r)
 	}
 	return rows
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// roundTo rounds v to places decimals, as the views' JSON gives it.
+func roundTo(v float64, places int) float64 {
+	p := math.Pow10(places)
+	return math.Round(v*p) / p
+}

@@ -5,10 +5,13 @@ package export
 // in the traces dataset and in DIR/_tracetab_export.json; a column renamed,
 // removed or changing meaning bumps it, and an export refuses to add files
 // of another version to a directory.
-const Schema = "tracetab.parquet/3"
+const Schema = "tracetab.parquet/4"
 
-// SchemaVersion is Schema's number.
-const SchemaVersion = 3
+// SchemaVersion is Schema's number. 4 added the modules, categories,
+// sequences and queues datasets and the kernels' efficiency columns; the
+// columns of every dataset of 3 are unchanged but the kernels', so a
+// reader takes files of ReadableSchemas whose columns are its own.
+const SchemaVersion = 4
 
 // The datasets, one directory each under the export's DIR.
 const (
@@ -27,7 +30,14 @@ const (
 
 // Datasets lists them in the order they are written (traces last: a trace
 // listed there has all its other files).
-var Datasets = []string{DatasetEvents, DatasetOps, DatasetKernels, DatasetSteps, DatasetGaps, DatasetMemory, DatasetCollectives, DatasetRanks, DatasetTrend, DatasetTraces}
+var Datasets = []string{DatasetEvents, DatasetOps, DatasetKernels, DatasetSteps, DatasetGaps, DatasetMemory, DatasetCollectives, DatasetRanks, DatasetTrend,
+	DatasetModules, DatasetCategories, DatasetSequences, DatasetQueues, DatasetTraces}
+
+// ReadableSchemas are the versions whose files ranks --dataset and trend
+// --dataset read (internal/dataset, which still checks each file's
+// columns): this one, and 3, whose ranks, collectives and trend columns
+// are those of 4.
+var ReadableSchemas = []string{Schema, "tracetab.parquet/3"}
 
 // EventRow is one complete ("ph":"X") event. Times are ns; start_ns is an
 // offset from the trace's origin (the profiler's Trace event, else the
@@ -99,7 +109,9 @@ type OpRow struct {
 }
 
 // KernelRow is one device op name of tracetab table --by kernel, over the
-// whole trace (step null) or the device ops launched in one step.
+// whole trace (step null) or the device ops launched in one step. The
+// efficiency columns (schema 4) are those of the view's JSON: null for a
+// memcpy or memset, a mean null when no call carries its arg.
 type KernelRow struct {
 	TraceID  string  `parquet:"trace_id,dict"`
 	Rank     *int64  `parquet:"rank,optional"`
@@ -115,6 +127,12 @@ type KernelRow struct {
 	MedianNs int64   `parquet:"median_ns"`
 	StddevNs float64 `parquet:"stddev_ns"`
 	GPUPct   float64 `parquet:"gpu_time_pct"`
+	// kernels only (kerneleff)
+	TensorCores       *bool    `parquet:"tensor_cores_used,optional"`
+	MeanBlocksPerSM   *float64 `parquet:"mean_blocks_per_sm,optional"`
+	MeanOccupancyPct  *float64 `parquet:"mean_est_achieved_occupancy_pct,optional"`
+	LaunchOpCalls     *int64   `parquet:"launch_op_calls,optional"`
+	TCEligibleOpCalls *int64   `parquet:"tc_eligible_op_calls,optional"`
 }
 
 // StepRow is one ProfilerStep#N: its windows, the device work launched in

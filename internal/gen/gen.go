@@ -73,6 +73,9 @@ type Config struct {
 	// ends in a cudaDeviceSynchronize that waits for its device work, so
 	// the device time sets the step time (gpubound.go).
 	GPUBound bool
+	// Modules wraps each step's forward ops in nn.Module frames
+	// (modules.go), for the module view.
+	Modules bool
 	// BaseTimeNs is the trace's baseTimeNanoseconds, its wall-clock start
 	// (0: 1790857026000000000, 2026-10-01).
 	BaseTimeNs int64
@@ -112,6 +115,8 @@ type Facts struct {
 	RecompileNs int64
 	// MemoryRecords counts the [memory] records (Kineto.Memory).
 	MemoryRecords int
+	// ModuleFrames counts the nn.Module frames (Config.Modules).
+	ModuleFrames int
 }
 
 // StepFacts is what the generator wrote inside one ProfilerStep#N.
@@ -122,6 +127,9 @@ type StepFacts struct {
 	RuntimeCalls int // runtime and driver calls
 	Launches     int // those that launched device work
 }
+
+// layerWidth is the CPU time of one layer of the step's body.
+const layerWidth = 60_000
 
 const (
 	pid         = 4242
@@ -166,6 +174,8 @@ type writer struct {
 	k kstate
 	// gpuBound: Config.GPUBound (gpubound.go)
 	gpuBound bool
+	// moduleID numbers the module frames' Python ids (modules.go)
+	moduleID int64
 }
 
 type countWriter struct {
@@ -494,7 +504,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	stepNo := s + 2
 	// We must write the step annotation first (begin order), so compute its end
 	// by simulating the layers' CPU time: each layer is fixed-width.
-	const layerW = 60_000
+	const layerW = layerWidth
 	bodyEnd := cur + int64(layers)*layerW
 	comm := layers > 0 || cfg.World > 0
 	if comm {
@@ -522,6 +532,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 	}
 	g.knobs(cfg, s, stepStart+21_000)
 	g.scenario(cfg, stepStart+21_000+knobLen(cfg, s))
+	g.stepModules(cfg, ma, maEnd, cur)
 	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
 	g.memStepBody(maEnd, stepStart)
 	var gemmEnd int64
@@ -582,6 +593,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 
 	for l := 0; l < layers; l++ {
 		lt := cur + int64(l)*layerW
+		g.layerModule(cfg, "Linear", l, lt, 52_000)
 		eLin := g.op("cpu_op", "aten::linear", mainTid, lt, 52_000, "[[64, 512], [512, 512], [512]]", "[\"float\", \"float\", \"float\"]")
 		_ = eLin
 		g.op("cpu_op", "aten::t", mainTid, lt+2_000, 7_000, "[[512, 512]]", "[\"float\"]")
@@ -589,6 +601,7 @@ func (g *writer) step(s int, t int64, cfg Config) int64 {
 		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, lt+11_000, 38_000, "[[512], [64, 512], [512, 512], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
 		g.launch(mainTid, eAddmm, "cudaLaunchKernel", lt+26_000, 9_000, devKernel, 7,
 			"sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas", 19_000+int64(l%3)*2_000)
+		g.layerModule(cfg, "ReLU", l, lt+52_500, 6_500)
 		eRelu := g.op("cpu_op", "aten::relu", mainTid, lt+52_500, 6_500, "[[64, 512]]", "[\"float\"]")
 		g.launch(mainTid, eRelu, "cudaLaunchKernel", lt+54_000, 4_000, devKernel, 7,
 			"void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)", 3_200)

@@ -116,7 +116,7 @@ func TestMain(m *testing.M) {
 }
 
 // datasets are the views every test queries, over an export's DIR.
-var datasets = []string{"events", "ops", "kernels", "steps", "gaps", "memory", "collectives", "ranks", "trend", "traces"}
+var datasets = []string{"events", "ops", "kernels", "steps", "gaps", "memory", "collectives", "ranks", "trend", "modules", "categories", "sequences", "queues", "traces"}
 
 // openDB opens an in-memory DuckDB with one view per dataset of dir, as
 // the README's queries read them.

@@ -13,7 +13,8 @@ import (
 var rowWords = map[string][2]string{
 	export.DatasetEvents: {"event", "events"}, export.DatasetOps: {"op row", "op rows"}, export.DatasetKernels: {"kernel row", "kernel rows"},
 	export.DatasetSteps: {"step", "steps"}, export.DatasetGaps: {"gap", "gaps"}, export.DatasetMemory: {"memory record", "memory records"},
-	export.DatasetCollectives: {"collective kernel", "collective kernels"},
+	export.DatasetCollectives: {"collective kernel", "collective kernels"}, export.DatasetModules: {"module", "modules"},
+	export.DatasetSequences: {"sequence", "sequences"}, export.DatasetQueues: {"launch queue", "launch queues"},
 }
 
 func rowsText(rows map[string]int64) string {
