@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -168,7 +167,7 @@ func runCrop(e *env, o *cropOptions, opts crop.Options) error {
 		return usageErrorf("%v", err)
 	}
 	t = nil
-	runtime.GC() // the model is not needed to stream the text
+	collect() // the model is not needed to stream the text
 	res, err := crop.File(plan, o.path, o.out, e.allowTruncated)
 	var oe *crop.OutputError
 	var ce *crop.Error

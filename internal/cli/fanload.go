@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 
 	"github.com/tracetab/tracetab/internal/fanout"
@@ -78,7 +77,7 @@ func loadEach[T any](e *env, files []string, opts parse.Options, sum func(i int,
 				return err
 			}
 			if i+1 < len(files) {
-				runtime.GC() // the trace is dropped before the next one is read
+				collect() // the trace is dropped before the next one is read
 			}
 		}
 		return nil
@@ -87,7 +86,7 @@ func loadEach[T any](e *env, files []string, opts parse.Options, sum func(i int,
 	opts.Sequential = true // one goroutine per file: the files are the parallelism
 	// the live heap is the few traces in flight, so root's low GC target
 	// (20) would collect after every few hundred KiB read
-	defer debug.SetGCPercent(debug.SetGCPercent(fanoutGCPercent))
+	defer setGCPercent(setGCPercent(fanoutGCPercent))
 	work := func(i int) (r loaded[T], _ error) {
 		defer safe.Recover(&r.err)
 		var t *trace.Trace

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -219,7 +217,7 @@ func runGaps(e *env, o *gapsOptions) error {
 	// 1.97-2.06 s in every case. The rendering (JSON allocates much) runs
 	// at the usual target again. What was set before (root's 20) is set
 	// again when gaps returns.
-	defer debug.SetGCPercent(debug.SetGCPercent(5))
+	defer setGCPercent(setGCPercent(5))
 	r := gaps.Analyze(t, opts)
 	// The analysis's lists, and the trace once the filters are checked,
 	// are garbage now: collect them before the rendering allocates, or the
@@ -227,8 +225,8 @@ func runGaps(e *env, o *gapsOptions) error {
 	// paired runs: peak RSS 248 -> 237 MiB, wall the same). What is left
 	// is small: the rendering runs at Go's default target (at 20 its few
 	// MB of heap took a dozen collections).
-	runtime.GC()
-	debug.SetGCPercent(100)
+	collect()
+	setGCPercent(100)
 	if r.NoGPU && (opts.HasStep || o.device >= 0 || o.stream >= 0 || o.linked) && t.HasDeviceWork() {
 		return usageErrorf("the filters (%s) select no device op of %s, which has some", filterText(o), o.path)
 	}

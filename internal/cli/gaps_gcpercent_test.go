@@ -15,6 +15,11 @@ import (
 // set before it ran, whatever that was.
 func TestGapsRestoresGCPercent(t *testing.T) {
 	sample := filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")
+	// the package's tests run with the tuning off (gc.go); this one is
+	// about the tuning
+	tuned := gcTuned
+	gcTuned = true
+	defer func() { gcTuned = tuned }()
 	prev := debug.SetGCPercent(37)
 	defer debug.SetGCPercent(prev)
 	for _, format := range []string{"text", "json"} {

@@ -43,10 +43,13 @@ var (
 )
 
 // TestMain reads each reference trace once for all the tests of the
-// package (internal/testcache), and removes the binary the hostile tests
-// built.
+// package (internal/testcache), leaves the collector at Go's default, and
+// removes the binary the hostile tests built.
 func TestMain(m *testing.M) {
 	testOpen = testcache.Open
+	// Main's collector tuning is for a process that reads one trace; this
+	// one keeps them all (gc.go)
+	gcTuned = false
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -139,6 +138,6 @@ func runRoofline(e *env, o *rooflineOptions, path string) error {
 // launch counts (table's attribution nests events by torch's rules).
 func prepareRoofline(t *trace.Trace) {
 	t.Aux = trace.Store[trace.Aux]{}
-	runtime.GC()
+	collect()
 	freeUnused(t)
 }

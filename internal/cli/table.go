@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -437,7 +436,7 @@ func dropUnused(t *trace.Trace, o *tableOptions) {
 	}
 	// Reclaim it now, or the links are built on top of it (the heap is
 	// still at its goal from the parse) and the peak rises by its size.
-	runtime.GC()
+	collect()
 }
 
 // freeUnused lets go of the links table never reads: the per-track nesting
