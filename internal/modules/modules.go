@@ -96,22 +96,11 @@ type key struct {
 // Build computes the module tree of tr. A trace without module frames
 // gives a tree without nodes.
 func Build(tr *trace.Trace) *Tree {
-	isModule := map[trace.StrID]bool{}
-	moduleName := func(e *trace.Event) bool {
-		if e.Kind != trace.KindPython {
-			return false
-		}
-		m, ok := isModule[e.Name]
-		if !ok {
-			m = strings.HasPrefix(tr.Str(e.Name), Prefix)
-			isModule[e.Name] = m
-		}
-		return m
-	}
+	m := &moduleFrames{tr: tr, isModule: map[trace.StrID]bool{}}
 	out := &Tree{}
 	found := false
 	for i := range tr.NumEvents() {
-		if moduleName(tr.Ev(i)) {
+		if m.is(tr.Ev(i)) {
 			found = true
 			break
 		}
@@ -126,17 +115,64 @@ func Build(tr *trace.Trace) *Tree {
 		return out
 	}
 	l := tr.Links()
+	w := m.walkThreads(l)
+	out.Frames, out.Threads = w.frames, w.threads
+	out.DeviceOpsUnlinked = w.addDeviceOps(l)
+	rollUp(w.nodes)
+	out.Nodes = treeOrder(w.nodes)
+	for n := range out.Nodes {
+		if out.Nodes[n].Parent < 0 {
+			out.Roots = append(out.Roots, n)
+			out.HostNs += out.Nodes[n].HostTotal
+			out.DeviceInModulesNs += out.Nodes[n].DeviceTotal
+		}
+	}
+	return out
+}
 
-	// Walk each CPU thread in time order with a stack of the open module
-	// frames: a module frame gets its node, a launch call the innermost
-	// open frame's node.
+// moduleFrames tells the module frames: python_function events named
+// Prefix + NAME (each name read once).
+type moduleFrames struct {
+	tr       *trace.Trace
+	isModule map[trace.StrID]bool
+}
+
+func (m *moduleFrames) is(e *trace.Event) bool {
+	if e.Kind != trace.KindPython {
+		return false
+	}
+	v, ok := m.isModule[e.Name]
+	if !ok {
+		v = strings.HasPrefix(m.tr.Str(e.Name), Prefix)
+		m.isModule[e.Name] = v
+	}
+	return v
+}
+
+// frameWalk is the nodes the module frames make, in the order they were
+// first seen (a child after its parent), and the node of each launch
+// call's innermost module frame.
+type frameWalk struct {
+	tr         *trace.Trace
+	nodes      []Node
+	launchNode map[int32]int
+	frames     int // module frames read
+	threads    int // threads with module frames
+}
+
+// walkThreads walks each CPU thread in time order with a stack of the open
+// module frames: a module frame's parent is the innermost open frame that
+// contains it (a frame that ends after the open one is not inside it); the
+// frame goes to the node of its name under its parent's node. A launch
+// call gets the innermost open frame's node.
+func (m *moduleFrames) walkThreads(l *trace.Links) *frameWalk {
+	tr := m.tr
 	type open struct {
 		end  int64
 		node int
 	}
+	w := &frameWalk{tr: tr, launchNode: map[int32]int{}}
 	byKey := map[key]int{}
-	var nodes []Node
-	launchNode := map[int32]int{} // launch call -> node of its innermost module frame
 	var stack []open
 	for k := range tr.Tracks {
 		if tr.Tracks[k].Kind == trace.TrackDevice {
@@ -150,8 +186,7 @@ func Build(tr *trace.Trace) *Tree {
 				stack = stack[:len(stack)-1]
 			}
 			switch {
-			case moduleName(e):
-				// a frame that ends after the open one is not inside it
+			case m.is(e):
 				for len(stack) > 0 && e.End() > stack[len(stack)-1].end {
 					stack = stack[:len(stack)-1]
 				}
@@ -159,52 +194,69 @@ func Build(tr *trace.Trace) *Tree {
 				if len(stack) > 0 {
 					parent = stack[len(stack)-1].node
 				}
-				kk := key{parent, e.Name}
-				n, ok := byKey[kk]
+				n, ok := byKey[key{parent, e.Name}]
 				if !ok {
-					n = len(nodes)
-					byKey[kk] = n
-					d := 1
-					if parent >= 0 {
-						d = nodes[parent].Depth + 1
-					}
-					nodes = append(nodes, Node{Name: strings.TrimPrefix(tr.Str(e.Name), Prefix), Parent: parent, Depth: d, first: e.Start})
-					if parent >= 0 {
-						nodes[parent].Children = append(nodes[parent].Children, n)
-					}
+					n = w.newNode(parent, e)
+					byKey[key{parent, e.Name}] = n
 				}
-				nodes[n].Occurrences++
-				nodes[n].HostTotal += e.Dur
+				w.nodes[n].Occurrences++
+				w.nodes[n].HostTotal += e.Dur
 				stack = append(stack, open{e.End(), n})
 				frames++
 			case e.Kind.IsLaunch() && len(stack) > 0:
-				launchNode[i] = stack[len(stack)-1].node
+				w.launchNode[i] = stack[len(stack)-1].node
 			}
 		}
 		if frames > 0 {
-			out.Threads++
-			out.Frames += frames
+			w.threads++
+			w.frames += frames
 		}
 	}
+	return w
+}
 
-	// Device ops go to the node of their launch call's innermost frame.
-	for i := range tr.NumEvents() {
-		e := tr.Ev(i)
+// newNode adds the node of frame e under parent (-1: top level).
+func (w *frameWalk) newNode(parent int, e *trace.Event) int {
+	n := len(w.nodes)
+	d := 1
+	if parent >= 0 {
+		d = w.nodes[parent].Depth + 1
+	}
+	w.nodes = append(w.nodes, Node{Name: strings.TrimPrefix(w.tr.Str(e.Name), Prefix), Parent: parent, Depth: d, first: e.Start})
+	if parent >= 0 {
+		w.nodes[parent].Children = append(w.nodes[parent].Children, n)
+	}
+	return n
+}
+
+// addDeviceOps gives each device op to the node of its launch call's
+// innermost frame (DeviceSelf; the subtree's totals come in rollUp). It
+// returns the device ops without a launch call in the trace.
+func (w *frameWalk) addDeviceOps(l *trace.Links) int {
+	unlinked := 0
+	for i := range w.tr.NumEvents() {
+		e := w.tr.Ev(i)
 		if !e.Kind.IsDeviceWork() {
 			continue
 		}
 		call := l.Launch[i]
 		if call < 0 {
-			out.DeviceOpsUnlinked++
+			unlinked++
 			continue
 		}
-		if n, ok := launchNode[call]; ok {
-			nodes[n].DeviceSelf += e.Dur
-			nodes[n].DeviceOps++ // its own; the subtree's below
+		if n, ok := w.launchNode[call]; ok {
+			w.nodes[n].DeviceSelf += e.Dur
+			w.nodes[n].DeviceOps++ // its own; the subtree's below
 		}
 	}
+	return unlinked
+}
 
-	// Totals bottom-up: a child always comes after its parent in nodes.
+// rollUp computes the totals bottom-up (a child always comes after its
+// parent in nodes): DeviceTotal is DeviceSelf plus the children's
+// DeviceTotal, DeviceOps likewise, HostSelf is HostTotal less the
+// children's HostTotal.
+func rollUp(nodes []Node) {
 	for n := len(nodes) - 1; n >= 0; n-- {
 		nd := &nodes[n]
 		nd.DeviceTotal += nd.DeviceSelf
@@ -215,8 +267,11 @@ func Build(tr *trace.Trace) *Tree {
 			nodes[p].HostSelf -= nd.HostTotal
 		}
 	}
+}
 
-	// Tree order.
+// treeOrder is the nodes in tree order, each followed by its subtree,
+// siblings by sortSiblings, with Parent and Children renumbered.
+func treeOrder(nodes []Node) []Node {
 	var roots []int
 	for n := range nodes {
 		if nodes[n].Parent < 0 {
@@ -237,7 +292,7 @@ func Build(tr *trace.Trace) *Tree {
 	for to, from := range order {
 		newIdx[from] = to
 	}
-	out.Nodes = make([]Node, len(nodes))
+	out := make([]Node, len(nodes))
 	for to, from := range order {
 		nd := nodes[from]
 		if nd.Parent >= 0 {
@@ -248,18 +303,13 @@ func Build(tr *trace.Trace) *Tree {
 			ch[j] = newIdx[c]
 		}
 		nd.Children = ch
-		out.Nodes[to] = nd
-	}
-	for n := range out.Nodes {
-		if out.Nodes[n].Parent < 0 {
-			out.Roots = append(out.Roots, n)
-			out.HostNs += out.Nodes[n].HostTotal
-			out.DeviceInModulesNs += out.Nodes[n].DeviceTotal
-		}
+		out[to] = nd
 	}
 	return out
 }
 
+// sortSiblings orders siblings by DeviceTotal, then HostTotal, descending,
+// then by name, then by the start of their first frame.
 func sortSiblings(nodes []Node, ids []int) {
 	slices.SortStableFunc(ids, func(a, b int) int {
 		x, y := &nodes[a], &nodes[b]
