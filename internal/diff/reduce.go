@@ -2,13 +2,8 @@ package diff
 
 import (
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
-	"github.com/tracetab/tracetab/internal/gaps"
-	"github.com/tracetab/tracetab/internal/safe"
-	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -236,36 +231,9 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	if err != nil {
 		return vals{}, err
 	}
-	// per-step tables (per group of steps in a long trace), computed in
-	// parallel (the trace's caches are shared safely)
-	var per []*table.Result
-	var groups [][2]int
-	if perStep {
-		groups = groupSteps(steps, MaxSamplesPerTrace)
-		for _, g := range groups {
-			s.StepsPerSample = max(s.StepsPerSample, g[1]-g[0]+1)
-		}
-		per = make([]*table.Result, len(groups))
-		errs := make([]error, len(groups))
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for k, g := range groups {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				defer safe.Recover(&errs[k])
-				so := topt
-				so.HasSteps, so.StepLo, so.StepHi = true, steps[g[0]].N, steps[g[1]].N
-				per[k], errs[k] = table.Compute(t, so)
-			}()
-		}
-		wg.Wait()
-		for _, e := range errs {
-			if e != nil {
-				return vals{}, e
-			}
-		}
+	groups, per, err := stepTables(s, t, topt, steps, perStep)
+	if err != nil {
+		return vals{}, err
 	}
 	base := a.nb
 	nb := 1
@@ -275,17 +243,13 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	a.nb += nb
 
 	// rows
-	var outside vals
 	if o.Roofline && o.By != "op" {
 		s.Missing["pct_peak"] = "pct_peak is a metric of op rows: use --by op"
 	}
 	if o.Roofline && o.By == "op" {
-		var g [][2]int
-		if perStep {
-			g = groups
-		}
-		addPeakSamples(s, a, t, file, o, steps, g, base)
+		addPeakSamples(s, a, t, file, o, steps, groups, base)
 	}
+	var outside vals
 	switch o.By {
 	case "module":
 		for _, m := range []string{"self_cpu_mem", "self_cuda_mem"} {
@@ -297,138 +261,14 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 		}
 		outside = addModules(a, t, steps, g, base)
 	case "step":
-		for k, st := range steps {
-			cpu := float64(st.End - st.Start)
-			r := a.add("step "+itoa(k+1), false, base+0, vals{float64(st.GPUBusyNs), float64(st.GPUBusyNs), cpu, cpu, float64(st.Kernels), 0, 0})
-			r.label = "ProfilerStep#" + itoa64(st.N)
-		}
-		// one sample per row: the buckets are positions, not steps
-		a.nb = base + 1
+		addStepRows(a, steps, base)
 	case "kernel":
-		l := t.Links()
-		// a step's group, and the group's size: a sample of a group is the
-		// mean over its steps, as the op rows' are
-		groupOf := make([]int, len(steps))
-		for gi, g := range groups {
-			for k := g[0]; k <= g[1]; k++ {
-				groupOf[k] = gi
-			}
-		}
-		for i := 0; i < t.NumEvents(); i++ {
-			e := t.Ev(i)
-			if !e.Kind.IsDeviceWork() {
-				continue
-			}
-			b := 0
-			v := vals{float64(e.Dur), float64(e.Dur), 0, 0, 1, 0, 0}
-			if perStep {
-				b = trace.StepAt(steps, t.LaunchTime(i))
-				if b >= 0 {
-					b = groupOf[b]
-					if g := groups[b]; g[1] > g[0] {
-						size := float64(g[1] - g[0] + 1)
-						for j := range v {
-							v[j] /= size
-						}
-					}
-				}
-			}
-			if b < 0 {
-				for j := range v {
-					outside[j] += v[j]
-				}
-				continue
-			}
-			key := t.NameOf(i)
-			if o.KeyOp {
-				key = launcherName(t, l, i)
-			}
-			r := a.add(key, true, base+b, v)
-			if o.KeyOp {
-				if r.kernels == nil {
-					r.kernels = map[string]bool{}
-				}
-				r.kernels[t.NameOf(i)] = true
-			}
-		}
+		outside = addKernelRows(a, t, o.KeyOp, steps, groups, base)
 	default:
-		if perStep {
-			var sum vals
-			for k, res := range per {
-				size := float64(groups[k][1] - groups[k][0] + 1)
-				for i := range res.Rows {
-					v := rowVals(&res.Rows[i])
-					sum[iCount] += v[iCount]
-					for j := range v {
-						if size > 1 {
-							v[j] /= size
-						}
-					}
-					a.add(opKey(&res.Rows[i], o.GroupByShape), res.Rows[i].Device, base+k, v)
-				}
-				sum[iSelfCPU] += ns(res.SumSelfCPU)
-				sum[iSelfCuda] += ns(res.SumSelfDev)
-			}
-			var allCount float64
-			for i := range all.Rows {
-				allCount += float64(all.Rows[i].Count)
-			}
-			outside[iSelfCPU] = ns(all.SumSelfCPU) - sum[iSelfCPU]
-			outside[iSelfCuda] = ns(all.SumSelfDev) - sum[iSelfCuda]
-			outside[iCount] = allCount - sum[iCount]
-		} else {
-			for i := range all.Rows {
-				a.add(opKey(&all.Rows[i], o.GroupByShape), all.Rows[i].Device, base, rowVals(&all.Rows[i]))
-			}
-		}
+		outside = addOpRows(a, all, per, groups, o.GroupByShape, base)
 	}
 	outside[iCPUTotal], outside[iCudaTotal] = outside[iSelfCPU], outside[iSelfCuda]
-
-	// totals: GPU idle by the one definition (the gaps verdict's, over
-	// the union of the steps each extended to the end of the work it
-	// launched; the GPU window without steps), whose per-step shares add
-	// up to it (trace.FillGPU)
-	g := gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, Top: 1})
-	v := g.Verdict
-	var laneBusy, laneWindow int64
-	for _, d := range g.Devices {
-		laneBusy += d.BusyNs
-		laneWindow += d.WindowNs
-	}
-	add := func(m string, v float64) { s.Totals[m] = append(s.Totals[m], v) }
-	if perStep {
-		for k, res := range per {
-			size := float64(groups[k][1] - groups[k][0] + 1)
-			add("self_cpu", math.Round(ns(res.SumSelfCPU)/size))
-			add("self_cuda", math.Round(ns(res.SumSelfDev)/size))
-		}
-		for _, st := range steps {
-			add("gpu_busy", float64(st.GPUBusyNs))
-			add("gpu_idle", float64(st.GPUIdleNs))
-			add("step_time", float64(st.End-st.Start))
-		}
-	} else {
-		add("self_cpu", ns(all.SumSelfCPU))
-		add("self_cuda", ns(all.SumSelfDev))
-		add("gpu_busy", float64(v.BusyNs))
-		add("gpu_idle", float64(v.IdleNs))
-		if len(steps) > 0 {
-			d := make([]int64, 0, len(steps))
-			for _, st := range steps {
-				d = append(d, st.End-st.Start)
-			}
-			add("step_time", float64(stats.MedianNs(d)))
-		}
-	}
-	if den := v.SpanNs * int64(v.Devices); den > 0 {
-		add("gpu_idle_pct", pct2(v.IdleNs, den))
-	}
-	if laneWindow > 0 {
-		add("gpu_idle_pct_lanes", pct2(laneWindow-laneBusy, laneWindow))
-	}
-	add("steps", float64(len(steps)))
-	l := t.Links()
-	add("unlinked", float64(l.DeviceOps-l.LinkedDeviceOps))
+	addTotals(s, t, all, per, groups, steps)
 	return outside, nil
 }
 

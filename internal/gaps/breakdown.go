@@ -87,125 +87,10 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 		}
 		return nil, cpuRuns(t, l, launchers)
 	}
-	names := newStepNames(t)
-	// The device span of each step: runtime calls wholly inside it. A call
-	// belongs to the first step that ends after it starts (the steps come
-	// by start; a cursor over calls in start order finds the same one), if
-	// it lies wholly inside that step. Each device op is looked up alone:
-	// no list of calls is kept.
-	n := len(win)
-	endMax := make([]int64, n) // the latest step end so far: ascending
-	for k, w := range win {
-		endMax[k] = w.End
-		if k > 0 {
-			endMax[k] = max(endMax[k], endMax[k-1])
-		}
-	}
-	// Only for a zero-length call at a step's end: the first longer call
-	// starting there (by event index), found once per trace.
-	var firstLonger map[int64]int32
-	passedAt := func(s int64, r int32) bool {
-		if firstLonger == nil {
-			firstLonger = map[int64]int32{}
-			for _, w := range win {
-				firstLonger[w.End] = -1
-			}
-			for i := 0; i < t.NumEvents(); i++ {
-				e := t.Ev(i)
-				if e.Kind.IsLaunch() && e.Dur > 0 {
-					if f, ok := firstLonger[e.Start]; ok && f < 0 {
-						firstLonger[e.Start] = int32(i)
-					}
-				}
-			}
-		}
-		f, ok := firstLonger[s]
-		return ok && f >= 0 && f < r
-	}
-	stepOfCall := func(r int32) int {
-		if r < 0 {
-			return -1
-		}
-		c := t.Ev(int(r))
-		if !c.Kind.IsLaunch() {
-			return -1
-		}
-		return callStep(win, endMax, c.Start, c.End(), func(s int64) bool { return passedAt(s, r) })
-	}
-	const none = int64(1<<63 - 1)
-	dmin, dmax, matched := make([]int64, n), make([]int64, n), make([]int, n)
-	for k := range dmin {
-		dmin[k], dmax[k] = none, -none
-	}
-	// Device work lies on the device tracks: only those are walked. The
-	// ends of ops matched to no step are kept for the pass below.
-	var unmatchedEnds []int64
-	for k := range t.Tracks {
-		if t.Tracks[k].Kind != trace.TrackDevice {
-			continue
-		}
-		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
-			e := t.Ev(int(i32))
-			if !e.Kind.IsDeviceWork() {
-				continue
-			}
-			if k := stepOfCall(l.Launch[i32]); k >= 0 {
-				dmin[k], dmax[k] = min(dmin[k], e.Start), max(dmax[k], e.End())
-				matched[k]++
-			} else {
-				unmatchedEnds = append(unmatchedEnds, e.End())
-			}
-		}
-	}
-	// Find the end of unmatched device work before the first step's
-	// device work.
-	anyMatched := false
-	prevEnd := win[0].Start
-	for k := range matched {
-		anyMatched = anyMatched || matched[k] > 0
-	}
-	if anyMatched && dmin[0] != none {
-		for _, d := range unmatchedEnds {
-			if d < dmin[0] {
-				prevEnd = max(prevEnd, d)
-			}
-		}
-	}
-	steps := make([][2]int64, n)
-	for k, w := range win {
-		steps[k] = [2]int64{w.Start, w.End}
-	}
-	keepN := n
-	if anyMatched {
-		for k := range steps {
-			s := max(prevEnd, steps[k][0])
-			e := steps[k][1]
-			if dmin[k] == none {
-				e = max(e, s)
-			} else {
-				e = max(e, dmax[k])
-				if e < s {
-					e = s
-				}
-			}
-			steps[k] = [2]int64{s, e}
-			prevEnd = e
-		}
-		if n > 1 {
-			k := n - 1
-			for k >= 0 && matched[k] == 0 {
-				k--
-			}
-			if k >= 0 {
-				keepN = k + 1
-				if k > 0 && float64(matched[k-1])*0.8 > float64(matched[k]) {
-					keepN = k
-				}
-			}
-		}
-	}
+	dw := stepDeviceWork(t, l, win)
+	steps, keepN := dw.extendedSteps(win)
 	b := &Breakdown{Total: StepBreakdown{Step: -1}}
-	if keepN < n {
+	if keepN < len(win) {
 		b.Note = "the last steps launched no (or too few) device ops: left out, as the TensorBoard plugin does"
 	}
 	steps = steps[:keepN]
@@ -228,6 +113,7 @@ func stepBreakdownRuns(t *trace.Trace, l *trace.Links, keep func(n int64) bool, 
 	for j := 1; j < len(sel); j++ {
 		monotone = monotone && steps[sel[j]][0] >= steps[sel[j-1]][1]
 	}
+	names := newStepNames(t)
 	if monotone && !listRolesOnly {
 		busy = streamRoles(t, l, names, steps, sel, b.Steps, launchers)
 	} else {

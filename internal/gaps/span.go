@@ -41,6 +41,14 @@ func (w ivs) total() int64 {
 	return n
 }
 
+// bounds is the first start and the last end (0, 0 when empty).
+func (w ivs) bounds() (lo, hi int64) {
+	if len(w) == 0 {
+		return 0, 0
+	}
+	return w[0][0], w[len(w)-1][1]
+}
+
 // overlap is the length of [s, e) that lies inside w (binary search, then
 // only the intervals that meet [s, e)).
 func (w ivs) overlap(s, e int64) int64 {

@@ -162,6 +162,38 @@ func ids(t *trace.Trace, id trace.ID) (*int64, *string) {
 
 // Summarize builds the Info of t.
 func Summarize(t *trace.Trace) *Info {
+	in := header(t)
+	in.Categories = nonNil(categories(t))
+	l := t.Links()
+	sc := scanEvents(t, l)
+	if sc.any {
+		in.SpanStartNs, in.SpanEndNs = min(sc.lo, t.TraceStart)-t.TraceStart, sc.hi-t.TraceStart
+		in.SpanNs = in.SpanEndNs - in.SpanStartNs
+	}
+	in.Steps = nonNil(sc.steps)
+	sort.Slice(in.Steps, func(i, j int) bool { return in.Steps[i].N < in.Steps[j].N })
+	in.Devices = nonNil(devices(t, l, sc))
+	in.Threads = nonNil(threadList(sc.threads))
+	in.DeviceOps = l.DeviceOps
+	in.Linked = l.LinkedDeviceOps
+	in.Unlinked = l.DeviceOps - l.LinkedDeviceOps
+	countLaunchCalls(in, t, l, sc.launchedWork)
+	in.Compile = compile.BriefOf(t)
+	in.MangledNames = countMangled(t)
+	in.Warnings = nonNil(warnings(t, l, in.Threads))
+	return in
+}
+
+// nonNil is s, or an empty list for nil (JSON writes [], not null).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// header is the Info of what the trace says of itself.
+func header(t *trace.Trace) *Info {
 	era := t.Era()
 	in := &Info{
 		Schema: Schema, File: t.File, SizeBytes: t.BytesRead, Container: t.Container,
@@ -171,7 +203,6 @@ func Summarize(t *trace.Trace) *Info {
 		Events:       t.NumEvents(), Memory: t.MemRecords, Instants: t.Instants, Counters: t.Counters,
 		Flows: len(t.Flows) + t.LaunchFlows, Truncated: t.Truncated,
 		Origin: "first_event", OriginNs: t.TraceStart,
-		Categories: []CatCount{}, Devices: []Device{}, Threads: []Thread{}, Steps: []Step{}, Warnings: []string{},
 	}
 	if in.Meta == nil {
 		in.Meta = map[string]string{}
@@ -190,135 +221,31 @@ func Summarize(t *trace.Trace) *Info {
 			in.WorldSize = &w
 		}
 	}
+	return in
+}
+
+// categories is the events per category, most first, ties by name.
+func categories(t *trace.Trace) []CatCount {
+	var out []CatCount
 	for c, n := range t.CatCounts {
-		in.Categories = append(in.Categories, CatCount{c, n})
+		out = append(out, CatCount{c, n})
 	}
-	sort.Slice(in.Categories, func(i, j int) bool {
-		a, b := in.Categories[i], in.Categories[j]
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
 		if a.Events != b.Events {
 			return a.Events > b.Events
 		}
 		return a.Cat < b.Cat
 	})
+	return out
+}
 
-	l := t.Links()
-	streams := map[int32]*Stream{}
-	threads := map[int32]*Thread{}
-	type window struct{ lo, hi int64 }
-	work := map[int]*window{}
-	launchedWork := map[int32]bool{}
-	var lo, hi int64
-	first := true
-	for i := 0; i < t.NumEvents(); i++ {
-		e := t.Ev(i)
-		if first || e.Start < lo {
-			lo = e.Start
-		}
-		if first || e.End() > hi {
-			hi = e.End()
-		}
-		first = false
-		if e.Kind == trace.KindTraceSpan {
-			continue
-		}
-		tr := &t.Tracks[e.Track]
-		switch tr.Kind {
-		case trace.TrackDevice:
-			s := streams[e.Track]
-			if s == nil {
-				s = &Stream{ID: tr.Stream}
-				streams[e.Track] = s
-			}
-			switch e.Kind {
-			case trace.KindKernel:
-				s.Kernels++
-			case trace.KindMemcpy:
-				s.Memcpys++
-			case trace.KindMemset:
-				s.Memsets++
-			default:
-				s.Other++
-			}
-			if e.Kind.IsDeviceWork() {
-				s.WorkNs += e.Dur
-				w := work[tr.Device]
-				if w == nil {
-					work[tr.Device] = &window{e.Start, e.End()}
-				} else {
-					w.lo, w.hi = min(w.lo, e.Start), max(w.hi, e.End())
-				}
-				if r := l.Launch[i]; r >= 0 {
-					launchedWork[r] = true
-				}
-			}
-		case trace.TrackCPU:
-			th := threads[e.Track]
-			if th == nil {
-				th = &Thread{Name: strPtr(tr.Name)}
-				th.Pid, th.PidText = ids(t, tr.Pid)
-				th.Tid, th.TidText = ids(t, tr.Tid)
-				threads[e.Track] = th
-			}
-			th.Events++
-			if e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp {
-				if n, ok := trace.StepNumber(t.Str(e.Name)); ok {
-					in.Steps = append(in.Steps, Step{N: n, StartNs: e.Start - t.TraceStart, DurNs: e.Dur})
-				}
-			}
-		}
-	}
-	if !first {
-		in.SpanStartNs, in.SpanEndNs = min(lo, t.TraceStart)-t.TraceStart, hi-t.TraceStart
-		in.SpanNs = in.SpanEndNs - in.SpanStartNs
-	}
-	sort.Slice(in.Steps, func(i, j int) bool { return in.Steps[i].N < in.Steps[j].N })
-
-	devs := map[int]*Device{}
-	for k, s := range streams {
-		d := t.Tracks[k].Device
-		dv := devs[d]
-		if dv == nil {
-			dv = &Device{ID: d}
-			for _, p := range t.Devices {
-				if p.ID == d {
-					dv.Name = strPtr(p.Name)
-				}
-			}
-			if dv.Name == nil {
-				if ven, from := deviceVendor(t, l, d); ven != "" {
-					dv.Vendor, dv.VendorFrom = &ven, from
-				}
-			}
-			if w := work[d]; w != nil {
-				a, b := w.lo-t.TraceStart, w.hi-t.TraceStart
-				dv.WorkStartNs, dv.WorkEndNs = &a, &b
-			}
-			devs[d] = dv
-		}
-		dv.Streams = append(dv.Streams, *s)
-	}
-	for _, d := range devs {
-		sort.Slice(d.Streams, func(i, j int) bool { return d.Streams[i].ID < d.Streams[j].ID })
-		in.Devices = append(in.Devices, *d)
-	}
-	sort.Slice(in.Devices, func(i, j int) bool { return in.Devices[i].ID < in.Devices[j].ID })
-	for _, th := range threads {
-		in.Threads = append(in.Threads, *th)
-	}
-	sort.Slice(in.Threads, func(i, j int) bool {
-		a, b := in.Threads[i], in.Threads[j]
-		if a.Events != b.Events {
-			return a.Events > b.Events
-		}
-		if a.PidString() != b.PidString() {
-			return a.PidString() < b.PidString()
-		}
-		return a.TidString() < b.TidString()
-	})
-
-	in.DeviceOps = l.DeviceOps
-	in.Linked = l.LinkedDeviceOps
-	in.Unlinked = l.DeviceOps - l.LinkedDeviceOps
+// countLaunchCalls counts the runtime and driver calls, and of those the
+// launch calls: the calls that launched device work in the trace or are a
+// launch API (a launch whose work is missing still counts); of the launch
+// calls, those with work, those inside an op, and the graph launches that
+// launched more than one device op.
+func countLaunchCalls(in *Info, t *trace.Trace, l *trace.Links, launchedWork map[int32]bool) {
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsLaunch() {
@@ -339,22 +266,27 @@ func Summarize(t *trace.Trace) *Info {
 			in.GraphLaunch++
 		}
 	}
-	in.Compile = compile.BriefOf(t)
-	in.MangledNames = countMangled(t)
+}
+
+// warnings is what the reader should know: launch calls that reuse a
+// correlation id, then the parser's warnings (a thread rename only when it
+// renames a listed thread), with their counts.
+func warnings(t *trace.Trace, l *trace.Links, threads []Thread) []string {
+	var out []string
 	if l.DuplicateCorrIDs > 0 {
-		in.Warnings = append(in.Warnings, units.Plural(l.DuplicateCorrIDs, "launch call reuses", "launch calls reuse")+" a correlation id seen before; their device ops are linked to the first")
+		out = append(out, units.Plural(l.DuplicateCorrIDs, "launch call reuses", "launch calls reuse")+" a correlation id seen before; their device ops are linked to the first")
 	}
 	for _, w := range t.Warnings {
-		if IsThreadRename(w) && !renamesListedThread(w, in.Threads) {
+		if IsThreadRename(w) && !renamesListedThread(w, threads) {
 			continue
 		}
 		msg := w.Msg
 		if w.Count > 1 {
 			msg += " (" + strconv.Itoa(w.Count) + " times)"
 		}
-		in.Warnings = append(in.Warnings, msg)
+		out = append(out, msg)
 	}
-	return in
+	return out
 }
 
 // countMangled counts the distinct names of events that demangle.

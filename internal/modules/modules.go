@@ -231,52 +231,9 @@ func build(tr *trace.Trace, rec *recorder) *Tree {
 		}
 	}
 
-	// Totals bottom-up: a child always comes after its parent in nodes.
-	for n := len(nodes) - 1; n >= 0; n-- {
-		nd := &nodes[n]
-		nd.DeviceTotal += nd.DeviceSelf
-		nd.HostSelf += nd.HostTotal
-		if p := nd.Parent; p >= 0 {
-			nodes[p].DeviceTotal += nd.DeviceTotal
-			nodes[p].DeviceOps += nd.DeviceOps
-			nodes[p].HostSelf -= nd.HostTotal
-		}
-	}
-
-	// Tree order.
-	var roots []int
-	for n := range nodes {
-		if nodes[n].Parent < 0 {
-			roots = append(roots, n)
-		}
-	}
-	order := make([]int, 0, len(nodes))
-	var visit func(ids []int)
-	visit = func(ids []int) {
-		sortSiblings(nodes, ids)
-		for _, n := range ids {
-			order = append(order, n)
-			visit(nodes[n].Children)
-		}
-	}
-	visit(roots)
-	newIdx := make([]int, len(nodes))
-	for to, from := range order {
-		newIdx[from] = to
-	}
-	out.Nodes = make([]Node, len(nodes))
-	for to, from := range order {
-		nd := nodes[from]
-		if nd.Parent >= 0 {
-			nd.Parent = newIdx[nd.Parent]
-		}
-		ch := make([]int, len(nd.Children))
-		for j, c := range nd.Children {
-			ch[j] = newIdx[c]
-		}
-		nd.Children = ch
-		out.Nodes[to] = nd
-	}
+	rollUp(nodes)
+	var newIdx []int
+	out.Nodes, newIdx = treeOrder(nodes)
 	for n := range out.Nodes {
 		if out.Nodes[n].Parent < 0 {
 			out.Roots = append(out.Roots, n)
@@ -302,4 +259,61 @@ func sortSiblings(nodes []Node, ids []int) {
 		}
 		return cmp.Compare(x.first, y.first)
 	})
+}
+
+// rollUp computes the totals bottom-up (a child always comes after its
+// parent in nodes): DeviceTotal is DeviceSelf plus the children's
+// DeviceTotal, DeviceOps likewise, HostSelf is HostTotal less the
+// children's HostTotal.
+func rollUp(nodes []Node) {
+	for n := len(nodes) - 1; n >= 0; n-- {
+		nd := &nodes[n]
+		nd.DeviceTotal += nd.DeviceSelf
+		nd.HostSelf += nd.HostTotal
+		if p := nd.Parent; p >= 0 {
+			nodes[p].DeviceTotal += nd.DeviceTotal
+			nodes[p].DeviceOps += nd.DeviceOps
+			nodes[p].HostSelf -= nd.HostTotal
+		}
+	}
+}
+
+// treeOrder puts each node before its subtree, siblings in sortSiblings'
+// order, and renumbers parents and children; newIdx maps an old index to
+// its new one.
+func treeOrder(nodes []Node) (out []Node, newIdx []int) {
+	var roots []int
+	for n := range nodes {
+		if nodes[n].Parent < 0 {
+			roots = append(roots, n)
+		}
+	}
+	order := make([]int, 0, len(nodes))
+	var visit func(ids []int)
+	visit = func(ids []int) {
+		sortSiblings(nodes, ids)
+		for _, n := range ids {
+			order = append(order, n)
+			visit(nodes[n].Children)
+		}
+	}
+	visit(roots)
+	newIdx = make([]int, len(nodes))
+	for to, from := range order {
+		newIdx[from] = to
+	}
+	out = make([]Node, len(nodes))
+	for to, from := range order {
+		nd := nodes[from]
+		if nd.Parent >= 0 {
+			nd.Parent = newIdx[nd.Parent]
+		}
+		ch := make([]int, len(nd.Children))
+		for j, c := range nd.Children {
+			ch[j] = newIdx[c]
+		}
+		nd.Children = ch
+		out[to] = nd
+	}
+	return out, newIdx
 }
