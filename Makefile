@@ -4,7 +4,7 @@ BIN      := bin/tracetab
 CACHE    := .cache
 FUZZTIME ?= 10s
 
-.PHONY: build test golden fuzz bench bench-gzip bench-go lint sample clean stress
+.PHONY: build test check golden fuzz bench bench-gzip bench-go lint sample clean stress
 
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
@@ -42,6 +42,12 @@ test:
 		echo "make test: $$(grep -vc '(no chromium)' $(SKIPLOG)) checks SKIPPED: the shared reference data (../shared) was not found;" \
 		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \
 	else echo "make test: no check skipped for want of ../shared"; fi; exit $$rc
+
+# The inner loop (under a minute): gofmt, vet and -short tests of the
+# packages changed since HEAD (CHECK_BASE=ref to compare with another), and
+# every view's golden files. make test runs everything.
+check:
+	@GO=$(GO) sh scripts/check.sh
 
 # The hostile corpus at full size (issue 12): 1e5 streams, 2e5 threads, 3e5
 # names, 1e6-deep nesting, a 5 GB gzip bomb, 100 MB values, truncation at 200
