@@ -1,0 +1,227 @@
+package rawjson
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// Event is one element of a trace's traceEvents as written, read by
+// encoding/json into a typed struct (no map per event).
+type Event struct {
+	Index         int    // position in traceEvents (file order)
+	Name, Cat, Ph string // "" when absent
+	Pid, Tid      string // as written: a number's digits or a string's text
+	Ts, Dur       int64  // ns: the microseconds as written, exact, truncated toward zero; 0 when absent
+	HasTs, HasDur bool   // ts, dur were written (not null)
+	ID, Bp        string // flow id and binding point as written ("" when absent)
+	Corr, ExtID   string // args.correlation and args["External id"] as written (exact keys), "" when absent
+	// Args is the args object as written (nil when absent). Read its
+	// values with Arg, ArgText, ArgInt or ArgMap.
+	Args json.RawMessage
+}
+
+// End is Ts+Dur.
+func (e *Event) End() int64 { return e.Ts + e.Dur }
+
+// Thread is "pid/tid" as written.
+func (e *Event) Thread() string { return e.Pid + "/" + e.Tid }
+
+// Arg is the value of args[key] as written (the exact key: no case
+// folding), and whether it is there.
+func (e *Event) Arg(key string) (json.RawMessage, bool) { return objectField(e.Args, key) }
+
+// ArgText is args[key] as an id: a number's digits or a string's text;
+// "" when absent or of another kind.
+func (e *Event) ArgText(key string) string {
+	v, _ := e.Arg(key)
+	return rawText(v)
+}
+
+// ArgInt is args[key] as an integer written as a JSON number, and whether
+// it is one.
+func (e *Event) ArgInt(key string) (int64, bool) {
+	v, ok := e.Arg(key)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	return n, err == nil
+}
+
+// ArgMap decodes the args afresh (numbers as json.Number), for the few
+// checks that need more than a value or two; nil without an args object.
+func (e *Event) ArgMap() map[string]any {
+	if len(e.Args) == 0 {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(e.Args))
+	d.UseNumber()
+	var m map[string]any
+	if d.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// wire is what encoding/json fills for one event.
+type wire struct {
+	Name string          `json:"name"`
+	Cat  string          `json:"cat"`
+	Ph   string          `json:"ph"`
+	Pid  json.RawMessage `json:"pid"`
+	Tid  json.RawMessage `json:"tid"`
+	Ts   json.RawMessage `json:"ts"`
+	Dur  json.RawMessage `json:"dur"`
+	ID   json.RawMessage `json:"id"`
+	Bp   json.RawMessage `json:"bp"`
+	Args json.RawMessage `json:"args"`
+}
+
+type entry struct {
+	once sync.Once
+	evs  []Event
+	err  error
+}
+
+var (
+	mu      sync.Mutex
+	entries = map[string]*entry{}
+)
+
+// Read returns the events of the trace at path (.json or gzip, whatever
+// its name), decoded once per test binary and path; safe for parallel
+// tests. The slice and its events are shared by every caller: read them,
+// never change them (copy what a check needs to sort or edit).
+func Read(path string) ([]Event, error) {
+	key, err := filepath.Abs(path)
+	if err != nil {
+		key = path
+	}
+	mu.Lock()
+	e := entries[key]
+	if e == nil {
+		e = &entry{}
+		entries[key] = e
+	}
+	mu.Unlock()
+	e.once.Do(func() {
+		e.evs, e.err = decodeFile(path)
+		if e.err != nil {
+			e.err = fmt.Errorf("%s: %w", path, e.err)
+		}
+	})
+	return e.evs, e.err
+}
+
+// MustRead is Read, failing the test on an error.
+func MustRead(t testing.TB, path string) []Event {
+	t.Helper()
+	evs, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func decodeFile(path string) ([]Event, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			return nil, err
+		}
+	}
+	return Decode(data)
+}
+
+// Decode reads the events of a trace's JSON text: an object with
+// traceEvents, or a bare array of events.
+func Decode(data []byte) ([]Event, error) {
+	var ws []wire
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		if err := json.Unmarshal(data, &ws); err != nil {
+			return nil, err
+		}
+	} else {
+		var doc struct {
+			TraceEvents []wire `json:"traceEvents"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, err
+		}
+		ws = doc.TraceEvents
+	}
+	out := make([]Event, len(ws))
+	for k := range ws {
+		w := &ws[k]
+		e := &out[k]
+		*e = Event{Index: k, Name: w.Name, Cat: w.Cat, Ph: w.Ph, Pid: rawText(w.Pid), Tid: rawText(w.Tid),
+			ID: rawText(w.ID), Bp: rawText(w.Bp)}
+		if len(w.Args) > 0 && w.Args[0] == '{' {
+			e.Args = w.Args
+			e.Corr = e.ArgText("correlation")
+			e.ExtID = e.ArgText("External id")
+		}
+		var err error
+		if e.Ts, e.HasTs, err = rawNs(w.Ts); err != nil {
+			return nil, fmt.Errorf("event %d ts: %w", k, err)
+		}
+		if e.Dur, e.HasDur, err = rawNs(w.Dur); err != nil {
+			return nil, fmt.Errorf("event %d dur: %w", k, err)
+		}
+	}
+	return out, nil
+}
+
+// rawNs is a raw ts or dur (a number or a string of one) in ns.
+func rawNs(v json.RawMessage) (int64, bool, error) {
+	if len(v) == 0 || string(v) == "null" {
+		return 0, false, nil
+	}
+	if v[0] == '"' {
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return 0, false, err
+		}
+		n, err := NsText(s)
+		return n, true, err
+	}
+	if v[0] == '-' || v[0] >= '0' && v[0] <= '9' {
+		n, err := NsText(string(v))
+		return n, true, err
+	}
+	return 0, false, nil // a bool, an object: not a time
+}
+
+// rawText is a raw value as an id: a number's digits, a string's text, "".
+func rawText(v json.RawMessage) string {
+	if len(v) == 0 {
+		return ""
+	}
+	switch c := v[0]; {
+	case c == '"':
+		if bytes.IndexByte(v, '\\') < 0 {
+			return string(v[1 : len(v)-1])
+		}
+		var s string
+		json.Unmarshal(v, &s)
+		return s
+	case c == '-' || c >= '0' && c <= '9':
+		return string(v)
+	}
+	return ""
+}
