@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // Event is one element of a trace's traceEvents as written, read by
@@ -23,8 +24,9 @@ type Event struct {
 	HasTs, HasDur bool   // ts, dur were written (not null)
 	ID, Bp        string // flow id and binding point as written ("" when absent)
 	Corr, ExtID   string // args.correlation and args["External id"] as written (exact keys), "" when absent
-	// Args is the args object as written (nil when absent). Read its
-	// values with Arg, ArgText, ArgInt or ArgMap.
+	// Args is the args object as written (nil when absent, and from Read:
+	// only ReadArgs and Decode keep it). Read its values with Arg,
+	// ArgText, ArgInt or ArgMap.
 	Args json.RawMessage
 }
 
@@ -73,16 +75,36 @@ func (e *Event) ArgMap() map[string]any {
 
 // wire is what encoding/json fills for one event.
 type wire struct {
-	Name string          `json:"name"`
-	Cat  string          `json:"cat"`
-	Ph   string          `json:"ph"`
-	Pid  json.RawMessage `json:"pid"`
-	Tid  json.RawMessage `json:"tid"`
-	Ts   json.RawMessage `json:"ts"`
-	Dur  json.RawMessage `json:"dur"`
-	ID   json.RawMessage `json:"id"`
-	Bp   json.RawMessage `json:"bp"`
-	Args json.RawMessage `json:"args"`
+	Name string `json:"name"`
+	Cat  string `json:"cat"`
+	Ph   string `json:"ph"`
+	Pid  span   `json:"pid"`
+	Tid  span   `json:"tid"`
+	Ts   span   `json:"ts"`
+	Dur  span   `json:"dur"`
+	ID   span   `json:"id"`
+	Bp   span   `json:"bp"`
+	Args span   `json:"args"`
+}
+
+// span is a value's text as written, a slice of the decoded document
+// itself (json.RawMessage would copy each one): json.Unmarshal hands an
+// Unmarshaler a slice of its input, which Decode checks (inside).
+type span []byte
+
+func (s *span) UnmarshalJSON(b []byte) error {
+	*s = b
+	return nil
+}
+
+// inside reports whether s lies within data (or is empty).
+func (s span) inside(data []byte) bool {
+	if len(s) == 0 {
+		return true
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	return p >= lo && p+uintptr(len(s)) <= lo+uintptr(len(data))
 }
 
 type entry struct {
@@ -91,20 +113,33 @@ type entry struct {
 	err  error
 }
 
+type key struct {
+	path string
+	args bool
+}
+
 var (
 	mu      sync.Mutex
-	entries = map[string]*entry{}
+	entries = map[key]*entry{}
 )
 
 // Read returns the events of the trace at path (.json or gzip, whatever
 // its name), decoded once per test binary and path; safe for parallel
 // tests. The slice and its events are shared by every caller: read them,
-// never change them (copy what a check needs to sort or edit).
-func Read(path string) ([]Event, error) {
-	key, err := filepath.Abs(path)
+// never change them (copy what a check needs to sort or edit). Their
+// Args are nil (Corr and ExtID are read): ReadArgs keeps them, at the
+// cost of holding the file's whole text.
+func Read(path string) ([]Event, error) { return read(path, false) }
+
+// ReadArgs is Read with each event's Args kept.
+func ReadArgs(path string) ([]Event, error) { return read(path, true) }
+
+func read(path string, args bool) ([]Event, error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		key = path
+		abs = path
 	}
+	key := key{abs, args}
 	mu.Lock()
 	e := entries[key]
 	if e == nil {
@@ -113,7 +148,7 @@ func Read(path string) ([]Event, error) {
 	}
 	mu.Unlock()
 	e.once.Do(func() {
-		e.evs, e.err = decodeFile(path)
+		e.evs, e.err = decodeFile(path, args)
 		if e.err != nil {
 			e.err = fmt.Errorf("%s: %w", path, e.err)
 		}
@@ -131,26 +166,44 @@ func MustRead(t testing.TB, path string) []Event {
 	return evs
 }
 
-func decodeFile(path string) ([]Event, error) {
+// MustReadArgs is ReadArgs, failing the test on an error.
+func MustReadArgs(t testing.TB, path string) []Event {
+	t.Helper()
+	evs, err := ReadArgs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func decodeFile(path string, args bool) ([]Event, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	if data, err = inflate(data); err != nil {
+		return nil, err
+	}
+	return decode(data, args)
+}
+
+// inflate is data, gunzipped when it starts with gzip's magic bytes.
+func inflate(data []byte) ([]byte, error) {
 	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
 			return nil, err
 		}
-		if data, err = io.ReadAll(zr); err != nil {
-			return nil, err
-		}
+		return io.ReadAll(zr)
 	}
-	return Decode(data)
+	return data, nil
 }
 
 // Decode reads the events of a trace's JSON text: an object with
-// traceEvents, or a bare array of events.
-func Decode(data []byte) ([]Event, error) {
+// traceEvents, or a bare array of events. Their Args are slices of data.
+func Decode(data []byte) ([]Event, error) { return decode(data, true) }
+
+func decode(data []byte, keepArgs bool) ([]Event, error) {
 	var ws []wire
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '[' {
 		if err := json.Unmarshal(data, &ws); err != nil {
@@ -168,13 +221,21 @@ func Decode(data []byte) ([]Event, error) {
 	out := make([]Event, len(ws))
 	for k := range ws {
 		w := &ws[k]
+		for _, s := range []span{w.Pid, w.Tid, w.Ts, w.Dur, w.ID, w.Bp, w.Args} {
+			if !s.inside(data) {
+				return nil, fmt.Errorf("event %d: encoding/json handed span a copy, not its input: copy in span.UnmarshalJSON", k)
+			}
+		}
 		e := &out[k]
 		*e = Event{Index: k, Name: w.Name, Cat: w.Cat, Ph: w.Ph, Pid: rawText(w.Pid), Tid: rawText(w.Tid),
 			ID: rawText(w.ID), Bp: rawText(w.Bp)}
 		if len(w.Args) > 0 && w.Args[0] == '{' {
-			e.Args = w.Args
+			e.Args = json.RawMessage(w.Args)
 			e.Corr = e.ArgText("correlation")
 			e.ExtID = e.ArgText("External id")
+			if !keepArgs {
+				e.Args = nil
+			}
 		}
 		var err error
 		if e.Ts, e.HasTs, err = rawNs(w.Ts); err != nil {
@@ -188,7 +249,7 @@ func Decode(data []byte) ([]Event, error) {
 }
 
 // rawNs is a raw ts or dur (a number or a string of one) in ns.
-func rawNs(v json.RawMessage) (int64, bool, error) {
+func rawNs(v []byte) (int64, bool, error) {
 	if len(v) == 0 || string(v) == "null" {
 		return 0, false, nil
 	}
@@ -208,7 +269,7 @@ func rawNs(v json.RawMessage) (int64, bool, error) {
 }
 
 // rawText is a raw value as an id: a number's digits, a string's text, "".
-func rawText(v json.RawMessage) string {
+func rawText(v []byte) string {
 	if len(v) == 0 {
 		return ""
 	}

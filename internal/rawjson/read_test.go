@@ -68,7 +68,7 @@ func TestDecode(t *testing.T) {
 // event's args reads as encoding/json reads it into a map.
 func TestArgAgainstMap(t *testing.T) {
 	path := filepath.Join("..", "..", "testdata", "sample.pt.trace.json")
-	evs := MustRead(t, path)
+	evs := MustReadArgs(t, path)
 	keys := 0
 	for _, e := range evs {
 		var m map[string]json.RawMessage
@@ -124,5 +124,27 @@ func TestReadOnce(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(dir, "none.json")); err == nil || !bytes.Contains([]byte(err.Error()), []byte("none.json")) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestReadWithoutArgs: Read drops the args but keeps the ids read from them.
+func TestReadWithoutArgs(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "sample.pt.trace.json")
+	with, without := MustReadArgs(t, path), MustRead(t, path)
+	if len(with) != len(without) {
+		t.Fatalf("%d events with args, %d without", len(with), len(without))
+	}
+	corr := 0
+	for k := range with {
+		a, b := with[k], without[k]
+		if b.Args != nil || a.Corr != b.Corr || a.ExtID != b.ExtID || a.Ts != b.Ts || a.Name != b.Name {
+			t.Fatalf("event %d: %+v with args, %+v without", k, a, b)
+		}
+		if a.Corr != "" {
+			corr++
+		}
+	}
+	if corr == 0 {
+		t.Error("the sample trace has no correlation: the check saw nothing")
 	}
 }
