@@ -50,7 +50,7 @@ func TestStepsAddUpOnSharedTraces(t *testing.T) {
 	withSteps, withWork := 0, 0
 	for _, p := range sharedTraces(t) {
 		name := filepath.Base(p)
-		raw := readRaw(t, readGz(t, p))
+		raw := readRaw(t, p)
 		res := Build(open(t, p), nil)
 		var rawNs int64
 		rawStep := map[string]int64{}
