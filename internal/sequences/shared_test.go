@@ -86,7 +86,7 @@ func TestSharedTracesAgainstRawJSON(t *testing.T) {
 			continue
 		}
 		name := filepath.Base(p)
-		evs := rawEvents(t, readTrace(t, p))
+		evs := rawFile(t, p)
 		root := topLevelRoot(evs)
 		tr, _, err := testcache.Open(p, testcacheOptions)
 		if err != nil {
@@ -131,7 +131,7 @@ func TestSharedOpRule(t *testing.T) {
 			continue
 		}
 		name := filepath.Base(p)
-		evs := rawEvents(t, data)
+		evs := rawFile(t, p)
 		tr, _, err := testcache.Open(p, testcacheOptions)
 		if err != nil {
 			t.Fatal(err)
