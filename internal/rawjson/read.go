@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/tracetab/tracetab/internal/testcache"
 	"unsafe"
 )
 
@@ -22,6 +24,7 @@ type Event struct {
 	Pid, Tid      string // as written: a number's digits or a string's text
 	Ts, Dur       int64  // ns: the microseconds as written, exact, truncated toward zero; 0 when absent
 	HasTs, HasDur bool   // ts, dur were written (not null)
+	TsPoint       bool   // ts was written with a decimal point (fractional microseconds, even .000)
 	ID, Bp        string // flow id and binding point as written ("" when absent)
 	Corr, ExtID   string // args.correlation and args["External id"] as written (exact keys), "" when absent
 	// Args is the args object as written (nil when absent, and from Read:
@@ -114,8 +117,9 @@ type entry struct {
 }
 
 type key struct {
-	path string
-	args bool
+	path        string
+	size, modNs int64
+	args        bool
 }
 
 var (
@@ -124,8 +128,10 @@ var (
 )
 
 // Read returns the events of the trace at path (.json or gzip, whatever
-// its name), decoded once per test binary and path; safe for parallel
-// tests. The slice and its events are shared by every caller: read them,
+// its name): a read-only input (the shared reference data or the
+// repository's testdata, as testcache.Cacheable says) is decoded once per
+// test binary, path, size and modification time, safe for parallel tests;
+// any other file afresh on each call. The slice and its events are shared by every caller: read them,
 // never change them (copy what a check needs to sort or edit). Their
 // Args are nil (Corr and ExtID are read): ReadArgs keeps them, at the
 // cost of holding the file's whole text.
@@ -135,11 +141,23 @@ func Read(path string) ([]Event, error) { return read(path, false) }
 func ReadArgs(path string) ([]Event, error) { return read(path, true) }
 
 func read(path string, args bool) ([]Event, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !testcache.Cacheable(path) {
+		// a file a test wrote: read afresh, never kept
+		evs, err := decodeFile(path, args)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+		return evs, err
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
-	key := key{abs, args}
+	key := key{abs, st.Size(), st.ModTime().UnixNano(), args}
 	mu.Lock()
 	e := entries[key]
 	if e == nil {
@@ -238,6 +256,7 @@ func decode(data []byte, keepArgs bool) ([]Event, error) {
 			}
 		}
 		var err error
+		e.TsPoint = bytes.IndexByte(w.Ts, '.') >= 0
 		if e.Ts, e.HasTs, err = rawNs(w.Ts); err != nil {
 			return nil, fmt.Errorf("event %d ts: %w", k, err)
 		}

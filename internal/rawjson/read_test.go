@@ -29,7 +29,7 @@ func TestDecode(t *testing.T) {
 	}
 	e := evs[0]
 	if e.Index != 0 || e.Name != `k"1` || e.Cat != "kernel" || e.Ph != "X" || e.Pid != "0" || e.Tid != "stream 7" ||
-		e.Ts != 1695835535123456789 || e.Dur != 2500 || !e.HasTs || !e.HasDur || e.Corr != "42" || e.ExtID != "7" || e.Thread() != "0/stream 7" {
+		e.Ts != 1695835535123456789 || !e.TsPoint || e.Dur != 2500 || !e.HasTs || !e.HasDur || e.Corr != "42" || e.ExtID != "7" || e.Thread() != "0/stream 7" {
 		t.Errorf("event 0 read as %+v", e)
 	}
 	if v := e.ArgText("external id"); v != "9" {
@@ -47,7 +47,7 @@ func TestDecode(t *testing.T) {
 	if m := e.ArgMap(); m["correlation"] != json.Number("42") || m[`s"k`] != "v" {
 		t.Errorf("ArgMap = %v", m)
 	}
-	if f := evs[1]; f.ID != "0x1f" || f.Bp != "e" || f.Pid != "p" || f.Tid != "3" || f.Ts != 1000000 || f.HasDur || f.Args != nil {
+	if f := evs[1]; f.ID != "0x1f" || f.Bp != "e" || f.Pid != "p" || f.Tid != "3" || f.Ts != 1000000 || f.TsPoint || f.HasDur || f.Args != nil {
 		t.Errorf("event 1 read as %+v", f)
 	}
 	if m := evs[2]; m.Args != nil || m.ArgMap() != nil || m.HasTs {
@@ -91,9 +91,27 @@ func TestArgAgainstMap(t *testing.T) {
 	}
 }
 
-// TestReadOnce: parallel readers of one file, plain or gzip, share one
-// decoding; a missing file is an error naming it.
+// TestReadOnce: parallel readers of a read-only input share one
+// decoding; a file a test wrote (plain or gzip) is read afresh each time,
+// so a rewritten one reads as rewritten; a missing file is an error
+// naming it.
 func TestReadOnce(t *testing.T) {
+	sample := filepath.Join("..", "..", "testdata", "sample.pt.trace.json")
+	var wg sync.WaitGroup
+	got := make([][]Event, 8)
+	for k := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[k], _ = Read(sample)
+		}()
+	}
+	wg.Wait()
+	for k := range got {
+		if len(got[k]) == 0 || &got[k][0] != &got[0][0] {
+			t.Fatalf("reader %d got %d events, not the shared slice", k, len(got[k]))
+		}
+	}
 	data := []byte(doc)
 	dir := t.TempDir()
 	plain, gz := filepath.Join(dir, "t.json"), filepath.Join(dir, "t.json.gz")
@@ -104,23 +122,18 @@ func TestReadOnce(t *testing.T) {
 	if os.WriteFile(plain, data, 0o644) != nil || os.WriteFile(gz, b.Bytes(), 0o644) != nil {
 		t.Fatal("write")
 	}
-	var wg sync.WaitGroup
-	got := make([][]Event, 8)
-	for k := range got {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[k], _ = Read([]string{plain, gz}[k%2])
-		}()
+	p, g := MustRead(t, plain), MustRead(t, gz)
+	if len(p) != 4 || len(g) != 4 || p[0].Ts != g[0].Ts || p[0].Corr != "42" {
+		t.Fatalf("plain %d events, gzip %d", len(p), len(g))
 	}
-	wg.Wait()
-	for k := range got {
-		if len(got[k]) != 4 || &got[k][0] != &got[k%2][0] {
-			t.Fatalf("reader %d got %d events, not the shared slice", k, len(got[k]))
-		}
+	if q := MustRead(t, plain); &q[0] == &p[0] {
+		t.Error("a file a test wrote was kept")
 	}
-	if got[0][0].Ts != got[1][0].Ts {
-		t.Error("gzip and plain differ")
+	if os.WriteFile(plain, []byte(`[{"ph": "X", "ts": 1}]`), 0o644) != nil {
+		t.Fatal("write")
+	}
+	if q := MustRead(t, plain); len(q) != 1 {
+		t.Errorf("the rewritten file reads as %d events, want 1", len(q))
 	}
 	if _, err := Read(filepath.Join(dir, "none.json")); err == nil || !bytes.Contains([]byte(err.Error()), []byte("none.json")) {
 		t.Errorf("missing file: %v", err)
