@@ -12,16 +12,7 @@ import (
 )
 
 // sharedTraces lists the shared real traces (not the not-traces).
-func sharedTraces(t *testing.T) []string {
-	dir := filepath.Join(testenv.Shared(t), "traces")
-	gz, _ := filepath.Glob(filepath.Join(dir, "*.json.gz"))
-	js, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	paths := append(gz, js...)
-	if len(paths) < 20 {
-		t.Fatalf("%d traces in %s, want the 20 and more its README lists", len(paths), dir)
-	}
-	return paths
-}
+func sharedTraces(t *testing.T) []string { return testenv.SharedTraces(t) }
 
 func open(t *testing.T, p string) *trace.Trace {
 	t.Helper()

@@ -81,13 +81,7 @@ func ns(t *testing.T, raw json.RawMessage) int64 {
 	return w*1000 + f
 }
 
-func sharedTraces(t *testing.T) []string {
-	files, _ := filepath.Glob(filepath.Join(testenv.Shared(t), "traces", "*.json*"))
-	if len(files) < 20 {
-		t.Fatalf("want the shared traces, found %d", len(files))
-	}
-	return files
-}
+func sharedTraces(t *testing.T) []string { return testenv.SharedTraces(t) }
 
 var (
 	deviceWorkCat = map[string]bool{"kernel": true, "gpu_memcpy": true, "gpu_memset": true, "Kernel": true, "Memcpy": true, "Memset": true, "mtia_ccp_events": true}

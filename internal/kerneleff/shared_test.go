@@ -96,18 +96,7 @@ func readKernels(t *testing.T, path string) []rawKernel {
 }
 
 // sharedTraces lists the shared trace files.
-func sharedTraces(t *testing.T) []string {
-	shared := testenv.Shared(t)
-	var paths []string
-	for _, pat := range []string{"*.json", "*.json.gz"} {
-		m, _ := filepath.Glob(filepath.Join(shared, "traces", pat))
-		paths = append(paths, m...)
-	}
-	if len(paths) < 20 {
-		t.Fatalf("%d shared traces, want the 25 of ../shared/traces", len(paths))
-	}
-	return paths
-}
+func sharedTraces(t *testing.T) []string { return testenv.SharedTraces(t) }
 
 func open(t *testing.T, path string) *trace.Trace {
 	t.Helper()

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/big"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -246,19 +245,7 @@ func (rt *rawTrace) byDevice() map[[2]int64][]rawMem {
 }
 
 // sharedTraces lists every trace of ../shared/traces.
-func sharedTraces(t *testing.T) []string {
-	dir := filepath.Join(testenv.Shared(t), "traces")
-	var out []string
-	for _, pat := range []string{"*.json", "*.json.gz"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		out = append(out, m...)
-	}
-	slices.Sort(out)
-	if len(out) == 0 {
-		t.Fatal("no traces in " + dir)
-	}
-	return out
-}
+func sharedTraces(t *testing.T) []string { return testenv.SharedTraces(t) }
 
 var parsed sync.Map // path -> *trace.Trace: each shared trace is read once per test binary
 

@@ -4,14 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tracetab/tracetab/internal/testenv"
 )
 
-// BenchmarkDecode decodes the largest shared trace (TRACETAB_SHARED or ../shared).
+// BenchmarkDecode decodes the largest shared trace.
 func BenchmarkDecode(b *testing.B) {
-	path := filepath.Join("..", "..", "..", "shared", "traces", "TraceLens__h100__google_owlv2-large-patch14-ensemble__1016001.json.gz")
-	if _, err := os.Stat(path); err != nil {
-		b.Skip(err)
-	}
+	path := filepath.Join(testenv.Shared(b), "traces", "TraceLens__h100__google_owlv2-large-patch14-ensemble__1016001.json.gz")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)

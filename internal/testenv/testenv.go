@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -88,4 +89,26 @@ func BenchFile(b *testing.B) string {
 		b.Skip(err)
 	}
 	return path
+}
+
+// MinSharedTraces is the fewest traces the shared traces/ folder holds
+// (its README lists 25): fewer means a broken copy, not a smaller set.
+const MinSharedTraces = 20
+
+// SharedTraces lists every trace of the shared traces/ folder (*.json and
+// *.json.gz, sorted), skipping the test when the shared data is absent
+// and failing it when the folder holds fewer than MinSharedTraces.
+func SharedTraces(t testing.TB) []string {
+	t.Helper()
+	dir := filepath.Join(Shared(t), "traces")
+	var out []string
+	for _, pat := range []string{"*.json", "*.json.gz"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		out = append(out, m...)
+	}
+	slices.Sort(out)
+	if len(out) < MinSharedTraces {
+		t.Fatalf("%d traces in %s, want the %d and more its README lists", len(out), dir, MinSharedTraces)
+	}
+	return out
 }
