@@ -55,7 +55,10 @@ func TestNsAgainstRat(t *testing.T) {
 			s += strings.Repeat("0", r.IntN(2)) + strconv.Itoa(abs(e))
 		}
 		want, fits := ratNs(s)
-		got, err := NsText(s)
+		got, exact, err := nsText(s)
+		if r, _ := new(big.Rat).SetString(s); fits && exact != r.Mul(r, big.NewRat(1000, 1)).IsInt() {
+			t.Fatalf("nsText(%s): exact %v, big.Rat says the opposite", s, exact)
+		}
 		switch {
 		case !fits && err == nil:
 			t.Fatalf("NsText(%s) = %d, want an error (outside int64)", s, got)

@@ -27,7 +27,14 @@ func Ns(v any) (int64, error) {
 // nanoseconds, truncated toward zero, by integer arithmetic on its
 // digits. Anything else, or a value outside int64, is an error.
 func NsText(s string) (int64, error) {
-	bad := func(why string) (int64, error) { return 0, fmt.Errorf("bad number %q: %s", s, why) }
+	n, _, err := nsText(s)
+	return n, err
+}
+
+// nsText is NsText, also saying whether the value is a whole number of
+// nanoseconds (nothing was cut).
+func nsText(s string) (int64, bool, error) {
+	bad := func(why string) (int64, bool, error) { return 0, false, fmt.Errorf("bad number %q: %s", s, why) }
 	i, neg := 0, false
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		neg = s[i] == '-'
@@ -88,14 +95,18 @@ func NsText(s string) (int64, error) {
 		return bad("not a decimal number")
 	}
 	if len(digits) == 0 {
-		return 0, nil
+		return 0, true, nil
 	}
 	// value = digits * 10^(3 + exp - frac) ns: drop digits (truncation
 	// toward zero) or append zeros
 	shift := 3 + exp - frac
+	exact := true
 	if shift < 0 {
 		if -shift >= len(digits) {
-			return 0, nil
+			return 0, false, nil // digits holds no leading zero: a nonzero value cut to 0
+		}
+		for _, c := range digits[len(digits)+shift:] {
+			exact = exact && c == '0'
 		}
 		digits = digits[:len(digits)+shift]
 		shift = 0
@@ -115,9 +126,9 @@ func NsText(s string) (int64, error) {
 		return bad("outside int64 nanoseconds")
 	}
 	if neg {
-		return int64(-v), nil
+		return int64(-v), exact, nil
 	}
-	return int64(v), nil
+	return int64(v), exact, nil
 }
 
 // ID is an id as written: a number's digits or a string; "" otherwise.

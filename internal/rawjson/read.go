@@ -25,6 +25,7 @@ type Event struct {
 	Ts, Dur       int64  // ns: the microseconds as written, exact, truncated toward zero; 0 when absent
 	HasTs, HasDur bool   // ts, dur were written (not null)
 	TsPoint       bool   // ts was written with a decimal point (fractional microseconds, even .000)
+	SubNs         bool   // ts or dur was finer than a nanosecond (truncated to one)
 	ID, Bp        string // flow id and binding point as written ("" when absent)
 	Corr, ExtID   string // args.correlation and args["External id"] as written (exact keys), "" when absent
 	// Args is the args object as written (nil when absent, and from Read:
@@ -256,35 +257,38 @@ func decode(data []byte, keepArgs bool) ([]Event, error) {
 			}
 		}
 		var err error
+		var exactTs, exactDur bool
 		e.TsPoint = bytes.IndexByte(w.Ts, '.') >= 0
-		if e.Ts, e.HasTs, err = rawNs(w.Ts); err != nil {
+		if e.Ts, e.HasTs, exactTs, err = rawNs(w.Ts); err != nil {
 			return nil, fmt.Errorf("event %d ts: %w", k, err)
 		}
-		if e.Dur, e.HasDur, err = rawNs(w.Dur); err != nil {
+		if e.Dur, e.HasDur, exactDur, err = rawNs(w.Dur); err != nil {
 			return nil, fmt.Errorf("event %d dur: %w", k, err)
 		}
+		e.SubNs = !exactTs || !exactDur
 	}
 	return out, nil
 }
 
-// rawNs is a raw ts or dur (a number or a string of one) in ns.
-func rawNs(v []byte) (int64, bool, error) {
+// rawNs is a raw ts or dur (a number or a string of one) in ns, whether
+// it is there, and whether it is a whole number of ns.
+func rawNs(v []byte) (ns int64, has, exact bool, err error) {
 	if len(v) == 0 || string(v) == "null" {
-		return 0, false, nil
+		return 0, false, true, nil
 	}
 	if v[0] == '"' {
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
-			return 0, false, err
+			return 0, false, true, err
 		}
-		n, err := NsText(s)
-		return n, true, err
+		ns, exact, err = nsText(s)
+		return ns, true, exact, err
 	}
 	if v[0] == '-' || v[0] >= '0' && v[0] <= '9' {
-		n, err := NsText(string(v))
-		return n, true, err
+		ns, exact, err = nsText(string(v))
+		return ns, true, exact, err
 	}
-	return 0, false, nil // a bool, an object: not a time
+	return 0, false, true, nil // a bool, an object: not a time
 }
 
 // rawText is a raw value as an id: a number's digits, a string's text, "".

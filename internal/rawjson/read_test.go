@@ -29,7 +29,7 @@ func TestDecode(t *testing.T) {
 	}
 	e := evs[0]
 	if e.Index != 0 || e.Name != `k"1` || e.Cat != "kernel" || e.Ph != "X" || e.Pid != "0" || e.Tid != "stream 7" ||
-		e.Ts != 1695835535123456789 || !e.TsPoint || e.Dur != 2500 || !e.HasTs || !e.HasDur || e.Corr != "42" || e.ExtID != "7" || e.Thread() != "0/stream 7" {
+		e.Ts != 1695835535123456789 || !e.TsPoint || e.SubNs || e.Dur != 2500 || !e.HasTs || !e.HasDur || e.Corr != "42" || e.ExtID != "7" || e.Thread() != "0/stream 7" {
 		t.Errorf("event 0 read as %+v", e)
 	}
 	if v := e.ArgText("external id"); v != "9" {
@@ -53,7 +53,7 @@ func TestDecode(t *testing.T) {
 	if m := evs[2]; m.Args != nil || m.ArgMap() != nil || m.HasTs {
 		t.Errorf("event 2 read as %+v", m)
 	}
-	if d := evs[3]; d.Index != 3 || d.Ts != -1 || d.HasDur || d.Corr != "b" {
+	if d := evs[3]; d.Index != 3 || d.Ts != -1 || !d.SubNs || d.HasDur || d.Corr != "b" {
 		t.Errorf("event 3 read as %+v (the last of duplicate keys wins, as in encoding/json)", d)
 	}
 	if _, err := Decode([]byte(`{"traceEvents": [{"ph": "X", "ts": "N/A"}]}`)); err == nil {
