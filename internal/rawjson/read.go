@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/testcache"
+	"github.com/tracetab/tracetab/internal/testenv"
 	"unsafe"
 )
 
@@ -130,7 +130,7 @@ var (
 
 // Read returns the events of the trace at path (.json or gzip, whatever
 // its name): a read-only input (the shared reference data or the
-// repository's testdata, as testcache.Cacheable says) is decoded once per
+// repository's testdata, as testenv.ReadOnlyInput says) is decoded once per
 // test binary, path, size and modification time, safe for parallel tests;
 // any other file afresh on each call. The slice and its events are shared by every caller: read them,
 // never change them (copy what a check needs to sort or edit). Their
@@ -146,7 +146,7 @@ func read(path string, args bool) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !testcache.Cacheable(path) {
+	if !testenv.ReadOnlyInput(path) {
 		// a file a test wrote: read afresh, never kept
 		evs, err := decodeFile(path, args)
 		if err != nil {

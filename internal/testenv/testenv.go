@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -111,4 +112,24 @@ func SharedTraces(t testing.TB) []string {
 		t.Fatalf("%d traces in %s, want the %d and more its README lists", len(out), dir, MinSharedTraces)
 	}
 	return out
+}
+
+// ReadOnlyInput reports whether path is one of the inputs tests only
+// read, which caches may keep for the whole test binary: a file under the
+// shared reference data or the repository's testdata.
+func ReadOnlyInput(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	roots := []string{filepath.Join(Root(), "testdata")}
+	if d, ok := SharedDir(); ok {
+		roots = append(roots, d)
+	}
+	for _, r := range roots {
+		if ra, err := filepath.Abs(r); err == nil && strings.HasPrefix(abs, ra+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
