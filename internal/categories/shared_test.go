@@ -38,6 +38,7 @@ func sumCells(c *Cells) (ns int64, n int) {
 // own reading of the JSON. Device work launched outside every step adds up
 // to Outside.
 func TestStepsAddUpOnSharedTraces(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	withSteps, withWork := 0, 0
 	for _, p := range sharedTraces(t) {
 		name := filepath.Base(p)

@@ -23,6 +23,7 @@ func rawIsCPU(cat string) bool {
 // trace with launched device work is checked, and the shared set holds at
 // least 10 (a run whose subtests all skip fails).
 func TestCPUActiveReal(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	shared := testenv.Shared(t)
 	files, _ := filepath.Glob(filepath.Join(shared, "traces", "*.json*"))
 	checked := 0

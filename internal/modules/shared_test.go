@@ -154,6 +154,7 @@ func readRaw(t *testing.T, path string) (map[string]rawTruth, int64, int) {
 // test's own reading of the JSON, self times are totals less the
 // children's, and no trace with "nn.Module: " in it goes unchecked.
 func TestSharedTracesAgainstRawJSON(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	dir := filepath.Join(testenv.Shared(t), "traces")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json.gz"))
 	if len(paths) == 0 {

@@ -75,6 +75,7 @@ func compareSeqs(t *testing.T, name string, got, want map[string]rawSeq) {
 // device ops of one root in time order); every trace whose raw reading
 // has a sequence is checked, and at least five do.
 func TestSharedTracesAgainstRawJSON(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	dir := filepath.Join(testenv.Shared(t), "traces")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json*"))
 	if len(paths) == 0 {
@@ -122,6 +123,7 @@ var testcacheOptions = parse.Options{NoExtras: true, NoMemory: true}
 // the sequences equal the raw reading's: the shallowest events whose name
 // contains the text are the roots. At least three traces are checked.
 func TestSharedOpRule(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	dir := filepath.Join(testenv.Shared(t), "traces")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json*"))
 	checked := 0
