@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/tracetab/tracetab/internal/rawjson"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -115,7 +114,7 @@ func (e cxEv) contains(o cxEv) bool {
 func cxRawEvents(t *testing.T, path string) []cxEv {
 	t.Helper()
 	var out []cxEv
-	for _, e := range rawjson.MustRead(t, path) {
+	for _, e := range readRaw(t, path) { // the cache readRaw fills
 		if e.Ph != "X" {
 			continue
 		}
