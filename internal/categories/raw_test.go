@@ -1,11 +1,6 @@
 package categories
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/json"
-	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -38,62 +33,20 @@ var (
 	rawKernelCats = map[string]bool{"kernel": true, "Kernel": true}
 )
 
-// readGz returns the bytes of a .json.gz (or .json) file.
-func readGz(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(data) > 2 && data[0] == 0x1f && data[1] == 0x8b {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if data, err = io.ReadAll(zr); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return data
-}
-
-// readRaw decodes the trace with encoding/json: every X event named
-// ProfilerStep#N off the GPU lanes is a step window, and every kernel,
-// memcpy and memset gets the start of its launch call (the first runtime
-// or driver call with the same args.correlation) or, without one, its own.
-func readRaw(t *testing.T, data []byte) rawTrace {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	var events []any
-	switch d := doc.(type) {
-	case map[string]any:
-		events, _ = d["traceEvents"].([]any)
-	case []any:
-		events = d
-	}
-	ns := func(v any) int64 {
-		n, err := rawjson.Ns(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+// readRaw is the test's own reading of the trace's JSON (decoded by
+// rawjson): every X event named ProfilerStep#N off the GPU lanes is a step
+// window, and every kernel, memcpy and memset gets the start of its launch
+// call (the first runtime or driver call with the same args.correlation)
+// or, without one, its own.
+func readRaw(t *testing.T, path string) rawTrace {
 	var r rawTrace
 	launch := map[string]int64{}
-	for _, x := range events {
-		e, ok := x.(map[string]any)
-		if !ok || e["ph"] != "X" {
+	for _, e := range rawjson.MustRead(t, path) {
+		if e.Ph != "X" {
 			continue
 		}
-		cat, _ := e["cat"].(string)
-		name, _ := e["name"].(string)
-		args, _ := e["args"].(map[string]any)
-		ts, dur := ns(e["ts"]), max(ns(e["dur"]), 0)
-		corr := rawjson.ID(args["correlation"])
+		cat, name, corr := e.Cat, e.Name, e.Corr
+		ts, dur := e.Ts, max(e.Dur, 0)
 		switch {
 		case strings.HasPrefix(name, "ProfilerStep#") && !strings.HasPrefix(cat, "gpu_"):
 			r.steps = append(r.steps, rawStep{name, ts, ts + dur})

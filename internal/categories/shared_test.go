@@ -12,16 +12,7 @@ import (
 )
 
 // sharedTraces lists the shared real traces (not the not-traces).
-func sharedTraces(t *testing.T) []string {
-	dir := filepath.Join(testenv.Shared(t), "traces")
-	gz, _ := filepath.Glob(filepath.Join(dir, "*.json.gz"))
-	js, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	paths := append(gz, js...)
-	if len(paths) < 20 {
-		t.Fatalf("%d traces in %s, want the 20 and more its README lists", len(paths), dir)
-	}
-	return paths
-}
+func sharedTraces(t *testing.T) []string { return testenv.SharedTraces(t) }
 
 func open(t *testing.T, p string) *trace.Trace {
 	t.Helper()
@@ -47,10 +38,11 @@ func sumCells(c *Cells) (ns int64, n int) {
 // own reading of the JSON. Device work launched outside every step adds up
 // to Outside.
 func TestStepsAddUpOnSharedTraces(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	withSteps, withWork := 0, 0
 	for _, p := range sharedTraces(t) {
 		name := filepath.Base(p)
-		raw := readRaw(t, readGz(t, p))
+		raw := readRaw(t, p)
 		res := Build(open(t, p), nil)
 		var rawNs int64
 		rawStep := map[string]int64{}

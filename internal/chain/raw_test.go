@@ -1,11 +1,6 @@
 package chain
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"github.com/tracetab/tracetab/internal/rawjson"
-	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -13,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/rawjson"
+	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -35,63 +32,22 @@ func (e rawEv) End() int64 { return e.Ts + e.Dur }
 
 func (e rawEv) thread() string { return e.Pid + "/" + e.Tid }
 
-// decNs turns a JSON number or string of microseconds into nanoseconds.
-func decNs(t *testing.T, v any) int64 {
-	ns, err := rawjson.Ns(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ns
+func intArg(text string) (int64, bool) {
+	i, err := strconv.ParseInt(text, 10, 64)
+	return i, err == nil
 }
 
-func intArg(v any) (int64, bool) {
-	if n, ok := v.(json.Number); ok {
-		i, err := strconv.ParseInt(n.String(), 10, 64)
-		return i, err == nil
-	}
-	return 0, false
-}
-
-// readRaw reads the X events of a trace file.
+// readRaw reads the X events of a trace file (decoded by rawjson).
 func readRaw(t *testing.T, path string) []rawEv {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dec := json.NewDecoder(r)
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	var list []any
-	switch d := doc.(type) {
-	case map[string]any:
-		list, _ = d["traceEvents"].([]any)
-	case []any:
-		list = d
-	}
 	var out []rawEv
-	for _, x := range list {
-		m, _ := x.(map[string]any)
-		if m == nil || m["ph"] != "X" {
+	for _, m := range rawjson.MustRead(t, path) {
+		if m.Ph != "X" {
 			continue
 		}
-		e := rawEv{Idx: len(out), Pid: rawjson.ID(m["pid"]), Tid: rawjson.ID(m["tid"]), Ts: decNs(t, m["ts"]), Dur: decNs(t, m["dur"])}
-		e.Name, _ = m["name"].(string)
-		e.Cat, _ = m["cat"].(string)
-		if a, ok := m["args"].(map[string]any); ok {
-			e.Corr, e.HasCorr = intArg(a["correlation"])
-			e.ExtID, e.HasExt = intArg(a["External id"])
-		}
+		e := rawEv{Idx: len(out), Name: m.Name, Cat: m.Cat, Pid: m.Pid, Tid: m.Tid, Ts: m.Ts, Dur: m.Dur}
+		e.Corr, e.HasCorr = intArg(m.Corr)
+		e.ExtID, e.HasExt = intArg(m.ExtID)
 		out = append(out, e)
 	}
 	return out
@@ -148,7 +104,7 @@ func shared(t *testing.T, name string) string {
 
 func openTrace(t *testing.T, path string) *trace.Trace {
 	t.Helper()
-	tr, err := parse.Open(path, parse.Options{})
+	tr, _, err := testcache.Open(path, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

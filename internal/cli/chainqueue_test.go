@@ -33,7 +33,7 @@ func TestChainQueueWithoutCorrelation(t *testing.T) {
 				continue
 			}
 			all[e.Name]++
-			if _, ok := e.Args["correlation"]; !ok {
+			if _, ok := e.Arg("correlation"); !ok {
 				uncorrelated[e.Name]++
 			}
 		}

@@ -1,11 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/json"
-	"io"
-	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -114,71 +109,18 @@ func (e cxEv) contains(o cxEv) bool {
 	return e.Pid == o.Pid && e.Tid == o.Tid && e.Ts <= o.Ts && o.end() <= e.end()
 }
 
-func cxDecNs(t *testing.T, n json.Number) int64 {
-	r, ok := new(big.Rat).SetString(string(n))
-	if !ok {
-		t.Fatalf("bad number %q", n)
-	}
-	r.Mul(r, big.NewRat(1000, 1))
-	q := new(big.Int).Quo(r.Num(), r.Denom())
-	return q.Int64()
-}
-
+// cxRawEvents is the X events of a trace (plain or gzip, an object or a
+// bare array) as rawjson reads them.
 func cxRawEvents(t *testing.T, path string) []cxEv {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		gz, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r = gz
-	}
-	type rawEv struct {
-		Ph   string          `json:"ph"`
-		Cat  string          `json:"cat"`
-		Name string          `json:"name"`
-		Pid  json.RawMessage `json:"pid"`
-		Tid  json.RawMessage `json:"tid"`
-		Ts   json.Number     `json:"ts"`
-		Dur  json.Number     `json:"dur"`
-		Args map[string]any  `json:"args"`
-	}
-	var doc struct {
-		TraceEvents []rawEv `json:"traceEvents"`
-	}
-	all, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(all))
-	dec.UseNumber()
-	if b := bytes.TrimLeft(all, " \t\r\n\xef\xbb\xbf"); len(b) > 0 && b[0] == '[' {
-		// the oldest Kineto and torch's legacy exporter write a bare array
-		err = dec.Decode(&doc.TraceEvents)
-	} else {
-		err = dec.Decode(&doc)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []cxEv
-	for _, e := range doc.TraceEvents {
+	for _, e := range readRaw(t, path) { // the cache readRaw fills
 		if e.Ph != "X" {
 			continue
 		}
-		x := cxEv{Cat: e.Cat, Name: e.Name, Pid: string(e.Pid), Tid: string(e.Tid), Ts: cxDecNs(t, e.Ts)}
-		if e.Dur != "" {
-			x.Dur = cxDecNs(t, e.Dur)
-		}
-		if c, ok := e.Args["correlation"].(json.Number); ok {
-			x.Corr, _ = c.Int64()
-			x.HasCorr = true
+		x := cxEv{Cat: e.Cat, Name: e.Name, Pid: e.Pid, Tid: e.Tid, Ts: e.Ts, Dur: e.Dur}
+		if c, err := strconv.ParseInt(e.Corr, 10, 64); err == nil {
+			x.Corr, x.HasCorr = c, true
 		}
 		switch e.Cat {
 		case "cpu_op", "user_annotation", "python_function":

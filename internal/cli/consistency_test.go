@@ -88,20 +88,20 @@ func rawGPUIdle(t *testing.T, evs []rawEvent) rawIdle {
 		if e.Ph != "X" {
 			continue
 		}
-		lo := usToNs(t, e.Ts)
-		hi := lo + max(0, usToNs(t, e.Dur)) // a negative dur is read as 0
+		lo := e.Ts
+		hi := lo + max(0, e.Dur) // a negative dur is read as 0
 		switch {
 		case (e.Cat == "user_annotation" || e.Cat == "cpu_op" || e.Cat == "Operator") && rawStepName.MatchString(e.Name):
 			var n int64
 			json.Unmarshal([]byte(rawStepName.FindStringSubmatch(e.Name)[1]), &n)
 			steps = append(steps, step{n, lo, hi, hi})
 		case rawCallCats[e.Cat]:
-			if c, ok := e.Args["correlation"]; ok {
-				callStart[string(c)] = lo
+			if _, ok := e.Arg("correlation"); ok {
+				callStart[e.Corr] = lo
 			}
 		case rawDevCats[e.Cat]:
-			pid, _ := e.thread()
-			work = append(work, dev{lo, hi, pid, string(e.Args["correlation"])})
+			pid, _ := e.Pid, e.Tid
+			work = append(work, dev{lo, hi, pid, e.Corr})
 		}
 	}
 	r := rawIdle{stepIdle: map[int64]int64{}}

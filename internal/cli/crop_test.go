@@ -212,13 +212,13 @@ func TestCropWindowFromRawJSON(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "w.json")
 		var sum cropview.Summary
 		cropJSONInto(t, &sum, "crop", tr, "--window", strconv.FormatInt(lo, 10)+"ns.."+strconv.FormatInt(hi, 10)+"ns", "-o", out)
-		evs := rawTraceEvents(t, tr)
+		evs := readRaw(t, tr)
 		launch := map[int64]int64{} // correlation -> launch call ts
 		for _, e := range evs {
-			if e["ph"] == "X" && (e["cat"] == "cuda_runtime" || e["cat"] == "cuda_driver" || e["cat"] == "Runtime") {
-				if c, ok := argNum(e, "correlation"); ok {
+			if e.Ph == "X" && (e.Cat == "cuda_runtime" || e.Cat == "cuda_driver" || e.Cat == "Runtime") {
+				if c, ok := e.ArgInt("correlation"); ok {
 					if _, dup := launch[c]; !dup {
-						launch[c] = rawNs(t, e["ts"])
+						launch[c] = e.Ts
 					}
 				}
 			}
@@ -226,16 +226,15 @@ func TestCropWindowFromRawJSON(t *testing.T) {
 		in2 := func(ts int64) bool { return in.OriginNs+lo <= ts && ts < in.OriginNs+hi }
 		want := 0
 		for _, e := range evs {
-			if e["ph"] != "X" {
+			if e.Ph != "X" {
 				continue
 			}
-			cat, _ := e["cat"].(string)
-			ts := rawNs(t, e["ts"])
+			cat, ts := e.Cat, e.Ts
 			switch cat {
 			case "Trace":
 				want++
 			case "kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset", "cuda_sync":
-				c, ok := argNum(e, "correlation")
+				c, ok := e.ArgInt("correlation")
 				if lt, linked := launch[c]; ok && linked {
 					ts = lt
 				}
@@ -258,38 +257,6 @@ func TestCropWindowFromRawJSON(t *testing.T) {
 			t.Errorf("%s window %d..%d ns: the crop has %d complete events (summary %d), the raw JSON's rule %d", filepath.Base(tr), lo, hi, got, sum.Events, want)
 		}
 	}
-}
-
-func rawTraceEvents(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		r, _ = gzip.NewReader(f)
-	}
-	dec := json.NewDecoder(r)
-	dec.UseNumber()
-	var doc struct {
-		TraceEvents []map[string]any `json:"traceEvents"`
-	}
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.TraceEvents
-}
-
-func argNum(e map[string]any, key string) (int64, bool) {
-	a, _ := e["args"].(map[string]any)
-	n, ok := a[key].(json.Number)
-	if !ok {
-		return 0, false
-	}
-	v, err := n.Int64()
-	return v, err == nil
 }
 
 // TestCropRefuses: what crop refuses, with the exit code and the words.

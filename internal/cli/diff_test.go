@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"encoding/xml"
 	"math"
@@ -276,16 +275,21 @@ func atoiT(t *testing.T, s string) int {
 // runtime call with its correlation id.
 func TestDiffKernelRowsRaw(t *testing.T) {
 	path := filepath.Join(testenv.Shared(t), "traces", "HTA__trace_diff__control__control.json.gz")
-	raw := readRawEvents(t, path)
+	var raw []rawEvent // the X events
+	for _, e := range readRaw(t, path) {
+		if e.Ph == "X" {
+			raw = append(raw, e)
+		}
+	}
 	type win struct{ lo, hi int64 }
 	var steps []win
 	launch := map[int64]int64{}
 	for _, e := range raw {
 		if strings.HasPrefix(e.Name, "ProfilerStep#") && e.Cat == "user_annotation" {
-			steps = append(steps, win{e.ts(), e.ts() + e.dur()})
+			steps = append(steps, win{e.Ts, e.Ts + e.Dur})
 		}
-		if e.Cat == "cuda_runtime" && e.Args.Correlation != nil {
-			launch[*e.Args.Correlation] = e.ts()
+		if c, ok := e.ArgInt("correlation"); ok && e.Cat == "cuda_runtime" {
+			launch[c] = e.Ts
 		}
 	}
 	per := map[string][]int64{}
@@ -294,9 +298,10 @@ func TestDiffKernelRowsRaw(t *testing.T) {
 		if e.Cat != "kernel" && e.Cat != "gpu_memcpy" && e.Cat != "gpu_memset" {
 			continue
 		}
-		at, ok := launch[*e.Args.Correlation]
+		c, _ := e.ArgInt("correlation")
+		at, ok := launch[c]
 		if !ok {
-			at = e.ts()
+			at = e.Ts
 		}
 		k := -1
 		for j, s := range steps {
@@ -305,14 +310,14 @@ func TestDiffKernelRowsRaw(t *testing.T) {
 			}
 		}
 		if k < 0 {
-			outside += e.dur()
+			outside += e.Dur
 			outsideN++
 			continue
 		}
 		if per[e.Name] == nil {
 			per[e.Name] = make([]int64, len(steps))
 		}
-		per[e.Name][k] += e.dur()
+		per[e.Name][k] += e.Dur
 	}
 	d, stderr, code := diffJSON(t, "--by", "kernel", path, path)
 	if code != 0 {
@@ -603,68 +608,6 @@ func TestBudgetErrors(t *testing.T) {
 			t.Errorf("%s: exit %d %q, want 2 and %q", c.name, code, stderr, c.want)
 		}
 	}
-}
-
-type gateRawEvent struct {
-	Ph   string      `json:"ph"`
-	Cat  string      `json:"cat"`
-	Name string      `json:"name"`
-	Ts   json.Number `json:"ts"`
-	Dur  json.Number `json:"dur"`
-	Args struct {
-		Correlation *int64 `json:"correlation"`
-	} `json:"args"`
-}
-
-// gateUsToNs converts a decimal microsecond text to integer ns exactly.
-func gateUsToNs(n json.Number) int64 {
-	s := string(n)
-	if s == "" {
-		return 0
-	}
-	ip, fp, _ := strings.Cut(s, ".")
-	fp = (fp + "000")[:3]
-	v := int64(0)
-	neg := strings.HasPrefix(ip, "-")
-	for _, c := range strings.TrimPrefix(ip, "-") + fp {
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		return -v
-	}
-	return v
-}
-
-func (e gateRawEvent) ts() int64  { return gateUsToNs(e.Ts) }
-func (e gateRawEvent) dur() int64 { return gateUsToNs(e.Dur) }
-
-// readRawEvents reads the X events of a (gzipped) trace with encoding/json.
-func readRawEvents(t *testing.T, path string) []gateRawEvent {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		TraceEvents []gateRawEvent `json:"traceEvents"`
-	}
-	dec := json.NewDecoder(zr)
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	var out []gateRawEvent
-	for _, e := range doc.TraceEvents {
-		if e.Ph == "X" {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // TestDiffJSONContract: every number in diff and check JSON is named with

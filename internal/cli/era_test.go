@@ -33,7 +33,7 @@ func TestEraRules2021(t *testing.T) {
 		if evs[i].Cat != "Operator" {
 			continue
 		}
-		pid, tid := evs[i].thread()
+		pid, tid := evs[i].Pid, evs[i].Tid
 		if id, ok := argInt(evs[i], "External id"); ok {
 			ops[id] = tid
 		}
@@ -55,9 +55,9 @@ func TestEraRules2021(t *testing.T) {
 		if e.Ph != "X" || filtered[e.Name] {
 			continue
 		}
-		lo := usToNs(t, e.Ts)
-		_, tid := e.thread()
-		s := rawSpan{e, tid, lo, lo + usToNs(t, e.Dur)}
+		lo := e.Ts
+		_, tid := e.Pid, e.Tid
+		s := rawSpan{e, tid, lo, lo + e.Dur}
 		switch e.Cat {
 		case "Operator":
 			g19[s.tid] = append(g19[s.tid], s)
@@ -170,7 +170,7 @@ func TestEraRules2x(t *testing.T) {
 			}
 			corr, ok := argInt(*e, "correlation")
 			if l := link[corr]; ok && l != 0 {
-				kernNs[l] += usToNs(t, e.Dur)
+				kernNs[l] += e.Dur
 				kernN[l]++
 			}
 		}
@@ -255,10 +255,10 @@ func TestEraOfRealTraces(t *testing.T) {
 		evIdx := false
 		for i := range evs {
 			cats[evs[i].Cat] = true
-			ns = ns || strings.Contains(string(evs[i].Ts), ".")
+			ns = ns || evs[i].TsPoint
 			if evs[i].Cat == "cpu_op" {
-				_, a := evs[i].Args["Ev Idx"]
-				_, c := evs[i].Args["Profiler Event Index"]
+				_, a := evs[i].Arg("Ev Idx")
+				_, c := evs[i].Arg("Profiler Event Index")
 				evIdx = evIdx || a || c
 			}
 		}

@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"math"
 	"os"
 	"path/filepath"
@@ -88,7 +87,7 @@ func TestGoldenNumbers(t *testing.T) {
 						order = append(order, e.Name)
 					}
 					calls[e.Name]++
-					total[e.Name] += max(0, usToNs(t, e.Dur)) // a negative dur is read as 0 (with a warning)
+					total[e.Name] += max(0, e.Dur) // a negative dur is read as 0 (with a warning)
 				}
 			}
 			// the text shows each name's label among the view's names, in
@@ -117,8 +116,8 @@ func TestGoldenNumbers(t *testing.T) {
 				}
 				l := lineWith(out, m[1], true)
 				idle := truth.stepIdle[int64(atoiT(t, m[1]))]
-				if l == "" || !hasField(l, units.Dur(usToNs(t, e.Dur))) || !hasField(l, units.Dur(idle)) {
-					t.Errorf("%s step view: step %s lasts %s with %s GPU idle in the JSON; the golden line is %q", base, m[1], units.Dur(usToNs(t, e.Dur)), units.Dur(idle), l)
+				if l == "" || !hasField(l, units.Dur(e.Dur)) || !hasField(l, units.Dur(idle)) {
+					t.Errorf("%s step view: step %s lasts %s with %s GPU idle in the JSON; the golden line is %q", base, m[1], units.Dur(e.Dur), units.Dur(idle), l)
 				}
 				checked++
 			}
@@ -153,19 +152,7 @@ func readRawLenient(t *testing.T, path string) ([]rawEvent, error) {
 			b[i] = ' '
 		}
 	}
-	var evs []rawEvent
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
-		err = d.Decode(&evs)
-	} else {
-		var doc struct {
-			TraceEvents []rawEvent `json:"traceEvents"`
-		}
-		err = d.Decode(&doc)
-		evs = doc.TraceEvents
-	}
-	return evs, err
+	return rawjson.Decode(b)
 }
 
 // lineEndingWith is the first line of out whose last field ends the line

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,7 +50,7 @@ func rawPeaks(t *testing.T, evs []rawEvent) map[string][3]int64 {
 	var origin int64
 	for i, e := range evs {
 		if e.Cat == "Trace" {
-			origin = usToNs(t, e.Ts)
+			origin = e.Ts
 		}
 		if e.Name != "[memory]" {
 			continue
@@ -62,7 +63,7 @@ func rawPeaks(t *testing.T, evs []rawEvent) map[string][3]int64 {
 		}
 		tot, _ := argInt(e, "Total Allocated")
 		res, _ := argInt(e, "Total Reserved")
-		byDev[name] = append(byDev[name], rec{usToNs(t, e.Ts), tot, res, i})
+		byDev[name] = append(byDev[name], rec{e.Ts, tot, res, i})
 	}
 	for name, rs := range byDev {
 		slices.SortStableFunc(rs, func(a, b rec) int { return int(a.ts - b.ts) })
@@ -83,16 +84,10 @@ func rawPeaks(t *testing.T, evs []rawEvent) map[string][3]int64 {
 // peaks they print are checked against the raw JSON.
 func TestMemoryGolden(t *testing.T) {
 	data := memTrace(t)
-	var evs []rawEvent
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc struct {
-		TraceEvents []rawEvent `json:"traceEvents"`
-	}
-	if err := dec.Decode(&doc); err != nil {
+	evs, err := rawjson.Decode(data)
+	if err != nil {
 		t.Fatal(err)
 	}
-	evs = doc.TraceEvents
 	peaks := rawPeaks(t, evs)
 	if len(peaks) != 2 {
 		t.Fatalf("the generated trace has %d devices, want cpu and cuda:0", len(peaks))
@@ -493,15 +488,11 @@ func TestMemoryCheckBudgets(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc struct {
-		TraceEvents []rawEvent `json:"traceEvents"`
-	}
-	if err := dec.Decode(&doc); err != nil {
+	evs, err := rawjson.Decode(data)
+	if err != nil {
 		t.Fatal(err)
 	}
-	peak := rawPeaks(t, doc.TraceEvents)["cuda:0"]
+	peak := rawPeaks(t, evs)["cuda:0"]
 	pb := strconv.FormatInt(peak[0], 10)
 	for _, c := range []struct {
 		args []string

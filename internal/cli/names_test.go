@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,31 +10,10 @@ import (
 )
 
 // rawDeviceNames reads the distinct names of the kernels, memcpys and
-// memsets of a trace with encoding/json, apart from tracetab's reader.
+// memsets of a trace through rawjson, apart from tracetab's reader.
 func rawDeviceNames(t *testing.T, path string) map[string]bool {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, _ := io.ReadAll(r)
-	type ev struct{ Ph, Cat, Name string }
-	var obj struct {
-		TraceEvents []ev `json:"traceEvents"`
-	}
-	var evs []ev
-	if json.Unmarshal(b, &obj) == nil {
-		evs = obj.TraceEvents
-	} else if err := json.Unmarshal(b, &evs); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	evs := readRaw(t, path)
 	names := map[string]bool{}
 	for _, e := range evs {
 		switch e.Cat {

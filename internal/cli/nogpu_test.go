@@ -21,8 +21,8 @@ func TestDeviceBudgetsWithoutGPU(t *testing.T) {
 	evs := readRawFile(t, path)
 	cpuOps := 0
 	for _, e := range evs {
-		_, dev := e.Args["device"]
-		_, stream := e.Args["stream"]
+		_, dev := e.Arg("device")
+		_, stream := e.Arg("stream")
 		if gpuCats[e.Cat] || dev || stream {
 			t.Fatalf("the trace has device activity (%s %q): the test needs one without", e.Cat, e.Name)
 		}

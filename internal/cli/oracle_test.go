@@ -276,7 +276,7 @@ func TestReproUnlinkedCollision(t *testing.T) {
 	var kernNs int64
 	for _, e := range ev {
 		if id, ok := argInt(e, "External id"); ok && e.Cat == "kernel" && id == callerID {
-			kernNs += usToNs(t, e.Dur)
+			kernNs += e.Dur
 		}
 	}
 	if kernNs == 0 {
@@ -307,8 +307,8 @@ func TestReproMemoryBoundary(t *testing.T) {
 	want := map[string]int64{}
 	for _, e := range ev {
 		if e.Cat == "cpu_op" {
-			lo := usToNs(t, e.Ts)
-			ops = append(ops, op{e.Name, lo, lo + usToNs(t, e.Dur)})
+			lo := e.Ts
+			ops = append(ops, op{e.Name, lo, lo + e.Dur})
 			want[e.Name] += 0
 		}
 	}
@@ -318,7 +318,7 @@ func TestReproMemoryBoundary(t *testing.T) {
 			continue
 		}
 		records++
-		ts := usToNs(t, e.Ts)
+		ts := e.Ts
 		b, _ := argInt(e, "Bytes")
 		inner := -1
 		for k, o := range ops {

@@ -164,7 +164,7 @@ func TestKernelHistRaw(t *testing.T) {
 			switch strings.ToLower(e.Cat) {
 			case "kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset":
 				if e.Ph == "X" {
-					durs[e.Name] = append(durs[e.Name], usToNs(t, e.Dur))
+					durs[e.Name] = append(durs[e.Name], e.Dur)
 				}
 			}
 		}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -32,7 +31,7 @@ func rawQueueLevel(t *testing.T, evs []rawEvent) func(stream string, x int64) in
 	for _, e := range evs {
 		if c, ok := argInt(e, "correlation"); ok && e.Ph == "X" && rawLaunchCats[e.Cat] {
 			if _, dup := calls[c]; !dup {
-				calls[c] = usToNs(t, e.Ts)
+				calls[c] = e.Ts
 			}
 		}
 	}
@@ -46,9 +45,9 @@ func rawQueueLevel(t *testing.T, evs []rawEvent) func(stream string, x int64) in
 		if !ok || !linked {
 			continue
 		}
-		_, tid := e.thread()
+		_, tid := e.Pid, e.Tid
 		launch[tid] = append(launch[tid], l)
-		start[tid] = append(start[tid], usToNs(t, e.Ts))
+		start[tid] = append(start[tid], e.Ts)
 	}
 	for k := range launch {
 		slices.Sort(launch[k])
@@ -68,18 +67,19 @@ func checkQueueCounters(t *testing.T, src, out string) (n, most int) {
 		if e.Ph != "C" || e.Cat != "tracetab_queue" {
 			continue
 		}
-		_, tid := e.thread()
+		_, tid := e.Pid, e.Tid
 		var v int
-		if len(e.Args) != 1 {
-			t.Fatalf("a counter event holds one value, its stream's: %v", e.Args)
+		var args map[string]json.RawMessage
+		if err := json.Unmarshal(e.Args, &args); err != nil || len(args) != 1 {
+			t.Fatalf("a counter event holds one value, its stream's: %s", e.Args)
 		}
-		for k, raw := range e.Args {
+		for k, raw := range args {
 			if err := json.Unmarshal(raw, &v); err != nil || !strings.HasPrefix(k, "stream ") {
-				t.Fatalf("counter event without its stream's value: %v", e.Args)
+				t.Fatalf("counter event without its stream's value: %s", e.Args)
 			}
 		}
-		if want := level(tid, usToNs(t, e.Ts)); v != want {
-			t.Errorf("stream %s at %s: %d queued, the raw count %d", tid, e.Ts, v, want)
+		if want := level(tid, e.Ts); v != want {
+			t.Errorf("stream %s at %d ns: %d queued, the raw count %d", tid, e.Ts, v, want)
 		}
 		n++
 		most = max(most, v)
@@ -165,21 +165,5 @@ func TestQueueCountersShared(t *testing.T) {
 	}
 }
 
-// readRawAny is readRaw for a trace object or a bare array of events.
-func readRawAny(t *testing.T, path string) []rawEvent {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '[' {
-		var evs []rawEvent
-		d := json.NewDecoder(bytes.NewReader(b))
-		d.UseNumber()
-		if err := d.Decode(&evs); err != nil {
-			t.Fatal(err)
-		}
-		return evs
-	}
-	return readRaw(t, path)
-}
+// readRawAny is readRaw (for a trace object or a bare array of events).
+func readRawAny(t *testing.T, path string) []rawEvent { return readRaw(t, path) }

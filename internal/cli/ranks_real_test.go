@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -51,17 +52,16 @@ type rawSize struct {
 	known        bool
 }
 
-func rawSizeOf(args map[string]any) rawSize {
+func rawSizeOf(e *rawEvent) rawSize {
 	z := rawSize{in: -1, out: -1, grp: -1}
 	num := func(k string) int64 {
-		if v, ok := args[k].(json.Number); ok {
-			n, _ := v.Int64()
+		if v, ok := numArg(e, k); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
 			return n
 		}
 		return -1
 	}
-	z.coll, _ = args["Collective name"].(string)
-	z.dtype, _ = args["dtype"].(string)
+	z.coll, z.dtype = strArg(e, "Collective name"), strArg(e, "dtype")
 	z.in, z.out, z.grp = num("In msg nelems"), num("Out msg nelems"), num("Group size")
 	z.known = z.in >= 0 || z.out >= 0
 	return z
@@ -70,27 +70,20 @@ func rawSizeOf(args map[string]any) rawSize {
 // rawComm is the definition of a communication kernel, written out again.
 var rawComm = regexp.MustCompile(`(?i)nccl|rccl|allreduce|all_reduce|allgather|reducescatter|cross_device_reduce`)
 
-// rawNs converts a JSON number of microseconds ("1694128201429795",
-// "12.345") to integer ns.
+// rawNs converts a JSON number (or string) of microseconds
+// ("1694128201429795", "12.345") to integer ns, exactly (rawjson).
 func rawNs(t *testing.T, v any) int64 {
 	t.Helper()
-	s := ""
-	switch x := v.(type) {
-	case json.Number:
-		s = string(x)
-	case string:
-		s = x
+	switch v.(type) {
+	case json.Number, string:
 	default:
 		t.Fatalf("not a number: %v", v)
 	}
-	whole, frac, _ := strings.Cut(s, ".")
-	frac = (frac + "000")[:3]
-	w, err1 := strconv.ParseInt(whole, 10, 64)
-	f, err2 := strconv.ParseInt(frac, 10, 64)
-	if err1 != nil || err2 != nil {
-		t.Fatalf("bad number %q", s)
+	n, err := rawjson.Ns(v)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return w*1000 + f
+	return n
 }
 
 var rawRanks struct {
@@ -118,7 +111,15 @@ func readRawRank(t *testing.T, path string) rawRank {
 	return r
 }
 
-func readRawRankOnce(t *testing.T, path string) rawRank {
+// rankTop is what the truth reads of a trace besides its events.
+type rankTop struct {
+	DistributedInfo map[string]any   `json:"distributedInfo"`
+	Base            json.Number      `json:"baseTimeNanoseconds"`
+	Devices         []map[string]any `json:"deviceProperties"`
+}
+
+// readRankTop decodes the trace's top-level fields (a bare array has none).
+func readRankTop(t *testing.T, path string) rankTop {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -133,17 +134,42 @@ func readRawRankOnce(t *testing.T, path string) rawRank {
 		}
 		r = gz
 	}
-	var doc struct {
-		TraceEvents     []map[string]any `json:"traceEvents"`
-		DistributedInfo map[string]any   `json:"distributedInfo"`
-		Base            json.Number      `json:"baseTimeNanoseconds"`
-		Devices         []map[string]any `json:"deviceProperties"`
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
 	}
-	dec := json.NewDecoder(r)
+	var doc rankTop
+	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '[' {
+		return doc
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
+	return doc
+}
+
+// numArg is args[k] when written as a JSON number: its text.
+func numArg(e *rawEvent, k string) (string, bool) {
+	v, ok := e.Arg(k)
+	if !ok || len(v) == 0 || v[0] != '-' && (v[0] < '0' || v[0] > '9') {
+		return "", false
+	}
+	return string(v), true
+}
+
+// strArg is args[k] when written as a JSON string.
+func strArg(e *rawEvent, k string) string {
+	if v, ok := e.Arg(k); ok && len(v) > 0 && v[0] == '"' {
+		return e.ArgText(k)
+	}
+	return ""
+}
+
+func readRawRankOnce(t *testing.T, path string) rawRank {
+	t.Helper()
+	doc := readRankTop(t, path)
 	out := rawRank{rank: -1, world: -1}
 	if d := doc.DistributedInfo; d != nil {
 		if v, ok := d["rank"].(json.Number); ok {
@@ -175,19 +201,19 @@ func readRawRankOnce(t *testing.T, path string) rawRank {
 	ops := map[string][]*sized{} // tid -> sized CPU ops
 	var ks []pending
 	first, span := int64(math.MaxInt64), int64(-1)
-	for _, e := range doc.TraceEvents {
-		if e["ph"] != "X" {
+	evs := readRaw(t, path)
+	for k := range evs {
+		e := &evs[k]
+		if e.Ph != "X" {
 			continue
 		}
-		name, _ := e["name"].(string)
-		cat, _ := e["cat"].(string)
-		args, _ := e["args"].(map[string]any)
-		ts, dur := rawNs(t, e["ts"]), int64(0)
-		if e["dur"] != nil {
-			dur = rawNs(t, e["dur"])
+		name, cat := e.Name, e.Cat
+		if !e.HasTs {
+			t.Fatalf("%s: event %d: ts not a number", path, e.Index)
 		}
+		ts, dur := e.Ts, e.Dur
 		first = min(first, ts)
-		tid := fmt.Sprint(e["tid"])
+		tid := e.Tid
 		switch cat {
 		case "Trace":
 			if span < 0 {
@@ -198,19 +224,19 @@ func readRawRankOnce(t *testing.T, path string) rawRank {
 				v, _ := strconv.ParseInt(n, 10, 64)
 				out.steps = append(out.steps, [3]int64{v, ts, ts + dur})
 			}
-			if z := rawSizeOf(args); cat == "cpu_op" && z.known {
+			if z := rawSizeOf(e); cat == "cpu_op" && z.known {
 				ops[tid] = append(ops[tid], &sized{ts, ts + dur, z, false})
 				out.sizedOps++
 			}
 		case "cuda_runtime", "cuda_driver":
-			if c, ok := args["correlation"].(json.Number); ok {
-				if _, seen := launch[string(c)]; !seen {
-					launch[string(c)] = call{ts, tid}
+			if c, ok := numArg(e, "correlation"); ok {
+				if _, seen := launch[c]; !seen {
+					launch[c] = call{ts, tid}
 				}
 			}
 		case "kernel", "gpu_memcpy", "gpu_memset":
-			c, _ := args["correlation"].(json.Number)
-			ks = append(ks, pending{rawKernel{name: name, start: base + ts, dur: dur, step: -1, launch: -1, size: rawSizeOf(args)}, string(c)})
+			c, _ := numArg(e, "correlation")
+			ks = append(ks, pending{rawKernel{name: name, start: base + ts, dur: dur, step: -1, launch: -1, size: rawSizeOf(e)}, c})
 			ks[len(ks)-1].k.comm = cat == "kernel" && rawComm.MatchString(name)
 			if cat == "kernel" && !ks[len(ks)-1].k.comm {
 				out.comp = append(out.comp, [2]int64{ts, ts + dur})

@@ -1,78 +1,28 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-// rawEvent is a trace event as written, read independently of the parser.
-type rawEvent struct {
-	Ph   string                     `json:"ph"`
-	Cat  string                     `json:"cat"`
-	Name string                     `json:"name"`
-	Ts   json.Number                `json:"ts"`
-	Dur  json.Number                `json:"dur"`
-	Pid  json.RawMessage            `json:"pid"`
-	Tid  json.RawMessage            `json:"tid"`
-	Args map[string]json.RawMessage `json:"args"`
-}
+// rawEvent is a trace event as written, read by rawjson apart from the
+// parser (shared: never change one).
+type rawEvent = rawjson.Event
 
-// thread is the event's pid and tid as written.
-func (e *rawEvent) thread() (pid, tid string) {
-	return strings.Trim(string(e.Pid), `"`), strings.Trim(string(e.Tid), `"`)
-}
-
+// readRaw is the events of a trace file (plain or gzip, an object or a
+// bare array), with their args.
 func readRaw(t *testing.T, path string) []rawEvent {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		TraceEvents []rawEvent `json:"traceEvents"`
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if err := d.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.TraceEvents
+	return rawjson.MustReadArgs(t, path)
 }
 
-// usToNs turns a decimal microsecond string ("5002.837") into exact ns.
-func usToNs(t *testing.T, n json.Number) int64 {
-	t.Helper()
-	s := string(n)
-	if s == "" {
-		return 0
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	frac = (frac + "000")[:3]
-	w, err1 := strconv.ParseInt(whole, 10, 64)
-	f, err2 := strconv.ParseInt(frac, 10, 64)
-	if err1 != nil || err2 != nil {
-		t.Fatalf("bad time %q", s)
-	}
-	return w*1000 + f
-}
-
-func argInt(e rawEvent, key string) (int64, bool) {
-	raw, ok := e.Args[key]
-	if !ok {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(string(raw), 10, 64)
-	return v, err == nil
-}
+// argInt is args[key] as an integer written as a JSON number.
+func argInt(e rawEvent, key string) (int64, bool) { return e.ArgInt(key) }
 
 // jsonRows runs table --format json and returns its rows by name (the
 // first row of each name).
@@ -98,39 +48,8 @@ func jsonRows(t *testing.T, args ...string) map[string]map[string]any {
 	return rows
 }
 
-// readRawFile reads a trace (gzip or not) as raw events.
-func readRawFile(t *testing.T, path string) []rawEvent {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b, err = io.ReadAll(zr); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var evs []rawEvent
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
-		err = d.Decode(&evs)
-	} else {
-		var doc struct {
-			TraceEvents []rawEvent `json:"traceEvents"`
-		}
-		err = d.Decode(&doc)
-		evs = doc.TraceEvents
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs
-}
+// readRawFile is readRaw.
+func readRawFile(t *testing.T, path string) []rawEvent { return readRaw(t, path) }
 
 // rawSpan is one X event with its thread and exact ns times.
 type rawSpan struct {
@@ -200,9 +119,9 @@ func innermostOps(t *testing.T, evs []rawEvent) map[*rawEvent]int64 {
 		if e.Ph != "X" || (e.Cat != "cpu_op" && e.Cat != "cuda_runtime" && e.Cat != "cuda_driver") {
 			continue
 		}
-		pid, tid := e.thread()
-		lo := usToNs(t, e.Ts)
-		byTid[pid+"/"+tid] = append(byTid[pid+"/"+tid], rawSpan{e, tid, lo, lo + usToNs(t, e.Dur)})
+		pid, tid := e.Pid, e.Tid
+		lo := e.Ts
+		byTid[pid+"/"+tid] = append(byTid[pid+"/"+tid], rawSpan{e, tid, lo, lo + e.Dur})
 	}
 	out := map[*rawEvent]int64{}
 	for _, s := range byTid {

@@ -2,7 +2,6 @@ package critpath
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -88,20 +88,6 @@ func TestSharedInvariants(t *testing.T) {
 	}
 }
 
-// overlayEv is what the check of an overlay reads of each event.
-type overlayEv struct {
-	Ph   string      `json:"ph"`
-	Name string      `json:"name"`
-	Cat  string      `json:"cat"`
-	Ts   json.Number `json:"ts"`
-	Dur  json.Number `json:"dur"`
-	ID   json.Number `json:"id"`
-	Args struct {
-		Critical *int    `json:"critical"`
-		Type     *string `json:"type"`
-	} `json:"args"`
-}
-
 // The overlay of every shared GPU trace keeps every event, marks exactly
 // the path's events (by name, ts and dur read back with encoding/json),
 // adds one s/f pair per launch, sync and dependency edge of the paths, and
@@ -146,17 +132,7 @@ func checkOverlay(t *testing.T, path string, tr *trace.Trace, r *Result) {
 			}
 		}
 	}
-	var evs []overlayEv
-	b := bytes.TrimSpace(buf.Bytes())
-	if len(b) > 0 && b[0] == '[' {
-		err = json.Unmarshal(b, &evs)
-	} else {
-		var doc struct {
-			TraceEvents []overlayEv `json:"traceEvents"`
-		}
-		err = json.Unmarshal(b, &doc)
-		evs = doc.TraceEvents
-	}
+	evs, err := rawjson.Decode(buf.Bytes())
 	if err != nil {
 		t.Fatalf("the overlay is not JSON: %v", err)
 	}
@@ -166,13 +142,13 @@ func checkOverlay(t *testing.T, path string, tr *trace.Trace, r *Result) {
 		switch {
 		case e.Ph == "X":
 			xs++
-			if e.Args.Critical != nil && *e.Args.Critical == 1 {
-				marked[rawKey{e.Name, decNs(t, e.Ts), decNs(t, e.Dur)}]++
+			if v, _ := e.Arg("critical"); string(v) == "1" {
+				marked[rawKey{e.Name, e.Ts, e.Dur}]++
 			}
 		case e.Cat == "critical_path" && e.Ph == "s":
-			s[e.ID.String()]++
+			s[e.ID]++
 		case e.Cat == "critical_path" && e.Ph == "f":
-			fs[e.ID.String()]++
+			fs[e.ID]++
 		case e.Cat == gaps.QueueCounterCat && e.Ph == "C" && e.Name == gaps.QueueCounterName:
 			counters++
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -48,11 +49,19 @@ func TestHTAIdleBreakdown(t *testing.T) {
 	}
 }
 
+// load is the trace as tracetab reads it, parsed once per test binary
+// (testcache): tests read it, never change it.
 func load(t *testing.T, path string) *trace.Trace {
 	t.Helper()
-	tr, err := parse.Open(path, parse.Options{})
+	tr, err := openCached(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// openCached is parse.Open through testcache.
+func openCached(path string) (*trace.Trace, error) {
+	tr, _, err := testcache.Open(path, parse.Options{})
+	return tr, err
 }

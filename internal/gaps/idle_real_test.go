@@ -14,6 +14,7 @@ import (
 // equal an independent computation over the raw JSON (encoding/json and
 // math/big) on every GPU trace of ../shared/traces.
 func TestIdleCategoriesRaw(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	shared := testenv.Shared(t)
 	files, _ := filepath.Glob(filepath.Join(shared, "traces", "*.json*"))
 	checked := 0

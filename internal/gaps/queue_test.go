@@ -72,6 +72,7 @@ func rawQueue(launch, start []int64, limit int) string {
 // ../shared/traces; the limit is lowered to 64 so that the full time is
 // not 0 everywhere.
 func TestQueueRaw(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	shared := testenv.Shared(t)
 	files, _ := filepath.Glob(filepath.Join(shared, "traces", "*.json*"))
 	const limit = 64

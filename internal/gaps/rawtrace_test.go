@@ -2,20 +2,17 @@ package gaps
 
 import (
 	"cmp"
-	"compress/gzip"
-	"encoding/json"
-	"github.com/tracetab/tracetab/internal/rawjson"
-	"io"
-	"os"
 	"slices"
-	"strings"
+	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/tracetab/tracetab/internal/rawjson"
 )
 
-// rawEvent is an X event read straight from the JSON with encoding/json,
-// its times converted from their decimal text with math/big: the
-// independent side of the checks on real traces.
+// rawEvent is an X event as the JSON writes it (read by rawjson, apart
+// from tracetab's parser): the independent side of the checks on real
+// traces.
 type rawEvent struct {
 	Cat, Name string
 	Pid, Tid  string // as written
@@ -25,76 +22,27 @@ type rawEvent struct {
 	Idx       int
 }
 
-func decNs(t *testing.T, v any) int64 {
-	ns, err := rawjson.Ns(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ns
-}
-
 var rawCache sync.Map // path -> []rawEvent: several tests read the same traces
 
+// readRaw is the trace's X events (decoded by rawjson), Idx their place
+// in traceEvents.
 func readRaw(t *testing.T, path string) []rawEvent {
 	t.Helper()
 	if v, ok := rawCache.Load(path); ok {
 		return v.([]rawEvent)
 	}
-	evs := readRawFile(t, path)
-	rawCache.Store(path, evs)
-	return evs
-}
-
-func readRawFile(t *testing.T, path string) []rawEvent {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r = zr
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.UseNumber()
-	var top any
-	if err := dec.Decode(&top); err != nil {
-		t.Fatal(err)
-	}
-	var evs []any
-	switch x := top.(type) {
-	case []any:
-		evs = x
-	case map[string]any:
-		evs, _ = x["traceEvents"].([]any)
-	}
 	var out []rawEvent
-	for k, v := range evs {
-		m, _ := v.(map[string]any)
-		if m == nil || m["ph"] != "X" {
+	for _, m := range rawjson.MustRead(t, path) {
+		if m.Ph != "X" {
 			continue
 		}
-		e := rawEvent{Idx: k, Pid: rawjson.ID(m["pid"]), Tid: rawjson.ID(m["tid"])}
-		e.Cat, _ = m["cat"].(string)
-		e.Name, _ = m["name"].(string)
-		e.Ts = decNs(t, m["ts"])
-		e.End = e.Ts + decNs(t, m["dur"])
-		if a, ok := m["args"].(map[string]any); ok {
-			if c, ok := a["correlation"].(json.Number); ok {
-				e.Corr, _ = c.Int64()
-				e.HasCorr = true
-			}
+		e := rawEvent{Idx: m.Index, Cat: m.Cat, Name: m.Name, Pid: m.Pid, Tid: m.Tid, Ts: m.Ts, End: m.Ts + m.Dur}
+		if c, err := strconv.ParseInt(m.Corr, 10, 64); err == nil {
+			e.Corr, e.HasCorr = c, true
 		}
 		out = append(out, e)
 	}
+	rawCache.Store(path, out)
 	return out
 }
 

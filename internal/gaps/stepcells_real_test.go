@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -26,7 +25,7 @@ func TestBusyCellsRaw(t *testing.T) {
 		if strings.HasSuffix(f, ".tar.gz") {
 			continue
 		}
-		tr, err := parse.Open(f, parse.Options{})
+		tr, err := openCached(f)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/gen"
-	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -25,7 +24,7 @@ func TestStepLanesAsTraceSteps(t *testing.T) {
 		if strings.HasSuffix(f, ".tar.gz") {
 			continue
 		}
-		tr, err := parse.Open(f, parse.Options{})
+		tr, err := openCached(f)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -66,7 +65,7 @@ func TestBreakdownRunsAsCPURuns(t *testing.T) {
 		if strings.HasSuffix(f, ".tar.gz") {
 			continue
 		}
-		tr, err := parse.Open(f, parse.Options{})
+		tr, err := openCached(f)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -101,7 +100,7 @@ func TestBreakdownStreamAsLists(t *testing.T) {
 		if strings.HasSuffix(f, ".tar.gz") {
 			continue
 		}
-		tr, err := parse.Open(f, parse.Options{})
+		tr, err := openCached(f)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

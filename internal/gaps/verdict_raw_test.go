@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/parse"
 	istats "github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -38,7 +37,7 @@ func loadShared(t *testing.T, path string) *trace.Trace {
 	t.Helper()
 	v, _ := sharedOnce.LoadOrStore(path, &sharedTrace{})
 	s := v.(*sharedTrace)
-	s.once.Do(func() { s.tr, s.err = parse.Open(path, parse.Options{}) })
+	s.once.Do(func() { s.tr, s.err = openCached(path) })
 	if s.err != nil {
 		t.Fatalf("%s: %v", path, s.err)
 	}

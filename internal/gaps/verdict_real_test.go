@@ -19,10 +19,19 @@ func rawIsCPU(cat string) bool {
 // TestCPUActiveReal: CPU active is non-zero and at most the span on every
 // real trace with CPU ops and a GPU lane; without steps (the span is the
 // GPU window) it equals the raw union of CPU events on the launching
-// threads inside that window. The verdict of each trace is logged.
+// threads inside that window. The verdict of each trace is logged. Every
+// trace with launched device work is checked, and the shared set holds at
+// least 10 (a run whose subtests all skip fails).
 func TestCPUActiveReal(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	shared := testenv.Shared(t)
 	files, _ := filepath.Glob(filepath.Join(shared, "traces", "*.json*"))
+	checked := 0
+	defer func() {
+		if checked < 10 {
+			t.Errorf("only %d shared traces with launched device work and CPU ops checked, want at least 10", checked)
+		}
+	}()
 	for _, f := range files {
 		name := filepath.Base(f)
 		t.Run(name[:min(40, len(name))], func(t *testing.T) {
@@ -63,6 +72,7 @@ func TestCPUActiveReal(t *testing.T) {
 			if !any || len(threads) == 0 || !hasCPU {
 				t.Skip("no GPU lane, or no launch calls / CPU ops")
 			}
+			checked++
 			r := Analyze(load(t, f), Options{Device: -1, Stream: -1, Top: 3})
 			v := r.Verdict
 			t.Logf("%s: %s", v.Class, v.Headline)

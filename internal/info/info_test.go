@@ -1,93 +1,28 @@
 package info
 
 import (
-	"compress/gzip"
-	"encoding/json"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/rawjson"
+	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
-// rawEvent is what the tests read from the JSON themselves, with
-// encoding/json, independently of tracetab's reader.
-type rawEvent struct {
-	Ph   string          `json:"ph"`
-	Cat  string          `json:"cat"`
-	Name string          `json:"name"`
-	Pid  json.RawMessage `json:"pid"`
-	Tid  json.RawMessage `json:"tid"`
-	Ts   json.RawMessage `json:"ts"`
-	Dur  json.RawMessage `json:"dur"`
-	Args struct {
-		Corr json.RawMessage `json:"correlation"`
-	} `json:"args"`
-}
+// rawEvent is what the tests read from the JSON themselves (rawjson:
+// encoding/json, exact decimal times), independently of tracetab's reader.
+type rawEvent = rawjson.Event
 
 func readRaw(t *testing.T, path string) []rawEvent {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var obj struct {
-		TraceEvents []rawEvent `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(b, &obj); err == nil {
-		return obj.TraceEvents
-	}
-	var arr []rawEvent
-	if err := json.Unmarshal(b, &arr); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return arr
+	return rawjson.MustRead(t, path)
 }
 
-// ns reads a JSON microsecond value ("12", "12.345", "\"12\"") as integer
-// nanoseconds by decimal text arithmetic.
-func ns(t *testing.T, raw json.RawMessage) int64 {
-	s := strings.Trim(string(raw), `"`)
-	if s == "" {
-		return 0
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	frac = (frac + "000")[:3]
-	w, err1 := strconv.ParseInt(whole, 10, 64)
-	f, err2 := strconv.ParseInt(frac, 10, 64)
-	if err1 != nil || err2 != nil {
-		t.Fatalf("ts %q", s)
-	}
-	if strings.HasPrefix(whole, "-") {
-		return w*1000 - f
-	}
-	return w*1000 + f
-}
-
-func sharedTraces(t *testing.T) []string {
-	files, _ := filepath.Glob(filepath.Join(testenv.Shared(t), "traces", "*.json*"))
-	if len(files) < 20 {
-		t.Fatalf("want the shared traces, found %d", len(files))
-	}
-	return files
-}
+func sharedTraces(t *testing.T) []string { return testenv.SharedTraces(t) }
 
 var (
 	deviceWorkCat = map[string]bool{"kernel": true, "gpu_memcpy": true, "gpu_memset": true, "Kernel": true, "Memcpy": true, "Memset": true, "mtia_ccp_events": true}
@@ -106,7 +41,7 @@ func TestInfoAgainstRawEvents(t *testing.T) {
 	checked := map[string]int{}
 	for _, path := range sharedTraces(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			tr, err := parse.Open(path, parse.Options{})
+			tr, _, err := testcache.Open(path, parse.Options{})
 			if err != nil {
 				t.Fatalf("a shared trace must be readable: %v", err)
 			}
@@ -121,9 +56,9 @@ func TestInfoAgainstRawEvents(t *testing.T) {
 					continue
 				}
 				if (e.Cat == "Trace" || e.Cat == "trace") && !found {
-					origin, found = ns(t, e.Ts), true
+					origin, found = e.Ts, true
 				}
-				if ts := ns(t, e.Ts); !found && (first || ts < origin) {
+				if ts := e.Ts; !found && (first || ts < origin) {
 					origin = ts
 				}
 				first = false
@@ -138,7 +73,7 @@ func TestInfoAgainstRawEvents(t *testing.T) {
 			for _, e := range evs {
 				if m := stepName.FindStringSubmatch(e.Name); m != nil && e.Ph == "X" && cpuStepCat[e.Cat] {
 					n, _ := strconv.ParseInt(m[1], 10, 64)
-					steps[n] = win{ns(t, e.Ts) - origin, ns(t, e.Dur)}
+					steps[n] = win{e.Ts - origin, e.Dur}
 				}
 			}
 			if len(in.Steps) != len(steps) {
@@ -158,15 +93,15 @@ func TestInfoAgainstRawEvents(t *testing.T) {
 				if e.Ph != "X" || !deviceWorkCat[e.Cat] {
 					continue
 				}
-				lo, hi := ns(t, e.Ts)-origin, ns(t, e.Ts)+ns(t, e.Dur)-origin
-				k := strings.Trim(string(e.Pid), `"`)
+				lo, hi := e.Ts-origin, e.Ts+e.Dur-origin
+				k := e.Pid
 				if w := work[k]; w == nil {
 					work[k] = &win{lo, hi}
 				} else {
 					w.lo, w.hi = min(w.lo, lo), max(w.hi, hi)
 				}
-				if len(e.Args.Corr) > 0 {
-					corrWork[string(e.Args.Corr)] = true
+				if e.Corr != "" {
+					corrWork[e.Corr] = true
 				}
 			}
 			for _, d := range in.Devices {
@@ -190,7 +125,7 @@ func TestInfoAgainstRawEvents(t *testing.T) {
 					continue
 				}
 				runtime++
-				linked := len(e.Args.Corr) > 0 && corrWork[string(e.Args.Corr)]
+				linked := e.Corr != "" && corrWork[e.Corr]
 				if linked || launchAPI.MatchString(e.Name) {
 					launches++
 				}
@@ -215,7 +150,7 @@ func TestInfoAgainstRawEvents(t *testing.T) {
 func TestInfoZeroDeviceTrace(t *testing.T) {
 	n := 0
 	for _, path := range sharedTraces(t) {
-		tr, err := parse.Open(path, parse.Options{})
+		tr, _, err := testcache.Open(path, parse.Options{})
 		if err != nil {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -52,7 +53,7 @@ func TestVendorAgainstDeviceProperties(t *testing.T) {
 		if len(props) == 0 {
 			continue
 		}
-		tr, err := parse.Open(path, parse.Options{})
+		tr, _, err := testcache.Open(path, parse.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}

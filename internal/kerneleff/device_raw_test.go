@@ -20,6 +20,7 @@ import (
 // between two kernel endpoints; the clipped-duration-weighted occupancy of
 // the kernels that carry it.
 func TestDevicesRaw(t *testing.T) {
+	t.Parallel() // reads the cached raw events and parsed traces only
 	if testing.Short() {
 		t.Skip("decodes every shared trace with encoding/json")
 	}

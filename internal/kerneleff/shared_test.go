@@ -1,11 +1,8 @@
 package kerneleff_test
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"math/big"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,85 +26,35 @@ type rawKernel struct {
 }
 
 // readKernels reads the "X" events of category kernel (any case) of a
-// trace file with encoding/json, apart from the parser.
+// trace file through rawjson, apart from the parser.
 func readKernels(t *testing.T, path string) []rawKernel {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r = zr
-	}
-	dec := json.NewDecoder(r)
-	dec.UseNumber()
-	var top any
-	if err := dec.Decode(&top); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var evs []any
-	switch x := top.(type) {
-	case []any:
-		evs = x
-	case map[string]any:
-		evs, _ = x["traceEvents"].([]any)
-	}
-	rat := func(v any) *big.Rat {
-		n, ok := v.(json.Number)
-		if !ok {
+	// an arg written as a JSON number, as an exact rational; nil otherwise
+	rat := func(v json.RawMessage, ok bool) *big.Rat {
+		if !ok || len(v) == 0 || v[0] != '-' && (v[0] < '0' || v[0] > '9') {
 			return nil
 		}
-		q, ok := new(big.Rat).SetString(n.String())
+		q, ok := new(big.Rat).SetString(string(v))
 		if !ok {
-			t.Fatalf("%s: bad number %q", path, n)
+			t.Fatalf("%s: bad number %q", path, v)
 		}
 		return q
 	}
 	var out []rawKernel
-	for _, v := range evs {
-		m, _ := v.(map[string]any)
-		if m == nil || m["ph"] != "X" {
+	for _, e := range rawjson.MustReadArgs(t, path) {
+		if e.Ph != "X" || strings.ToLower(e.Cat) != "kernel" {
 			continue
 		}
-		if c, _ := m["cat"].(string); strings.ToLower(c) != "kernel" {
-			continue
-		}
-		k := rawKernel{pid: rawjson.ID(m["pid"])}
-		k.name, _ = m["name"].(string)
-		var err error
-		if k.ts, err = rawjson.Ns(m["ts"]); err != nil {
-			t.Fatal(err)
-		}
-		if k.dur, err = rawjson.Ns(m["dur"]); err != nil {
-			t.Fatal(err)
-		}
-		if a, ok := m["args"].(map[string]any); ok {
-			k.blocks, k.occ = rat(a["blocks per SM"]), rat(a["est. achieved occupancy %"])
-		}
+		k := rawKernel{pid: e.Pid, name: e.Name, ts: e.Ts, dur: e.Dur}
+		k.blocks = rat(e.Arg("blocks per SM"))
+		k.occ = rat(e.Arg("est. achieved occupancy %"))
 		out = append(out, k)
 	}
 	return out
 }
 
 // sharedTraces lists the shared trace files.
-func sharedTraces(t *testing.T) []string {
-	shared := testenv.Shared(t)
-	var paths []string
-	for _, pat := range []string{"*.json", "*.json.gz"} {
-		m, _ := filepath.Glob(filepath.Join(shared, "traces", pat))
-		paths = append(paths, m...)
-	}
-	if len(paths) < 20 {
-		t.Fatalf("%d shared traces, want the 25 of ../shared/traces", len(paths))
-	}
-	return paths
-}
+func sharedTraces(t *testing.T) []string { return testenv.SharedTraces(t) }
 
 func open(t *testing.T, path string) *trace.Trace {
 	t.Helper()
@@ -134,6 +81,7 @@ func close(a float64, b *big.Rat) bool {
 // whose calls carries an arg has no mean; on a trace without the args no
 // row has one.
 func TestKernelMeansRaw(t *testing.T) {
+	t.Parallel() // reads the cached raw events and parsed traces only
 	if testing.Short() {
 		t.Skip("decodes every shared trace with encoding/json")
 	}

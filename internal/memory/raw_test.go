@@ -9,20 +9,21 @@ import (
 	"io"
 	"math/big"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // The independent side of the checks on real traces: events read straight
-// from the JSON with encoding/json, times converted from their decimal
-// text with math/big, nothing from tracetab's reader or model.
+// from the JSON by rawjson (encoding/json, exact decimal times; a time
+// finer than a nanosecond fails), args by math/big, nothing from
+// tracetab's reader or model.
 
 type rawX struct {
 	Cat, Name string
@@ -69,19 +70,6 @@ type rawTrace struct {
 	ops    map[[2]any]string // rawOp's answers
 }
 
-func decNs(t testing.TB, raw json.RawMessage) int64 {
-	s := strings.Trim(string(raw), `"`)
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		t.Fatalf("bad number %q", s)
-	}
-	r.Mul(r, big.NewRat(1000, 1))
-	if !r.IsInt() {
-		t.Fatalf("time %q is not a whole number of ns", s)
-	}
-	return r.Num().Int64()
-}
-
 func decInt(raw json.RawMessage) (int64, bool) {
 	s := strings.Trim(string(raw), `"`)
 	r, ok := new(big.Rat).SetString(s)
@@ -106,61 +94,16 @@ func readRaw(t testing.TB, path string) *rawTrace {
 }
 
 func readRawFile(t testing.TB, path string) *rawTrace {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var in io.Reader = bufio.NewReaderSize(f, 1<<20)
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in = zr
-	}
-	dec := json.NewDecoder(in)
-	tok, err := dec.Token()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tok == json.Delim('{') {
-		for {
-			k, err := dec.Token()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if k == "traceEvents" {
-				if _, err := dec.Token(); err != nil { // [
-					t.Fatal(err)
-				}
-				break
-			}
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 	rt := &rawTrace{ByThr: map[string][]int{}}
 	hasSpan, first := false, true
-	for dec.More() {
-		var e struct {
-			Ph, Cat, Name     string
-			Pid, Tid, Ts, Dur json.RawMessage
-			Args              json.RawMessage
+	for _, e := range rawjson.MustReadArgs(t, path) {
+		if e.SubNs {
+			t.Fatalf("%s: event %d: a time finer than a nanosecond", path, e.Index)
 		}
-		if err := dec.Decode(&e); err != nil {
-			t.Fatal(err)
-		}
-		thr := rawID(e.Pid) + "/" + rawID(e.Tid)
+		thr := e.Pid + "/" + e.Tid
 		switch {
-		case e.Ph == "X" && e.Ts != nil:
-			ts := decNs(t, e.Ts)
-			var dur int64
-			if e.Dur != nil {
-				dur = decNs(t, e.Dur)
-			}
+		case e.Ph == "X" && e.HasTs:
+			ts, dur := e.Ts, e.Dur
 			if e.Cat == "Trace" {
 				rt.Origin, hasSpan = ts, true
 			} else if !hasSpan && (first || ts < rt.Origin) {
@@ -169,22 +112,19 @@ func readRawFile(t testing.TB, path string) *rawTrace {
 			rt.ByThr[thr] = append(rt.ByThr[thr], len(rt.X))
 			rt.X = append(rt.X, rawX{Cat: e.Cat, Name: e.Name, Thread: thr, Ts: ts, End: ts + dur, Class: classOf(e.Cat, e.Name)})
 		case (e.Ph == "i" || e.Ph == "I") && e.Name == "[memory]":
-			var args map[string]json.RawMessage
-			if err := json.Unmarshal(e.Args, &args); err != nil {
-				t.Fatal(err)
-			}
-			m := rawMem{Thread: thr, Ts: decNs(t, e.Ts), Idx: len(rt.Mem)}
+			arg := func(k string) json.RawMessage { v, _ := e.Arg(k); return v }
+			m := rawMem{Thread: thr, Ts: e.Ts, Idx: len(rt.Mem)}
 			m.Dev = [2]int64{-1, -1}
-			if v, ok := decInt(args["Device Type"]); ok {
+			if v, ok := decInt(arg("Device Type")); ok {
 				m.Dev[0] = v
 			}
-			if v, ok := decInt(args["Device Id"]); ok {
+			if v, ok := decInt(arg("Device Id")); ok {
 				m.Dev[1] = v
 			}
-			m.Bytes, _ = decInt(args["Bytes"])
-			m.Total, m.HasTotal = decInt(args["Total Allocated"])
-			m.Resv, m.HasResv = decInt(args["Total Reserved"])
-			m.Addr, m.HasAddr = decInt(args["Addr"])
+			m.Bytes, _ = decInt(arg("Bytes"))
+			m.Total, m.HasTotal = decInt(arg("Total Allocated"))
+			m.Resv, m.HasResv = decInt(arg("Total Reserved"))
+			m.Addr, m.HasAddr = decInt(arg("Addr"))
 			rt.Mem = append(rt.Mem, m)
 		}
 	}
@@ -246,19 +186,7 @@ func (rt *rawTrace) byDevice() map[[2]int64][]rawMem {
 }
 
 // sharedTraces lists every trace of ../shared/traces.
-func sharedTraces(t *testing.T) []string {
-	dir := filepath.Join(testenv.Shared(t), "traces")
-	var out []string
-	for _, pat := range []string{"*.json", "*.json.gz"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		out = append(out, m...)
-	}
-	slices.Sort(out)
-	if len(out) == 0 {
-		t.Fatal("no traces in " + dir)
-	}
-	return out
-}
+func sharedTraces(t *testing.T) []string { return testenv.SharedTraces(t) }
 
 var parsed sync.Map // path -> *trace.Trace: each shared trace is read once per test binary
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"compress/gzip"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/rawjson"
+	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -39,27 +39,14 @@ var (
 	rawDeviceCats = map[string]bool{"kernel": true, "Kernel": true, "gpu_memcpy": true, "Memcpy": true, "gpu_memset": true, "Memset": true}
 )
 
-// readRaw decodes the trace with encoding/json and computes, per module
+// readRaw reads the trace with rawjson and computes, per module
 // path, the occurrences, host total and device total: a frame's parent is
 // the innermost frame of the same thread that contains it (found by
 // comparing every pair), and its device time is that of the kernels,
 // memcpys and memsets whose launch call (the first runtime or driver call
 // with the same args.correlation) is on its thread and starts in [ts,
 // ts+dur). Also returns the device time of the whole trace.
-func readRaw(t *testing.T, data []byte) (map[string]rawTruth, int64, int) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	var events []any
-	switch d := doc.(type) {
-	case map[string]any:
-		events, _ = d["traceEvents"].([]any)
-	case []any:
-		events = d
-	}
+func readRaw(t *testing.T, path string) (map[string]rawTruth, int64, int) {
 	type call struct {
 		thread string
 		start  int64
@@ -72,35 +59,25 @@ func readRaw(t *testing.T, data []byte) (map[string]rawTruth, int64, int) {
 	var devOps []devOp
 	var frames []rawFrame
 	var deviceNs int64
-	ns := func(v any) int64 {
-		n, err := rawjson.Ns(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	for i, x := range events {
-		e, ok := x.(map[string]any)
-		if !ok || e["ph"] != "X" {
+	for _, e := range rawjson.MustRead(t, path) {
+		if e.Ph != "X" {
 			continue
 		}
-		cat, _ := e["cat"].(string)
-		name, _ := e["name"].(string)
-		args, _ := e["args"].(map[string]any)
-		thread := rawjson.ID(e["pid"]) + "/" + rawjson.ID(e["tid"])
-		ts, dur := ns(e["ts"]), max(ns(e["dur"]), 0)
+		cat, name := e.Cat, e.Name
+		thread := e.Pid + "/" + e.Tid
+		ts, dur := e.Ts, max(e.Dur, 0)
 		switch {
 		case cat == "python_function" && strings.HasPrefix(name, "nn.Module: "):
-			frames = append(frames, rawFrame{thread: thread, start: ts, end: ts + dur, name: strings.TrimPrefix(name, "nn.Module: "), idx: i, parent: -1})
+			frames = append(frames, rawFrame{thread: thread, start: ts, end: ts + dur, name: strings.TrimPrefix(name, "nn.Module: "), idx: e.Index, parent: -1})
 		case rawLaunchCats[cat]:
-			if c := rawjson.ID(args["correlation"]); c != "" {
+			if c := e.Corr; c != "" {
 				if _, seen := calls[c]; !seen {
 					calls[c] = call{thread, ts}
 				}
 			}
 		case rawDeviceCats[cat]:
 			deviceNs += dur
-			devOps = append(devOps, devOp{rawjson.ID(args["correlation"]), dur})
+			devOps = append(devOps, devOp{e.Corr, dur})
 		}
 	}
 	// device time per frame: every launched op against every frame of its
@@ -177,6 +154,7 @@ func readRaw(t *testing.T, data []byte) (map[string]rawTruth, int64, int) {
 // test's own reading of the JSON, self times are totals less the
 // children's, and no trace with "nn.Module: " in it goes unchecked.
 func TestSharedTracesAgainstRawJSON(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	dir := filepath.Join(testenv.Shared(t), "traces")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json.gz"))
 	if len(paths) == 0 {
@@ -202,9 +180,9 @@ func TestSharedTracesAgainstRawJSON(t *testing.T) {
 		}
 		withModules++
 		name := filepath.Base(p)
-		truth, deviceNs, nFrames := readRaw(t, data)
+		truth, deviceNs, nFrames := readRaw(t, p)
 		data = nil
-		tr, err := parse.Open(p, parse.Options{})
+		tr, _, err := testcache.Open(p, parse.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

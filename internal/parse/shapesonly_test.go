@@ -2,13 +2,11 @@ package parse
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -65,8 +63,8 @@ func TestShapesOnly(t *testing.T) {
 			}
 			// the raw JSON's Concrete Inputs, compacted, in file order
 			var raw []string
-			for _, e := range rawEvents(t, path) {
-				if v, ok := e.Args["Concrete Inputs"]; ok && e.Ph == "X" {
+			for _, e := range rawjson.MustReadArgs(t, path) {
+				if v, ok := e.Arg("Concrete Inputs"); ok && e.Ph == "X" {
 					var b bytes.Buffer
 					json.Compact(&b, v)
 					raw = append(raw, b.String())
@@ -82,29 +80,4 @@ func TestShapesOnly(t *testing.T) {
 			}
 		})
 	}
-}
-
-type shapesRawEvent struct {
-	Ph   string                     `json:"ph"`
-	Args map[string]json.RawMessage `json:"args"`
-}
-
-func rawEvents(t *testing.T, path string) []shapesRawEvent {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if zr, err := gzip.NewReader(bytes.NewReader(data)); err == nil {
-		if data, err = io.ReadAll(zr); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var doc struct {
-		TraceEvents []shapesRawEvent `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.TraceEvents
 }

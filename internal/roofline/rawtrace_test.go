@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,43 +15,25 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/rawjson"
+	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
-// rawEvent is an event of the JSON as the test reads it itself, with
-// encoding/json and none of tracetab's reader.
+// rawEvent is an X event of the JSON as the test reads it itself
+// (rawjson: encoding/json and none of tracetab's reader).
 type rawEvent struct {
-	Ph   string                     `json:"ph"`
-	Cat  string                     `json:"cat"`
-	Name string                     `json:"name"`
-	Pid  json.RawMessage            `json:"pid"`
-	Tid  json.RawMessage            `json:"tid"`
-	Ts   json.RawMessage            `json:"ts"`
-	Dur  json.RawMessage            `json:"dur"`
-	Args map[string]json.RawMessage `json:"args"`
-	ts   int64                      // ns, from the decimal text
-	dur  int64
+	rawjson.Event
+	ts  int64 // ns, from the decimal text
+	dur int64
 }
 
 func (e *rawEvent) end() int64 { return e.ts + e.dur }
 
-// decimalNs reads a JSON number of microseconds (or a string holding one)
-// as integer nanoseconds, from its digits.
-func decimalNs(raw json.RawMessage) int64 {
-	s := strings.Trim(string(raw), `"`)
-	whole, frac, _ := strings.Cut(s, ".")
-	frac = (frac + "000")[:3]
-	w, _ := strconv.ParseInt(whole, 10, 64)
-	f, _ := strconv.ParseInt(frac, 10, 64)
-	if strings.HasPrefix(whole, "-") {
-		return w*1000 - f
-	}
-	return w*1000 + f
-}
-
+// arg is args[k] as compact JSON text, "" when absent.
 func (e *rawEvent) arg(k string) string {
-	v, ok := e.Args[k]
+	v, ok := e.Arg(k)
 	if !ok {
 		return ""
 	}
@@ -62,7 +45,7 @@ func (e *rawEvent) arg(k string) string {
 }
 
 func (e *rawEvent) intArg(k string) (int64, bool) {
-	v, ok := e.Args[k]
+	v, ok := e.Arg(k)
 	if !ok {
 		return 0, false
 	}
@@ -107,6 +90,7 @@ type realTrace struct {
 var (
 	realOnce   sync.Once
 	realTraces []*realTrace
+	realErrs   []string // a trace that could not be read fails the tests, never drops out
 )
 
 // sharedWithShapes reads every shared trace whose events carry Input Dims.
@@ -124,7 +108,12 @@ func sharedWithShapes(t *testing.T) []*realTrace {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				rt := readReal(f)
+				rt, err := readReal(f)
+				if err != nil {
+					mu.Lock()
+					realErrs = append(realErrs, fmt.Sprintf("%s: %v", filepath.Base(f), err))
+					mu.Unlock()
+				}
 				if rt == nil {
 					return
 				}
@@ -136,56 +125,50 @@ func sharedWithShapes(t *testing.T) []*realTrace {
 		wg.Wait()
 		slices.SortFunc(realTraces, func(a, b *realTrace) int { return strings.Compare(a.name, b.name) })
 	})
+	if len(realErrs) > 0 {
+		t.Fatalf("shared traces not read: %s", strings.Join(realErrs, "; "))
+	}
 	if len(realTraces) == 0 {
 		t.Fatal("no shared trace with shapes")
 	}
 	return realTraces
 }
 
-func readReal(path string) *realTrace {
+// readReal is the trace at path with its raw events and tracetab's
+// reading, or nil when no event carries Input Dims.
+func readReal(path string) (*realTrace, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {
-			return nil
+			return nil, err
 		}
 		if data, err = io.ReadAll(zr); err != nil {
-			return nil
+			return nil, err
 		}
 	}
 	if !bytes.Contains(data, []byte(`"Input Dims"`)) && !bytes.Contains(data, []byte(`"Input dims"`)) {
-		return nil
+		return nil, nil
 	}
-	var doc struct {
-		TraceEvents []rawEvent `json:"traceEvents"`
+	evs, err := rawjson.ReadArgs(path)
+	if err != nil {
+		return nil, err
 	}
-	var evs []rawEvent
-	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("[")) {
-		if json.Unmarshal(data, &evs) != nil {
-			return nil
-		}
-	} else {
-		if json.Unmarshal(data, &doc) != nil {
-			return nil
-		}
-		evs = doc.TraceEvents
-	}
-	keep := evs[:0]
+	var keep []rawEvent
 	for _, e := range evs {
 		if e.Ph != "X" {
 			continue
 		}
-		e.ts, e.dur = decimalNs(e.Ts), decimalNs(e.Dur)
-		keep = append(keep, e)
+		keep = append(keep, rawEvent{Event: e, ts: e.Ts, dur: e.Dur})
 	}
-	tr, err := parse.Open(path, parse.Options{})
+	tr, _, err := testcache.Open(path, parse.Options{})
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return &realTrace{name: filepath.Base(path), raw: keep, t: tr, res: Compute(tr, Options{})}
+	return &realTrace{name: filepath.Base(path), raw: keep, t: tr, res: Compute(tr, Options{})}, nil
 }
 
 // rawOwners attributes every device op of the raw events as the roofline

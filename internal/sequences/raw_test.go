@@ -1,9 +1,7 @@
 package sequences
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,41 +40,30 @@ type rawSeq struct {
 	count, device, host int64
 }
 
-// rawDoc is a decoded trace: its X events.
+// rawEvents is the X events of a trace's JSON text (decoded by rawjson).
 func rawEvents(t *testing.T, data []byte) []rawEv {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	evs, err := rawjson.Decode(data)
+	if err != nil {
 		t.Fatal(err)
 	}
-	var events []any
-	switch d := doc.(type) {
-	case map[string]any:
-		events, _ = d["traceEvents"].([]any)
-	case []any:
-		events = d
-	}
+	return rawXs(evs)
+}
+
+// rawFile is the X events of a trace file (decoded once per test binary).
+func rawFile(t *testing.T, path string) []rawEv {
+	t.Helper()
+	return rawXs(rawjson.MustRead(t, path))
+}
+
+func rawXs(evs []rawjson.Event) []rawEv {
 	var out []rawEv
-	for i, x := range events {
-		e, ok := x.(map[string]any)
-		if !ok || e["ph"] != "X" {
+	for _, e := range evs {
+		if e.Ph != "X" {
 			continue
 		}
-		ts, err := rawjson.Ns(e["ts"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		dur, err := rawjson.Ns(e["dur"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		args, _ := e["args"].(map[string]any)
-		cat, _ := e["cat"].(string)
-		name, _ := e["name"].(string)
-		out = append(out, rawEv{idx: i, cat: cat, name: name, thread: rawjson.ID(e["pid"]) + "/" + rawjson.ID(e["tid"]), tid: rawjson.ID(e["tid"]),
-			start: ts, dur: max(dur, 0), corr: rawjson.ID(args["correlation"])})
+		out = append(out, rawEv{idx: e.Index, cat: e.Cat, name: e.Name, thread: e.Pid + "/" + e.Tid, tid: e.Tid,
+			start: e.Ts, dur: max(e.Dur, 0), corr: e.Corr})
 	}
 	return out
 }

@@ -75,6 +75,7 @@ func compareSeqs(t *testing.T, name string, got, want map[string]rawSeq) {
 // device ops of one root in time order); every trace whose raw reading
 // has a sequence is checked, and at least five do.
 func TestSharedTracesAgainstRawJSON(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	dir := filepath.Join(testenv.Shared(t), "traces")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json*"))
 	if len(paths) == 0 {
@@ -86,7 +87,7 @@ func TestSharedTracesAgainstRawJSON(t *testing.T) {
 			continue
 		}
 		name := filepath.Base(p)
-		evs := rawEvents(t, readTrace(t, p))
+		evs := rawFile(t, p)
 		root := topLevelRoot(evs)
 		tr, _, err := testcache.Open(p, testcacheOptions)
 		if err != nil {
@@ -122,6 +123,7 @@ var testcacheOptions = parse.Options{NoExtras: true, NoMemory: true}
 // the sequences equal the raw reading's: the shallowest events whose name
 // contains the text are the roots. At least three traces are checked.
 func TestSharedOpRule(t *testing.T) {
+	t.Parallel() // reads cached traces and raw events only
 	dir := filepath.Join(testenv.Shared(t), "traces")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json*"))
 	checked := 0
@@ -131,7 +133,7 @@ func TestSharedOpRule(t *testing.T) {
 			continue
 		}
 		name := filepath.Base(p)
-		evs := rawEvents(t, data)
+		evs := rawFile(t, p)
 		tr, _, err := testcache.Open(p, testcacheOptions)
 		if err != nil {
 			t.Fatal(err)

@@ -10,8 +10,6 @@ package testcache
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/tracetab/tracetab/internal/parse"
@@ -45,22 +43,7 @@ var (
 // Cacheable reports whether path is one of the read-only inputs the cache
 // keeps: a file under the shared reference data or the repository's
 // testdata.
-func Cacheable(path string) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false
-	}
-	roots := []string{filepath.Join(testenv.Root(), "testdata")}
-	if d, ok := testenv.SharedDir(); ok {
-		roots = append(roots, d)
-	}
-	for _, r := range roots {
-		if ra, err := filepath.Abs(r); err == nil && strings.HasPrefix(abs, ra+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
-}
+func Cacheable(path string) bool { return testenv.ReadOnlyInput(path) }
 
 // Open is parse.Open, once per trace and options for the test binary;
 // shared reports whether the trace came from (or went into) the cache.

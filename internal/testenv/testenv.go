@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -88,4 +90,46 @@ func BenchFile(b *testing.B) string {
 		b.Skip(err)
 	}
 	return path
+}
+
+// MinSharedTraces is the fewest traces the shared traces/ folder holds
+// (its README lists 25): fewer means a broken copy, not a smaller set.
+const MinSharedTraces = 20
+
+// SharedTraces lists every trace of the shared traces/ folder (*.json and
+// *.json.gz, sorted), skipping the test when the shared data is absent
+// and failing it when the folder holds fewer than MinSharedTraces.
+func SharedTraces(t testing.TB) []string {
+	t.Helper()
+	dir := filepath.Join(Shared(t), "traces")
+	var out []string
+	for _, pat := range []string{"*.json", "*.json.gz"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		out = append(out, m...)
+	}
+	slices.Sort(out)
+	if len(out) < MinSharedTraces {
+		t.Fatalf("%d traces in %s, want the %d and more its README lists", len(out), dir, MinSharedTraces)
+	}
+	return out
+}
+
+// ReadOnlyInput reports whether path is one of the inputs tests only
+// read, which caches may keep for the whole test binary: a file under the
+// shared reference data or the repository's testdata.
+func ReadOnlyInput(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	roots := []string{filepath.Join(Root(), "testdata")}
+	if d, ok := SharedDir(); ok {
+		roots = append(roots, d)
+	}
+	for _, r := range roots {
+		if ra, err := filepath.Abs(r); err == nil && strings.HasPrefix(abs, ra+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }

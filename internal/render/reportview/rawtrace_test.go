@@ -2,23 +2,20 @@ package reportview_test
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
-	"github.com/tracetab/tracetab/internal/rawjson"
-	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/cli"
+	"github.com/tracetab/tracetab/internal/rawjson"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
-// raw is a trace read straight from its JSON with encoding/json, times
-// converted from their decimal text with math/big: the independent side
-// of the checks.
+// raw is a trace read straight from its JSON by rawjson (encoding/json,
+// exact decimal times): the independent side of the checks.
 type raw struct {
 	Events   []rawEvent
 	Memory   []rawEvent // the "[memory]" instants
@@ -31,73 +28,33 @@ type rawEvent struct {
 	Ts, Dur       int64 // ns, as written
 	Corr          int64
 	HasCorr       bool
-	Args          map[string]any
-}
-
-func decNs(t testing.TB, v any) int64 {
-	ns, err := rawjson.Ns(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ns
+	Args          map[string]any // of a [memory] record only
 }
 
 var rawCache sync.Map
 
+// readRaw is the test's reading of the trace (decoded by rawjson).
 func readRaw(t testing.TB, path string) *raw {
 	t.Helper()
 	if v, ok := rawCache.Load(path); ok {
 		return v.(*raw)
 	}
-	f, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rd io.Reader = bytes.NewReader(f)
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(rd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = zr
-	}
-	dec := json.NewDecoder(rd)
-	dec.UseNumber()
-	var top any
-	if err := dec.Decode(&top); err != nil {
-		t.Fatal(err)
-	}
-	var list []any
-	switch x := top.(type) {
-	case []any:
-		list = x
-	case map[string]any:
-		list, _ = x["traceEvents"].([]any)
-	}
 	r := &raw{}
 	minTs, hasTrace := int64(1<<62), false
-	for _, v := range list {
-		m, ok := v.(map[string]any)
-		if !ok {
-			continue
-		}
-		e := rawEvent{Ph: rawjson.ID(m["ph"]), Pid: rawjson.ID(m["pid"]), Tid: rawjson.ID(m["tid"])}
-		e.Cat, _ = m["cat"].(string)
-		e.Name, _ = m["name"].(string)
+	for _, m := range rawjson.MustReadArgs(t, path) {
+		e := rawEvent{Ph: m.Ph, Pid: m.Pid, Tid: m.Tid, Cat: m.Cat, Name: m.Name}
 		if e.Name == "[memory]" {
-			e.Ts = decNs(t, m["ts"])
-			e.Args, _ = m["args"].(map[string]any)
+			e.Ts = m.Ts
+			e.Args = m.ArgMap()
 			r.Memory = append(r.Memory, e)
 			continue
 		}
 		if e.Ph != "X" {
 			continue
 		}
-		e.Ts, e.Dur = decNs(t, m["ts"]), decNs(t, m["dur"])
-		e.Args, _ = m["args"].(map[string]any)
-		if c, ok := e.Args["correlation"].(json.Number); ok {
-			n, _ := c.Int64()
-			e.Corr, e.HasCorr = n, true
+		e.Ts, e.Dur = m.Ts, m.Dur
+		if c, err := strconv.ParseInt(m.Corr, 10, 64); err == nil {
+			e.Corr, e.HasCorr = c, true
 		}
 		if e.Cat == "Trace" && !hasTrace {
 			r.OriginNs, hasTrace = e.Ts, true
