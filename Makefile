@@ -11,37 +11,14 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X github.com/tracetab/tracetab/internal/cli.Version=$(VERSION)" -o $(BIN) ./cmd/tracetab
 
-SKIPLOG  := $(CACHE)/skipped-for-shared.txt
-# The concurrent code's own tests run again under the race detector: the
-# parallel reader and gzip read-ahead (parse), the trace's shared caches
-# (trace), diff's per-step tables on goroutines (diff), and every command
-# once end to end on the golden traces (gaps' second goroutine among them).
-# The whole suite under -race took over 10 minutes on 2 cores, re-running
-# slow raw-JSON checks that start no goroutine of their own.
-RACE_PARSE := 'ParallelAdversarial|ParallelTruncated|ParallelLongString|GzipSameAsPlain|GzipBomb|MemoryBoundStdin'
-
-# Vet, a short fuzz run of the parser, all tests, the race detector on the
-# concurrent packages, the DuckDB queries over exported traces (tests/duckdb:
-# a module of its own, built with cgo; the tracetab binary stays pure Go);
-# then one line saying
-# how many checks skipped because ../shared (real traces, torch's tables)
-# is absent, and how to run them.
+# Vet, a short fuzz run of the parser and of the commands, all tests, and
+# beside them the race detector on the concurrent packages and the DuckDB
+# queries over exported traces (tests/duckdb: a module of its own, built
+# with cgo; the tracetab binary stays pure Go); then each stage's time and
+# one line saying how many checks skipped because ../shared (real traces,
+# torch's tables) or Chromium is absent. scripts/test.sh says more.
 test:
-	$(GO) vet ./...
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./internal/parse
-	$(GO) test -run '^$$' -fuzz '^FuzzCommands$$' -fuzztime 10s ./internal/cli
-	@mkdir -p $(CACHE) && rm -f $(SKIPLOG)
-	@TRACETAB_SKIPLOG=$(abspath $(SKIPLOG)) $(GO) test -count=1 -timeout 20m ./... && \
-	$(GO) test -race -count=1 -timeout 20m -run $(RACE_PARSE) ./internal/parse && \
-	$(GO) test -race -count=1 -timeout 20m ./internal/trace ./internal/diff ./internal/safe && \
-	$(GO) test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli && \
-	(cd tests/duckdb && CGO_ENABLED=1 $(GO) test -count=1 -timeout 20m ./...); rc=$$?; \
-	if grep -qs '(no chromium)' $(SKIPLOG); then \
-		echo "make test: $$(grep -c '(no chromium)' $(SKIPLOG)) browser checks SKIPPED: Chromium was not found (apt-get install chromium)"; fi; \
-	if grep -qsv '(no chromium)' $(SKIPLOG); then \
-		echo "make test: $$(grep -vc '(no chromium)' $(SKIPLOG)) checks SKIPPED: the shared reference data (../shared) was not found;" \
-		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $(SKIPLOG))"; \
-	else echo "make test: no check skipped for want of ../shared"; fi; exit $$rc
+	@GO=$(GO) CACHE=$(CACHE) sh scripts/test.sh
 
 # The inner loop (under a minute): gofmt, vet and -short tests of the
 # packages changed since HEAD (CHECK_BASE=ref to compare with another), and

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/testenv"
@@ -111,27 +110,26 @@ func (s span) inside(data []byte) bool {
 	return p >= lo && p+uintptr(len(s)) <= lo+uintptr(len(data))
 }
 
-type entry struct {
-	once sync.Once
-	evs  []Event
-	err  error
-}
-
 type key struct {
 	path        string
 	size, modNs int64
 	args        bool
 }
 
-var (
-	mu      sync.Mutex
-	entries = map[key]*entry{}
-)
+type decoded struct {
+	evs []Event
+	err error
+}
+
+// kept holds the decoded traces, a few at a time (testenv.Cache):
+// TRACETAB_TEST_RAW sets how many (default 0: all; see testenv.Cache).
+var kept = &testenv.Cache[key, decoded]{Max: testenv.CacheSize("TRACETAB_TEST_RAW", 0)}
 
 // Read returns the events of the trace at path (.json or gzip, whatever
 // its name): a read-only input (the shared reference data or the
 // repository's testdata, as testenv.ReadOnlyInput says) is decoded once per
-// test binary, path, size and modification time, safe for parallel tests;
+// path, size and modification time while it is kept (a few traces at a
+// time, the most recently read), safe for parallel tests;
 // any other file afresh on each call. The slice and its events are shared by every caller: read them,
 // never change them (copy what a check needs to sort or edit). Their
 // Args are nil (Corr and ExtID are read): ReadArgs keeps them, at the
@@ -159,20 +157,14 @@ func read(path string, args bool) ([]Event, error) {
 		abs = path
 	}
 	key := key{abs, st.Size(), st.ModTime().UnixNano(), args}
-	mu.Lock()
-	e := entries[key]
-	if e == nil {
-		e = &entry{}
-		entries[key] = e
-	}
-	mu.Unlock()
-	e.once.Do(func() {
-		e.evs, e.err = decodeFile(path, args)
-		if e.err != nil {
-			e.err = fmt.Errorf("%s: %w", path, e.err)
+	d, _ := kept.Get(key, func() (decoded, error) {
+		evs, err := decodeFile(path, args)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", path, err)
 		}
+		return decoded{evs, err}, nil
 	})
-	return e.evs, e.err
+	return d.evs, d.err
 }
 
 // MustRead is Read, failing the test on an error.

@@ -1,7 +1,8 @@
-// Package testcache reads each reference trace once per test binary: the
-// tests of a package share the parsed trace (keyed by its path, size,
+// Package testcache reads each reference trace once while it is kept (a
+// few at a time, the most recently read; testenv.Cache): the tests of a
+// package share the parsed trace (keyed by its path, size,
 // modification time and reading options), so a suite that runs forty
-// commands over twenty-five shared traces parses each one once or twice
+// commands over twenty-five shared traces parses each one a few times
 // instead of hundreds of times. Only the read-only inputs are cached (the
 // shared reference data and the repository's testdata); a trace a test
 // writes is read afresh. Cached traces must not be changed: commands that
@@ -10,7 +11,6 @@ package testcache
 
 import (
 	"os"
-	"sync"
 
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
@@ -29,16 +29,14 @@ type key struct {
 	maxBytes int64
 }
 
-type entry struct {
-	once sync.Once
-	t    *trace.Trace
-	err  error
+type parsed struct {
+	t   *trace.Trace
+	err error
 }
 
-var (
-	mu      sync.Mutex
-	entries = map[key]*entry{}
-)
+// traces holds the parsed traces, a few at a time (testenv.Cache):
+// TRACETAB_TEST_TRACES sets how many (default 0: all; see testenv.Cache).
+var traces = &testenv.Cache[key, parsed]{Max: testenv.CacheSize("TRACETAB_TEST_TRACES", 0)}
 
 // Cacheable reports whether path is one of the read-only inputs the cache
 // keeps: a file under the shared reference data or the repository's
@@ -59,13 +57,9 @@ func Open(path string, opts parse.Options) (t *trace.Trace, shared bool, err err
 	}
 	// keyed by the path as given: the trace names its file as it was opened
 	k := key{path, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.NoMemory, opts.ShapesOnly, opts.Sequential, opts.MaxMemory}
-	mu.Lock()
-	e := entries[k]
-	if e == nil {
-		e = &entry{}
-		entries[k] = e
-	}
-	mu.Unlock()
-	e.once.Do(func() { e.t, e.err = parse.Open(path, opts) })
-	return e.t, true, e.err
+	p, _ := traces.Get(k, func() (parsed, error) {
+		t, err := parse.Open(path, opts)
+		return parsed{t, err}, nil
+	})
+	return p.t, true, p.err
 }

@@ -1,0 +1,86 @@
+#!/bin/sh
+# make test: every check, each stage timed (wall seconds on stderr, and
+# the peak RSS of its largest process where /usr/bin/time is installed).
+#
+#   1. go vet, then a 10 s fuzz run of the parser and of the commands;
+#   2. all tests (go test ./...), and beside them, on the core the long
+#      internal/cli package leaves idle once the other packages are done:
+#      the race detector on the concurrent code, then the DuckDB queries
+#      over exported traces (tests/duckdb: a module of its own, with cgo);
+#   3. one line saying how many checks skipped for want of ../shared or
+#      Chromium.
+#
+# The race stage runs the concurrent code's own tests again under -race:
+# the parallel reader and gzip read-ahead (parse), the trace's shared
+# caches (trace), diff's per-step tables on goroutines (diff), and every
+# command once end to end on the golden traces (gaps' second goroutine
+# among them). The whole suite under -race took over 10 minutes on 2 cores.
+set -u
+GO=${GO:-go}
+CACHE=${CACHE:-.cache}
+mkdir -p "$CACHE"
+SKIPLOG=$(cd "$CACHE" && pwd)/skipped-for-shared.txt
+rm -f "$SKIPLOG"
+RACE_PARSE='ParallelAdversarial|ParallelTruncated|ParallelLongString|GzipSameAsPlain|GzipBomb|MemoryBoundStdin'
+TIMES=$(mktemp)
+trap 'rm -f "$TIMES" "$TIMES".*' EXIT
+
+# stage NAME CMD...: runs CMD, records its wall time (and peak RSS)
+stage() {
+	name=$1
+	shift
+	start=$(date +%s)
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -o "$TIMES.$name" -f '%M' "$@"
+		rc=$?
+	else
+		"$@"
+		rc=$?
+	fi
+	rss=$(tail -n 1 "$TIMES.$name" 2>/dev/null | grep -E '^[0-9]+$' || true)
+	echo "$name $(($(date +%s) - start)) ${rss:-?} $rc" >>"$TIMES"
+	return $rc
+}
+
+race_and_duckdb() {
+	stage race-parse $GO test -race -count=1 -timeout 20m -run "$RACE_PARSE" ./internal/parse &&
+		stage race-pkgs $GO test -race -count=1 -timeout 20m ./internal/trace ./internal/diff ./internal/safe &&
+		stage race-golden $GO test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli &&
+		(cd tests/duckdb && export CGO_ENABLED=1 && stage duckdb $GO test -count=1 -timeout 20m ./...)
+}
+
+t0=$(date +%s)
+rc=0
+stage vet $GO vet ./... || rc=1
+if [ $rc = 0 ]; then
+	stage fuzz-parse $GO test -run '^$' -fuzz '^FuzzParse$' -fuzztime 10s ./internal/parse || rc=1
+fi
+if [ $rc = 0 ]; then
+	stage fuzz-commands $GO test -run '^$' -fuzz '^FuzzCommands$' -fuzztime 10s ./internal/cli || rc=1
+fi
+if [ $rc = 0 ]; then
+	race_and_duckdb &
+	side=$!
+	stage tests env TRACETAB_SKIPLOG="$SKIPLOG" $GO test -count=1 -timeout 20m ./... || rc=1
+	wait $side || rc=1
+fi
+
+echo "make test: stages (wall s, peak RSS of the largest process):" >&2
+while read -r name secs rss code; do
+	mb=?
+	[ "$rss" = "?" ] || mb="$((rss / 1024)) MB"
+	st=ok
+	[ "$code" = 0 ] || st="FAILED (exit $code)"
+	printf '  %-14s %4d s  %8s  %s\n' "$name" "$secs" "$mb" "$st" >&2
+done <"$TIMES"
+echo "make test: $(($(date +%s) - t0)) s in all" >&2
+if grep -qs '(no chromium)' "$SKIPLOG"; then
+	echo "make test: $(grep -c '(no chromium)' "$SKIPLOG") browser checks SKIPPED: Chromium was not found (apt-get install chromium)"
+fi
+if grep -qsv '(no chromium)' "$SKIPLOG"; then
+	echo "make test: $(grep -vc '(no chromium)' "$SKIPLOG") checks SKIPPED: the shared reference data (../shared) was not found;" \
+		"run them with TRACETAB_SHARED=/path/to/shared make test (list: $SKIPLOG)"
+else
+	echo "make test: no check skipped for want of ../shared"
+fi
+exit $rc
