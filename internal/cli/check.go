@@ -255,7 +255,7 @@ func runCheck(e *env, o *checkOptions, path string) error {
 	case "junit":
 		err = diffview.JUnit(e.stdout, "tracetab.check", g)
 	default:
-		err = diffview.CheckText(e.stdout, o.format, path, out, g, e.textWidth(o.width))
+		err = diffview.CheckText(e.stdout, o.format, path, out, g, e.textWidth(o.width), o.by == "module")
 	}
 	if err != nil {
 		return err

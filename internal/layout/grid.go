@@ -50,6 +50,10 @@ type Grid struct {
 	// name columns give way, each no narrower than MinName; a grid whose
 	// other columns alone are wider than Width is printed at that width.
 	Width int
+	// Labels holds a name column's own rule for cutting its cells to a
+	// width (nil, or no entry: names.Labels, the one labelling rule); a
+	// column of module paths cuts them by path (viewkit.FitPaths).
+	Labels []func(cells []string, width int) []string
 	// MinName is the narrowest a name column is cut to (0: 16).
 	MinName int
 	// RuleAfter > 0 draws in text a dashed rule under the first RuleAfter
@@ -168,7 +172,11 @@ func (g *Grid) fit() ([][]string, []int) {
 				col[i] = r[c]
 			}
 		}
-		col = names.Labels(col, target[c]) // the one labelling rule
+		if c < len(g.Labels) && g.Labels[c] != nil {
+			col = g.Labels[c](col, target[c])
+		} else {
+			col = names.Labels(col, target[c]) // the one labelling rule
+		}
 		for i, r := range rows {
 			if c < len(r) {
 				r[c] = col[i]
@@ -213,6 +221,7 @@ func (g *Grid) narrowed() (*Grid, []string) {
 		next.Headers = slices.Delete(slices.Clone(cur.Headers), k, k+1)
 		next.RightAlign = deleteAt(cur.RightAlign, k)
 		next.Names = deleteAt(cur.Names, k)
+		next.Labels = deleteAt(cur.Labels, k)
 		next.Rows = make([][]string, len(cur.Rows))
 		for i, r := range cur.Rows {
 			next.Rows[i] = deleteAt(r, k)

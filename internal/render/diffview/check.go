@@ -8,12 +8,17 @@ import (
 
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/layout"
+	"github.com/tracetab/tracetab/internal/render/viewkit"
 )
 
 // CheckText writes budget outcomes (text or md), the verdict first; text
 // fits width columns (0: no limit): prose wrapped, the budget and where
 // columns cut in the middle.
-func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gate, width int) error {
+//
+// paths says the rows are module paths (check --by module): a path is cut
+// by its leading modules (viewkit.CutPath), so the cell still ends in the
+// module's name.
+func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gate, width int, paths bool) error {
 	var b strings.Builder
 	md := format == "md"
 	line := verdictLine("budget", g)
@@ -37,6 +42,8 @@ func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gat
 		}
 		if md {
 			where = code(middle(where, 120))
+		} else if width == 0 && paths && o.Missing == "" && !o.Budget.Total {
+			where = viewkit.CutPath(where, 80)
 		} else if width == 0 {
 			where = middle(where, 80)
 		}
@@ -58,6 +65,9 @@ func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gat
 	} else {
 		gr := t.grid()
 		gr.Names, gr.Width = []bool{false, true, false, false, true}, width
+		if paths {
+			gr.Labels = []func([]string, int) []string{4: viewkit.FitPaths}
+		}
 		if err := gr.Write(&b, "text"); err != nil {
 			return err
 		}
