@@ -24,7 +24,7 @@ type goPackage struct {
 // may import one another). Any package whose own code imports "testing"
 // must be one of them (TestImportRules checks it), so a new helper for
 // the tests cannot slip in as an analysis package.
-var testSupport = []string{"benchtrace", "golden", "rawjson", "repotest", "testcache", "testenv"}
+var testSupport = []string{"benchtrace", "golden", "rawjson", "repotest", "testcache", "testenv", "testtrace"}
 
 // role is a package's part in the layering, by rule: the command line
 // (cli), a view (render/...), the shared text layout, test support, the
