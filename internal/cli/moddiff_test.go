@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/testtrace"
 )
 
 // modTraceFile writes a trace of steps profiler steps of a small model
@@ -21,38 +22,8 @@ import (
 // Without modules the frames are plain Python functions.
 func modTraceFile(t *testing.T, name string, steps, linUs int, dropout, modules bool) string {
 	t.Helper()
-	var ev []string
-	corr := 0
-	mod := func(n string, ts, dur int) {
-		if modules {
-			n = "nn.Module: " + n
-		}
-		ev = append(ev, fmt.Sprintf(`{"ph":"X","cat":"python_function","name":%q,"pid":1,"tid":1,"ts":%d,"dur":%d}`, n, ts, dur))
-	}
-	launch := func(ts, kdur int) {
-		corr++
-		ev = append(ev,
-			fmt.Sprintf(`{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":1,"args":{"correlation":%d}}`, ts, corr),
-			fmt.Sprintf(`{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":%d,"dur":%d,"args":{"correlation":%d}}`, ts+5, kdur, corr))
-	}
-	for k := 0; k < steps; k++ {
-		s := 1000 + 1000*k
-		ev = append(ev, fmt.Sprintf(`{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,"tid":1,"ts":%d,"dur":900}`, k+1, s))
-		mod("Model_0", s+10, 800)
-		mod("Encoder_0", s+20, 400)
-		mod("Linear_1", s+30, linUs)
-		launch(s+35, linUs*2/5)
-		mod("Norm_0", s+300, 50)
-		launch(s+310, 10)
-		mod("Decoder_0", s+500, 200)
-		mod("Norm_0", s+510, 50)
-		launch(s+520, 10)
-		if dropout {
-			mod("Dropout_0", s+600, 20)
-		}
-	}
 	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(`{"schemaVersion":1,"traceEvents":[`+strings.Join(ev, ",")+`]}`), 0o644); err != nil {
+	if err := os.WriteFile(p, testtrace.SmallModel(steps, linUs, dropout, modules), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p

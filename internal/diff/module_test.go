@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testtrace"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -18,35 +19,7 @@ import (
 // instance reached through another parent; with dropout, Dropout_0 too).
 func modTrace(t *testing.T, steps, linUs int, dropout bool) *trace.Trace {
 	t.Helper()
-	var ev []string
-	corr := 0
-	mod := func(name string, ts, dur int) {
-		ev = append(ev, fmt.Sprintf(`{"ph":"X","cat":"python_function","name":"nn.Module: %s","pid":1,"tid":1,"ts":%d,"dur":%d}`, name, ts, dur))
-	}
-	launch := func(ts, kdur int) {
-		corr++
-		ev = append(ev,
-			fmt.Sprintf(`{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":1,"args":{"correlation":%d}}`, ts, corr),
-			fmt.Sprintf(`{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":%d,"dur":%d,"args":{"correlation":%d}}`, ts+5, kdur, corr))
-	}
-	for k := 0; k < steps; k++ {
-		s := 1000 + 1000*k
-		ev = append(ev, fmt.Sprintf(`{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,"tid":1,"ts":%d,"dur":900}`, k+1, s))
-		mod("Model_0", s+10, 800)
-		mod("Encoder_0", s+20, 400)
-		mod("Linear_1", s+30, linUs)
-		launch(s+35, linUs*2/5)
-		mod("Norm_0", s+300, 50)
-		launch(s+310, 10)
-		mod("Decoder_0", s+500, 200)
-		mod("Norm_0", s+510, 50)
-		launch(s+520, 10)
-		if dropout {
-			mod("Dropout_0", s+600, 20)
-		}
-	}
-	src := `{"schemaVersion":1,"traceEvents":[` + strings.Join(ev, ",") + `]}`
-	tr, err := parse.Read(bytes.NewReader([]byte(src)), "modules", parse.Options{})
+	tr, err := parse.Read(bytes.NewReader(testtrace.SmallModel(steps, linUs, dropout, true)), "modules", parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
