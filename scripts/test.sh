@@ -31,14 +31,19 @@ stage() {
 	shift
 	start=$(date +%s)
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -o "$TIMES.$name" -f '%M' "$@"
+		/usr/bin/time -o "$TIMES.$name" -f '%U %S %M' "$@"
 		rc=$?
 	else
 		"$@"
 		rc=$?
 	fi
-	rss=$(tail -n 1 "$TIMES.$name" 2>/dev/null | grep -E '^[0-9]+$' || true)
-	echo "$name $(($(date +%s) - start)) ${rss:-?} $rc" >>"$TIMES"
+	last=$(tail -n 1 "$TIMES.$name" 2>/dev/null | grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' || true)
+	rss= cpu=
+	if [ -n "$last" ]; then
+		rss=$(echo "$last" | awk '{print $3}')
+		cpu=$(echo "$last" | awk '{printf "%d", $1 + $2}')
+	fi
+	echo "$name $(($(date +%s) - start)) ${rss:-?} ${cpu:-?} $rc" >>"$TIMES"
 	return $rc
 }
 
@@ -75,13 +80,13 @@ if [ $rc = 0 ]; then
 	wait $side || rc=1
 fi
 
-echo "make test: stages (wall s, peak RSS of the largest process):" >&2
-while read -r name secs rss code; do
+echo "make test: stages (wall s, CPU s of all its processes, peak RSS of the largest one):" >&2
+while read -r name secs rss cpu code; do
 	mb=?
 	[ "$rss" = "?" ] || mb="$((rss / 1024)) MB"
 	st=ok
 	[ "$code" = 0 ] || st="FAILED (exit $code)"
-	printf '  %-14s %4d s  %8s  %s\n' "$name" "$secs" "$mb" "$st" >&2
+	printf '  %-14s %4d s  %5s cpu s  %8s  %s\n' "$name" "$secs" "$cpu" "$mb" "$st" >&2
 done <"$TIMES"
 echo "make test: $(($(date +%s) - t0)) s in all" >&2
 if grep -qs '(no chromium)' "$SKIPLOG"; then

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/gctune"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -17,9 +18,7 @@ func TestGapsRestoresGCPercent(t *testing.T) {
 	sample := filepath.Join(testenv.Root(), "testdata", "sample.pt.trace.json")
 	// the package's tests run with the tuning off (gc.go); this one is
 	// about the tuning
-	tuned := gcTuned
-	gcTuned = true
-	defer func() { gcTuned = tuned }()
+	defer gctune.SetEnabled(gctune.SetEnabled(true))
 	prev := debug.SetGCPercent(37)
 	defer debug.SetGCPercent(prev)
 	for _, format := range []string{"text", "json"} {

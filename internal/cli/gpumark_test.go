@@ -1,12 +1,7 @@
 package cli
 
 import (
-	"bytes"
-	"compress/gzip"
-	"encoding/json"
 	"github.com/tracetab/tracetab/internal/layout"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -23,28 +18,7 @@ import (
 // kernel, memcpy, memset or GPU annotation span).
 func sameNamePairs(t *testing.T, path string) []string {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b, err = io.ReadAll(zr); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var doc struct {
-		TraceEvents []struct {
-			Cat  string `json:"cat"`
-			Name string `json:"name"`
-		} `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	evs := readRaw(t, path)
 	key := func(n string) string {
 		if strings.HasPrefix(n, "ProfilerStep#") {
 			return "ProfilerStep*"
@@ -52,7 +26,7 @@ func sameNamePairs(t *testing.T, path string) []string {
 		return n
 	}
 	cpu, dev := map[string]bool{}, map[string]bool{}
-	for _, e := range doc.TraceEvents {
+	for _, e := range evs {
 		switch e.Cat {
 		case "cpu_op", "user_annotation", "cuda_runtime", "cuda_driver":
 			cpu[key(e.Name)] = true

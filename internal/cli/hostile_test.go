@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tracetab/tracetab/internal/gctune"
 	"github.com/tracetab/tracetab/internal/hostile"
 	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
@@ -48,8 +50,13 @@ var (
 func TestMain(m *testing.M) {
 	testOpen = testcache.Open
 	// Main's collector tuning is for a process that reads one trace; this
-	// one keeps them all (gc.go)
-	gcTuned = false
+	// one keeps them all (internal/gctune)
+	gctune.SetEnabled(false)
+	// a soft bound on the binary's heap (testMemoryLimit says why), unless
+	// GOMEMLIMIT sets one
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(testMemoryLimit)
+	}
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))

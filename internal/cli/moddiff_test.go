@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,35 +168,8 @@ func TestModuleDiffNoModules(t *testing.T) {
 // frames, read from its raw JSON.
 func rawModuleNames(t *testing.T, path string) map[string]bool {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type event struct{ Ph, Cat, Name string }
-	var doc struct {
-		TraceEvents []event `json:"traceEvents"`
-	}
-	if s := strings.TrimSpace(string(raw)); strings.HasPrefix(s, "[") { // the JSON Array Format
-		err = json.Unmarshal(raw, &doc.TraceEvents)
-	} else {
-		err = json.Unmarshal(raw, &doc)
-	}
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	out := map[string]bool{}
-	for _, e := range doc.TraceEvents {
+	for _, e := range readRaw(t, path) {
 		if n, ok := strings.CutPrefix(e.Name, "nn.Module: "); ok && e.Ph == "X" && e.Cat == "python_function" {
 			out[n] = true
 		}

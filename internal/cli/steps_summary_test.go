@@ -2,9 +2,7 @@ package cli
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,42 +23,20 @@ import (
 // copies).
 func rawStepDurs(t *testing.T, path string) map[int64]int64 {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	evs, err := rawjson.ReadArgs(path) // the binary's one cached reading (readRaw)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if len(raw) > 2 && raw[0] == 0x1f && raw[1] == 0x8b {
-		z, err := gzip.NewReader(bytes.NewReader(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if raw, err = io.ReadAll(z); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var doc struct {
-		TraceEvents []map[string]any `json:"traceEvents"`
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if err := d.Decode(&doc); err != nil {
 		return nil // not a trace (a tar, a non-JSON file): no steps
 	}
 	out := map[int64]int64{}
-	for _, e := range doc.TraceEvents {
-		name, _ := e["name"].(string)
-		if e["ph"] != "X" || e["cat"] != "user_annotation" || !strings.HasPrefix(name, "ProfilerStep#") {
+	for _, e := range evs {
+		if e.Ph != "X" || e.Cat != "user_annotation" || !strings.HasPrefix(e.Name, "ProfilerStep#") {
 			continue
 		}
-		n, err := strconv.ParseInt(strings.TrimPrefix(name, "ProfilerStep#"), 10, 64)
+		n, err := strconv.ParseInt(strings.TrimPrefix(e.Name, "ProfilerStep#"), 10, 64)
 		if err != nil {
 			continue
 		}
-		dur, err := rawjson.Ns(e["dur"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[n] = dur
+		out[n] = e.Dur
 	}
 	return out
 }

@@ -81,7 +81,7 @@ func (m *summarizer) addDeviceOp(i int32, e *trace.Event) {
 		}
 	}
 	inCompiled := root >= 0 && !inGraph
-	class := kernelClass(name, op, inGraph, inCompiled)
+	class := kernelClass(name, op, inGraph, inCompiled, m.family)
 	m.s.Scope.add(class, inGraph, inCompiled, e.Dur)
 	if inGraph {
 		m.s.Graphs.Kernels++
@@ -133,12 +133,13 @@ func (a *kernAgg) add(class string, dur int64, inGraph bool, launch int32, op st
 // kernelClass is a kernel's class: Inductor's Triton kernels wherever they
 // ran; in a graph replay or a compiled call, a library kernel when its op or
 // name says so (Family), else other; "" for a kernel of eager code.
-func kernelClass(name, op string, inGraph, inCompiled bool) string {
+// family is Family (or a memo of it).
+func kernelClass(name, op string, inGraph, inCompiled bool, family func(kernel, op string) string) string {
 	switch {
 	case IsInductorKernel(name):
 		return ClassInductor
 	case inGraph || inCompiled:
-		if Family(name, op) != "" {
+		if family(name, op) != "" {
 			return ClassLibrary
 		}
 		return ClassOther

@@ -36,6 +36,9 @@ type summarizer struct {
 	stepRows map[int64]*StepRow
 	taxIvs   [][2]int64
 	taxSteps map[int64]bool
+
+	families map[[2]string]string // Family by kernel and op name (memo.go)
+	taxNames map[string]bool      // isTax by name (memo.go)
 }
 
 // Summarize reads the compile view of a trace.
@@ -46,6 +49,7 @@ func Summarize(t *trace.Trace) *Summary {
 		regs: map[string]*regAgg{}, parts: map[string]*Part{}, costs: map[string]*costAgg{},
 		kerns: map[string]*kernAgg{}, graphOps: map[int32][]int32{},
 		stepRows: map[int64]*StepRow{}, taxSteps: map[int64]bool{},
+		families: map[[2]string]string{}, taxNames: map[string]bool{},
 	}
 	m.childNs = compiledChildNs(m.walk)
 	m.readCPUEvents()

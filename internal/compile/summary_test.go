@@ -122,7 +122,7 @@ func TestKernelClass(t *testing.T) {
 		{"elementwise_kernel", "aten::add", false, true, ClassOther},
 		{"elementwise_kernel", "aten::mm", false, false, ""}, // eager code
 	} {
-		if got := kernelClass(c.name, c.op, c.inGraph, c.inCompile); got != c.want {
+		if got := kernelClass(c.name, c.op, c.inGraph, c.inCompile, Family); got != c.want {
 			t.Errorf("kernelClass(%q, %q, %v, %v) = %q, want %q", c.name, c.op, c.inGraph, c.inCompile, got, c.want)
 		}
 	}

@@ -10,11 +10,11 @@ import (
 // event holds): its interval, for the union, and the step it starts in.
 // Nested compile events are inside that interval already.
 func (m *summarizer) addCompileWork(i int32, name string, e *trace.Event) {
-	if !isTax(name) {
+	if !m.isTax(name) {
 		return
 	}
 	for p := m.l.Parent[i]; p >= 0; p = m.l.Parent[p] {
-		if isTax(m.t.NameOf(int(p))) {
+		if m.isTax(m.t.NameOf(int(p))) {
 			return
 		}
 	}

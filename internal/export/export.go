@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tracetab/tracetab/internal/gctune"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -218,7 +219,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		runtime.GC() // the other jobs' traces are gone: this one has the whole bound
+		gctune.Collect() // the other jobs' traces are gone: this one has the whole bound
 		done(exportOne(ctx, path, &o, codec, o.MaxMemory, claim))
 	}
 	if first != nil {

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"github.com/tracetab/tracetab/internal/gctune"
 	"io"
 	"runtime"
 	"sort"
@@ -146,7 +147,7 @@ func (p *parser) parallelEvents() error {
 		k = r.p.seg.stop
 		// later results not needed by the chain are dropped as they come
 		if seg >= 8<<20 {
-			runtime.GC()
+			gctune.Collect()
 		}
 	}
 	if last.t.Truncated {

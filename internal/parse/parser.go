@@ -28,9 +28,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/tracetab/tracetab/internal/gctune"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -120,7 +120,7 @@ func Open(path string, opts Options) (*trace.Trace, error) {
 				// The workers' stores and the parser's tables are garbage
 				// now: collect them, so what is built next (the links)
 				// takes their place instead of growing the heap.
-				runtime.GC()
+				gctune.Collect()
 				return t, err
 			}
 		}
@@ -129,7 +129,7 @@ func Open(path string, opts Options) (*trace.Trace, error) {
 			par := !opts.Sequential && gzipLarge(f, st.Size())
 			t, _, err := readStreamPar(r, path, opts, st.Size(), par)
 			if par {
-				runtime.GC() // as after a plain parallel reading
+				gctune.Collect() // as after a plain parallel reading
 			}
 			return t, err
 		}

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"errors"
+	"github.com/tracetab/tracetab/internal/gctune"
 	"io"
 	"runtime"
 	"sync"
@@ -380,7 +381,7 @@ func (p *parser) parallelStream(start int64) error {
 		if sinceGC >= 48<<20 {
 			// the merged workers' stores are garbage: collect them before
 			// the next ones take new memory
-			runtime.GC()
+			gctune.Collect()
 			sinceGC = 0
 		}
 	}

@@ -132,8 +132,8 @@ var kept = &testenv.Cache[key, decoded]{Max: testenv.CacheSize("TRACETAB_TEST_RA
 // time, the most recently read), safe for parallel tests;
 // any other file afresh on each call. The slice and its events are shared by every caller: read them,
 // never change them (copy what a check needs to sort or edit). Their
-// Args are nil (Corr and ExtID are read): ReadArgs keeps them, at the
-// cost of holding the file's whole text.
+// Args are nil (Corr and ExtID are read): ReadArgs keeps them (copied
+// into one buffer: the file's text is not held).
 func Read(path string) ([]Event, error) { return read(path, false) }
 
 // ReadArgs is Read with each event's Args kept.
@@ -195,7 +195,29 @@ func decodeFile(path string, args bool) ([]Event, error) {
 	if data, err = inflate(data); err != nil {
 		return nil, err
 	}
-	return decode(data, args)
+	evs, err := decode(data, args)
+	if err == nil && args {
+		compactArgs(evs)
+	}
+	return evs, err
+}
+
+// compactArgs copies the events' args into one buffer of their own, so a
+// kept trace holds its args (120 MB of the shared traces' 260 MB of JSON)
+// and not its whole text.
+func compactArgs(evs []Event) {
+	n := 0
+	for k := range evs {
+		n += len(evs[k].Args)
+	}
+	buf := make([]byte, 0, n)
+	for k := range evs {
+		if a := evs[k].Args; a != nil {
+			at := len(buf)
+			buf = append(buf, a...)
+			evs[k].Args = json.RawMessage(buf[at:len(buf):len(buf)])
+		}
+	}
 }
 
 // inflate is data, gunzipped when it starts with gzip's magic bytes.
@@ -230,6 +252,16 @@ func decode(data []byte, keepArgs bool) ([]Event, error) {
 		ws = doc.TraceEvents
 	}
 	out := make([]Event, len(ws))
+	// names, categories and threads repeat: one string each (the shared
+	// traces' 807k events hold 46 MB of strings, most of them repeats)
+	seen := map[string]string{}
+	intern := func(s string) string {
+		if v, ok := seen[s]; ok {
+			return v
+		}
+		seen[s] = s
+		return s
+	}
 	for k := range ws {
 		w := &ws[k]
 		for _, s := range []span{w.Pid, w.Tid, w.Ts, w.Dur, w.ID, w.Bp, w.Args} {
@@ -238,8 +270,8 @@ func decode(data []byte, keepArgs bool) ([]Event, error) {
 			}
 		}
 		e := &out[k]
-		*e = Event{Index: k, Name: w.Name, Cat: w.Cat, Ph: w.Ph, Pid: rawText(w.Pid), Tid: rawText(w.Tid),
-			ID: rawText(w.ID), Bp: rawText(w.Bp)}
+		*e = Event{Index: k, Name: intern(w.Name), Cat: intern(w.Cat), Ph: intern(w.Ph), Pid: intern(rawText(w.Pid)),
+			Tid: intern(rawText(w.Tid)), ID: rawText(w.ID), Bp: intern(rawText(w.Bp))}
 		if len(w.Args) > 0 && w.Args[0] == '{' {
 			e.Args = json.RawMessage(w.Args)
 			e.Corr = e.ArgText("correlation")

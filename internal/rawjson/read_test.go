@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 const doc = `{"schemaVersion": 1, "traceEvents": [
@@ -159,5 +160,47 @@ func TestReadWithoutArgs(t *testing.T) {
 	}
 	if corr == 0 {
 		t.Error("the sample trace has no correlation: the check saw nothing")
+	}
+}
+
+// TestReadArgsOwnCopy: ReadArgs' args are the args as written, each in a
+// slice of its own (appending to one cannot reach the next), not slices
+// of the file's text; equal names are one string.
+func TestReadArgsOwnCopy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "doc.json")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := MustReadArgs(t, path)
+	want, err := Decode([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d events, Decode %d", len(got), len(want))
+	}
+	withArgs := 0
+	for k := range got {
+		if !bytes.Equal(got[k].Args, want[k].Args) || (got[k].Args == nil) != (want[k].Args == nil) {
+			t.Fatalf("event %d: args %q, as written %q", k, got[k].Args, want[k].Args)
+		}
+		if a := got[k].Args; a != nil {
+			withArgs++
+			if cap(a) != len(a) {
+				t.Errorf("event %d: args of length %d reach %d bytes on", k, len(a), cap(a)-len(a))
+			}
+		}
+	}
+	if withArgs != 2 {
+		t.Errorf("%d events with args, want 2", withArgs)
+	}
+	two := filepath.Join(t.TempDir(), "two.json")
+	os.WriteFile(two, []byte(`[{"ph":"X","name":"aten::mm","tid":"stream 7"},{"ph":"X","name":"aten::mm","tid":"stream 7"}]`), 0o644)
+	evs := MustRead(t, two)
+	if len(evs) != 2 || evs[0].Name != "aten::mm" || evs[1].Tid != "stream 7" {
+		t.Fatalf("read %+v", evs)
+	}
+	if unsafe.StringData(evs[0].Name) != unsafe.StringData(evs[1].Name) || unsafe.StringData(evs[0].Tid) != unsafe.StringData(evs[1].Tid) {
+		t.Error("two equal names (threads) are two strings")
 	}
 }
