@@ -1,6 +1,13 @@
 package cli
 
-import "testing"
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tracetab/tracetab/internal/gen"
+)
 
 // TestGCPacerTarget: the pacer's target keeps the heap goal
 // (live*(1+target/100), and at least Go's own 4 MB*target/100) at the
@@ -31,5 +38,52 @@ func TestGCPacerTarget(t *testing.T) {
 	var nilPacer *gcPacer
 	if got := nilPacer.update(); got != -1 {
 		t.Errorf("nil pacer: update = %d, want -1 (no change)", got)
+	}
+}
+
+// TestManySmallFilesFewCollections: ranks over 48 small ranks (0.7 MB
+// each), in the built binary with the runtime's GC trace on, forces no
+// collection after a small file and runs at most one collection per six
+// files, with one worker and with two (before the heap floor: 96
+// collections with one worker, 47 of them forced, and 18 with two; after:
+// 3 and 5); both print the same bytes.
+func TestManySmallFilesFewCollections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and writes 34 MB")
+	}
+	const n = 48
+	dir := t.TempDir()
+	files := writeRanks(t, dir, gen.Config{Steps: 20, Layers: 4, World: n, Straggler: 30, StragglerDelay: 3_000_000}, seq(n)...)
+	t.Setenv("GODEBUG", "gctrace=1")
+	var outs [][]byte
+	for _, w := range []string{"1", "2"} {
+		t.Setenv(workersEnv, w)
+		r := runChild(t, time.Minute, "", append([]string{"ranks"}, files...)...)
+		if r.code != 0 || !bytes.Contains(r.stdout, []byte("straggler: rank 30")) {
+			t.Fatalf("%s workers: exit %d: %s\n%.2000s", w, r.code, r.stdout, r.stderr)
+		}
+		var gcs, forced int
+		for _, l := range strings.Split(r.stderr, "\n") {
+			if strings.HasPrefix(l, "gc ") {
+				gcs++
+				if strings.Contains(l, "(forced)") {
+					forced++
+				}
+			}
+		}
+		t.Logf("%s workers: %d collections (%d forced) over %d files, peak RSS %d MiB", w, gcs, forced, n, r.rss>>20)
+		if gcs == 0 {
+			t.Fatalf("%s workers: no gc line on stderr: GODEBUG=gctrace=1 did not reach the child", w)
+		}
+		if forced > 0 {
+			t.Errorf("%s workers: %d forced collections over %d small files, want none", w, forced, n)
+		}
+		if gcs > n/6 {
+			t.Errorf("%s workers: %d collections over %d files, want at most %d", w, gcs, n, n/6)
+		}
+		outs = append(outs, r.stdout)
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Errorf("one and two workers print different bytes")
 	}
 }
