@@ -4,7 +4,7 @@ BIN      := bin/tracetab
 CACHE    := .cache
 FUZZTIME ?= 10s
 
-.PHONY: build test check golden fuzz bench bench-gzip bench-go lint sample clean stress
+.PHONY: build test check golden fuzz bench bench-ranks bench-gzip bench-go lint sample clean stress
 
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
@@ -72,6 +72,16 @@ bench: build
 	@test -f $(BENCH_KINETO) || $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules -kineto -o $(BENCH_KINETO)
 	@test -f $(BENCH_EXPORT) || $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules -shape export -o $(BENCH_EXPORT)
 	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_GB) $(BENCH_KINETO) $(BENCH_EXPORT)
+	@$(MAKE) --no-print-directory bench-ranks
+
+# bench-ranks: ranks and trend over a generated job of 1,024 small ranks
+# and one of 64 medium ranks (made once, cached in BENCH_DIR/ranks), each
+# against info on one file of the same total size and shape: MB/s, CPU
+# time, peak RSS (issue 35: at least 0.8x info's MB/s).
+bench-ranks: build
+	@mkdir -p $(BENCH_DIR)/ranks
+	$(GO) build -o bin/tracegen ./cmd/tracegen
+	@sh scripts/bench-ranks.sh $(BIN) bin/tracegen $(BENCH_DIR)/ranks
 
 bench-gzip: build
 	@mkdir -p $(BENCH_DIR)
