@@ -289,68 +289,24 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 		}
 		return fail(err)
 	}
-	// The events (most of the rows) are written in parts of EventPartRows
-	// (several files of one trace, on as many goroutines as there are
-	// cores), the other datasets meanwhile on a goroutine of their own.
+	// The datasets of tracetab gaps' report come first, alone: the report
+	// lists every gap and is the largest thing export holds beside the
+	// trace; it is dropped once they are written. Then two lanes: the
+	// events (most of the rows, streamed in parts of EventPartRows,
+	// several files of one trace), and the op and kernel tables of every
+	// step followed by the small datasets.
+	writeGapTables(ctx, spec, c, t, record)
 	var wg sync.WaitGroup
-	n := t.NumEvents()
-	parts := max(1, (n+EventPartRows-1)/EventPartRows)
-	next := make(chan int, parts)
-	for k := range parts {
-		next <- k
-	}
-	close(next)
-	for range min(parts, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				ps := *spec
-				if parts > 1 {
-					ps.part = fmt.Sprintf("-%d", k)
-				}
-				lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
-				f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
-					return eventRows(c, t, lo, hi, emit)
-				})
-				record(DatasetEvents, f, rows, size, err)
-			}
-		}()
-	}
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		writeStepTables(ctx, spec, c, t, record)
+		writeEvents(ctx, spec, c, t, record)
 	}()
-	func() {
-		rep := analyzeGaps(t)
-		f, rows, size, err := writeRows(ctx, spec, DatasetSteps, stepRows(c, t, rep))
-		record(DatasetSteps, f, rows, size, err)
-		f, rows, size, err = writeFile(ctx, spec, DatasetGaps, func(emit func([]GapRow) error) error { return gapRows(c, rep, emit) })
-		record(DatasetGaps, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetMemory, memoryRows(c, t))
-		record(DatasetMemory, f, rows, size, err)
-		rr, cr := rankTables(c, t, path)
-		f, rows, size, err = writeRows(ctx, spec, DatasetCollectives, cr)
-		record(DatasetCollectives, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
-		record(DatasetRanks, f, rows, size, err)
-		if tr, err := trendRow(c, t, path); err != nil {
-			record(DatasetTrend, nil, 0, 0, err)
-		} else {
-			f, rows, size, err = writeRows(ctx, spec, DatasetTrend, []TrendRow{tr})
-			record(DatasetTrend, f, rows, size, err)
+	go func() {
+		defer wg.Done()
+		if writeStepTables(ctx, spec, c, t, record) == nil {
+			writeSmallTables(ctx, spec, c, t, path, d, o.Version, record)
 		}
-		f, rows, size, err = writeRows(ctx, spec, DatasetQueues, queueRows(c, rep))
-		record(DatasetQueues, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetModules, moduleRows(c, t))
-		record(DatasetModules, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetCategories, categoryRows(c, t))
-		record(DatasetCategories, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetSequences, sequenceRows(c, t))
-		record(DatasetSequences, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetTraces, []TraceRow{traceRow(c, t, path, d, o.Version)})
-		record(DatasetTraces, f, rows, size, err)
 	}()
 	wg.Wait()
 	if werr == nil {
@@ -388,10 +344,71 @@ func boolCmp(a, b bool) int {
 	return -1
 }
 
+// writeEvents writes the events in files of EventPartRows events at most.
+func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) {
+	n := t.NumEvents()
+	parts := max(1, (n+EventPartRows-1)/EventPartRows)
+	for k := range parts {
+		ps := *spec
+		if parts > 1 {
+			ps.part = fmt.Sprintf("-%d", k)
+		}
+		lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
+		f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
+			return eventRows(c, t, lo, hi, emit)
+		})
+		record(DatasetEvents, f, rows, size, err)
+		if err != nil {
+			return
+		}
+	}
+}
+
+// writeGapTables writes the datasets made from tracetab gaps' report
+// (steps, gaps, queues); the report, which lists every gap, is dropped
+// when they are written.
+func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) {
+	rep := analyzeGaps(t)
+	f, rows, size, err := writeRows(ctx, spec, DatasetSteps, stepRows(c, t, rep))
+	record(DatasetSteps, f, rows, size, err)
+	f, rows, size, err = writeFile(ctx, spec, DatasetGaps, func(emit func([]GapRow) error) error { return gapRows(c, rep, emit) })
+	record(DatasetGaps, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetQueues, queueRows(c, rep))
+	record(DatasetQueues, f, rows, size, err)
+}
+
+// writeSmallTables writes the datasets of a few rows per trace or step.
+func writeSmallTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, path string, d fileDigest, version string, record recordFunc) {
+	f, rows, size, err := writeRows(ctx, spec, DatasetMemory, memoryRows(c, t))
+	record(DatasetMemory, f, rows, size, err)
+	rr, cr := rankTables(c, t, path)
+	f, rows, size, err = writeRows(ctx, spec, DatasetCollectives, cr)
+	record(DatasetCollectives, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
+	record(DatasetRanks, f, rows, size, err)
+	if tr, err := trendRow(c, t, path); err != nil {
+		record(DatasetTrend, nil, 0, 0, err)
+	} else {
+		f, rows, size, err = writeRows(ctx, spec, DatasetTrend, []TrendRow{tr})
+		record(DatasetTrend, f, rows, size, err)
+	}
+	f, rows, size, err = writeRows(ctx, spec, DatasetModules, moduleRows(c, t))
+	record(DatasetModules, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetCategories, categoryRows(c, t))
+	record(DatasetCategories, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetSequences, sequenceRows(c, t))
+	record(DatasetSequences, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetTraces, []TraceRow{traceRow(c, t, path, d, version)})
+	record(DatasetTraces, f, rows, size, err)
+}
+
+// recordFunc takes a written (or failed) file of a dataset.
+type recordFunc func(dataset string, f *atomicfile.File, rows, size int64, err error)
+
 // writeStepTables writes the op and kernel rows of the whole trace (step
 // null) and of each profiler step (computed on the step's own events: see
 // subTrace), a step at a time.
-func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record func(string, *atomicfile.File, int64, int64, error)) error {
+func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) error {
 	ops, err := newFileWriter[OpRow](ctx, spec, DatasetOps)
 	if err != nil {
 		record(DatasetOps, nil, 0, 0, err)
