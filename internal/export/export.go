@@ -44,6 +44,10 @@ type Options struct {
 	TooLarge func(err error) bool
 	// Done is called once per input as it completes (one call at a time).
 	Done func(r *Result)
+	// GCPercent, when set, sets the collector's target like
+	// debug.SetGCPercent and returns the one before: the gaps report's
+	// phase runs at GapsGCPercent. Nil: the collector is left alone.
+	GCPercent func(int) int
 }
 
 // Result is what one input gave.
@@ -150,6 +154,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sum := &Summary{Rows: map[string]int64{}}
+	gc := &gcTarget{set: o.GCPercent}
 	var mu sync.Mutex
 	var first error
 	seen := map[string]string{} // trace id -> the path exported under it
@@ -201,7 +206,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 		if ctx.Err() != nil {
 			return job{skipped: true}, nil
 		}
-		r := exportOne(ctx, paths[i], &o, codec, share, claim)
+		r := exportOne(ctx, paths[i], &o, codec, gc, share, claim)
 		later := r.Err != nil && o.Jobs > 1 && o.TooLarge != nil && o.TooLarge(r.Err) && ctx.Err() == nil
 		return job{r: r, later: later}, nil
 	}, func(_ int, j job) error {
@@ -219,7 +224,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 			break
 		}
 		runtime.GC() // the other jobs' traces are gone: this one has the whole bound
-		done(exportOne(ctx, path, &o, codec, o.MaxMemory, claim))
+		done(exportOne(ctx, path, &o, codec, gc, o.MaxMemory, claim))
 	}
 	if first != nil {
 		return sum, first
@@ -228,7 +233,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 }
 
 // exportOne reads one trace and writes its files.
-func exportOne(ctx context.Context, path string, o *Options, codec compress.Codec, bound int64, claim func(id, path string) string) *Result {
+func exportOne(ctx context.Context, path string, o *Options, codec compress.Codec, gc *gcTarget, bound int64, claim func(id, path string) string) *Result {
 	start := time.Now()
 	r := &Result{Path: path, Rows: map[string]int64{}}
 	fail := func(err error) *Result {
@@ -295,7 +300,11 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 	// events (most of the rows, streamed in parts of EventPartRows,
 	// several files of one trace), and the op and kernel tables of every
 	// step followed by the small datasets.
-	writeGapTables(ctx, spec, c, t, record)
+	func() {
+		gc.enter()
+		defer gc.leave()
+		writeGapTables(ctx, spec, c, t, record)
+	}()
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
