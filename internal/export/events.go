@@ -40,8 +40,9 @@ func (s *slab) pstr(v string) *string {
 }
 
 // eventRows calls emit with the rows of t's complete events lo..hi-1 (in
-// file order, the event column being the index), a batch at a time.
-func eventRows(c *common, t *trace.Trace, lo, hi int, emit func([]EventRow) error) error {
+// file order, the event column being the index), a batch at a time; of
+// is eventSteps(t).
+func eventRows(c *common, t *trace.Trace, of []int32, lo, hi int, emit func([]EventRow) error) error {
 	l := t.Links()
 	steps := t.StepWindows()
 	lanes := laneCols(t)
@@ -59,13 +60,7 @@ func eventRows(c *common, t *trace.Trace, lo, hi int, emit func([]EventRow) erro
 		if e.Has(trace.FlagExtID) {
 			r.ExternalID = sl.p64(e.ExtID)
 		}
-		// the step, by the rule of table --steps: a CPU event by its start,
-		// a device op by its launch call's
-		at := e.Start
-		if e.Kind.IsDevice() {
-			at = t.LaunchTime(i)
-		}
-		if k := trace.StepAt(steps, at); k >= 0 {
+		if k := of[i]; k >= 0 {
 			r.Step = sl.p64(steps[k].N)
 		}
 		if p := l.Parent[i]; p >= 0 {

@@ -305,15 +305,16 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 		defer gc.leave()
 		writeGapTables(ctx, spec, c, t, record)
 	}()
+	of := eventSteps(t)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		writeEvents(ctx, spec, c, t, record)
+		writeEvents(ctx, spec, c, t, of, record)
 	}()
 	go func() {
 		defer wg.Done()
-		if writeStepTables(ctx, spec, c, t, record) == nil {
+		if writeStepTables(ctx, spec, c, t, of, record) == nil {
 			writeSmallTables(ctx, spec, c, t, path, d, o.Version, record)
 		}
 	}()
@@ -354,7 +355,7 @@ func boolCmp(a, b bool) int {
 }
 
 // writeEvents writes the events in files of EventPartRows events at most.
-func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) {
+func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of []int32, record recordFunc) {
 	n := t.NumEvents()
 	parts := max(1, (n+EventPartRows-1)/EventPartRows)
 	for k := range parts {
@@ -364,7 +365,7 @@ func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace,
 		}
 		lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
 		f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
-			return eventRows(c, t, lo, hi, emit)
+			return eventRows(c, t, of, lo, hi, emit)
 		})
 		record(DatasetEvents, f, rows, size, err)
 		if err != nil {
@@ -417,7 +418,7 @@ type recordFunc func(dataset string, f *atomicfile.File, rows, size int64, err e
 // writeStepTables writes the op and kernel rows of the whole trace (step
 // null) and of each profiler step (computed on the step's own events: see
 // subTrace), a step at a time.
-func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) error {
+func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of []int32, record recordFunc) error {
 	ops, err := newFileWriter[OpRow](ctx, spec, DatasetOps)
 	if err != nil {
 		record(DatasetOps, nil, 0, 0, err)
@@ -443,7 +444,7 @@ func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tr
 		if err := write(t, nil); err != nil {
 			return err
 		}
-		split := splitSteps(t)
+		split := splitSteps(t, of)
 		for k, s := range split.steps {
 			n := s.N
 			if err := write(split.subTrace(t, k), &n); err != nil {
