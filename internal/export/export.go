@@ -354,24 +354,39 @@ func boolCmp(a, b bool) int {
 	return -1
 }
 
-// writeEvents writes the events in files of EventPartRows events at most.
+// writeEvents writes the events in files of EventPartRows events at most,
+// on as many goroutines as there are cores beside the other lane (one on
+// two cores: each part's writer holds some 20 MiB).
 func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of []int32, record recordFunc) {
 	n := t.NumEvents()
 	parts := max(1, (n+EventPartRows-1)/EventPartRows)
+	next := make(chan int, parts)
 	for k := range parts {
-		ps := *spec
-		if parts > 1 {
-			ps.part = fmt.Sprintf("-%d", k)
-		}
-		lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
-		f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
-			return eventRows(c, t, of, lo, hi, emit)
-		})
-		record(DatasetEvents, f, rows, size, err)
-		if err != nil {
-			return
-		}
+		next <- k
 	}
+	close(next)
+	var wg sync.WaitGroup
+	for range max(1, min(parts, runtime.GOMAXPROCS(0)-1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				if ctx.Err() != nil {
+					return
+				}
+				ps := *spec
+				if parts > 1 {
+					ps.part = fmt.Sprintf("-%d", k)
+				}
+				lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
+				f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
+					return eventRows(c, t, of, lo, hi, emit)
+				})
+				record(DatasetEvents, f, rows, size, err)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // writeGapTables writes the datasets made from tracetab gaps' report
