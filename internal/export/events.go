@@ -16,13 +16,29 @@ type slab struct {
 	i64 []int64
 	i32 []int32
 	str []string
+	f64 []float64
 }
 
-func newSlab(rows, i64, i32, str int) *slab {
-	return &slab{make([]int64, 0, rows*i64), make([]int32, 0, rows*i32), make([]string, 0, rows*str)}
+// newSlab holds rows rows of i64, i32, str and f64 optional columns of
+// each type.
+func newSlab(rows, i64, i32, str, f64 int) *slab {
+	return &slab{make([]int64, 0, rows*i64), make([]int32, 0, rows*i32), make([]string, 0, rows*str), make([]float64, 0, rows*f64)}
 }
 
-func (s *slab) reset() { s.i64, s.i32, s.str = s.i64[:0], s.i32[:0], s.str[:0] }
+func (s *slab) reset() { s.i64, s.i32, s.str, s.f64 = s.i64[:0], s.i32[:0], s.str[:0], s.f64[:0] }
+
+func (s *slab) pf64(v float64) *float64 {
+	s.f64 = append(s.f64, v)
+	return &s.f64[len(s.f64)-1]
+}
+
+// optStr is s as an optional column: nil when empty.
+func (s *slab) optStr(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return s.pstr(v)
+}
 
 func (s *slab) p64(v int64) *int64 {
 	s.i64 = append(s.i64, v)
@@ -47,7 +63,7 @@ func eventRows(c *common, t *trace.Trace, of []int32, lo, hi int, emit func([]Ev
 	steps := t.StepWindows()
 	lanes := laneCols(t)
 	rows := make([]EventRow, 0, batchRows)
-	sl := newSlab(batchRows, 9, 7, 4)
+	sl := newSlab(batchRows, 9, 7, 4, 0)
 	for i := lo; i < hi; i++ {
 		e := t.Ev(i)
 		ln := &lanes[e.Track]
