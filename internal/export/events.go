@@ -16,13 +16,29 @@ type slab struct {
 	i64 []int64
 	i32 []int32
 	str []string
+	f64 []float64
 }
 
-func newSlab(rows, i64, i32, str int) *slab {
-	return &slab{make([]int64, 0, rows*i64), make([]int32, 0, rows*i32), make([]string, 0, rows*str)}
+// newSlab holds rows rows of i64, i32, str and f64 optional columns of
+// each type.
+func newSlab(rows, i64, i32, str, f64 int) *slab {
+	return &slab{make([]int64, 0, rows*i64), make([]int32, 0, rows*i32), make([]string, 0, rows*str), make([]float64, 0, rows*f64)}
 }
 
-func (s *slab) reset() { s.i64, s.i32, s.str = s.i64[:0], s.i32[:0], s.str[:0] }
+func (s *slab) reset() { s.i64, s.i32, s.str, s.f64 = s.i64[:0], s.i32[:0], s.str[:0], s.f64[:0] }
+
+func (s *slab) pf64(v float64) *float64 {
+	s.f64 = append(s.f64, v)
+	return &s.f64[len(s.f64)-1]
+}
+
+// optStr is s as an optional column: nil when empty.
+func (s *slab) optStr(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return s.pstr(v)
+}
 
 func (s *slab) p64(v int64) *int64 {
 	s.i64 = append(s.i64, v)
@@ -40,13 +56,14 @@ func (s *slab) pstr(v string) *string {
 }
 
 // eventRows calls emit with the rows of t's complete events lo..hi-1 (in
-// file order, the event column being the index), a batch at a time.
-func eventRows(c *common, t *trace.Trace, lo, hi int, emit func([]EventRow) error) error {
+// file order, the event column being the index), a batch at a time; of
+// is eventSteps(t).
+func eventRows(c *common, t *trace.Trace, of []int32, lo, hi int, emit func([]EventRow) error) error {
 	l := t.Links()
 	steps := t.StepWindows()
 	lanes := laneCols(t)
 	rows := make([]EventRow, 0, batchRows)
-	sl := newSlab(batchRows, 9, 7, 4)
+	sl := newSlab(batchRows, 9, 7, 4, 0)
 	for i := lo; i < hi; i++ {
 		e := t.Ev(i)
 		ln := &lanes[e.Track]
@@ -59,13 +76,7 @@ func eventRows(c *common, t *trace.Trace, lo, hi int, emit func([]EventRow) erro
 		if e.Has(trace.FlagExtID) {
 			r.ExternalID = sl.p64(e.ExtID)
 		}
-		// the step, by the rule of table --steps: a CPU event by its start,
-		// a device op by its launch call's
-		at := e.Start
-		if e.Kind.IsDevice() {
-			at = t.LaunchTime(i)
-		}
-		if k := trace.StepAt(steps, at); k >= 0 {
+		if k := of[i]; k >= 0 {
 			r.Step = sl.p64(steps[k].N)
 		}
 		if p := l.Parent[i]; p >= 0 {

@@ -45,6 +45,10 @@ type Options struct {
 	TooLarge func(err error) bool
 	// Done is called once per input as it completes (one call at a time).
 	Done func(r *Result)
+	// GCPercent, when set, sets the collector's target like
+	// debug.SetGCPercent and returns the one before: the gaps report's
+	// phase runs at GapsGCPercent. Nil: the collector is left alone.
+	GCPercent func(int) int
 }
 
 // Result is what one input gave.
@@ -151,6 +155,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sum := &Summary{Rows: map[string]int64{}}
+	gc := &gcTarget{set: o.GCPercent}
 	var mu sync.Mutex
 	var first error
 	seen := map[string]string{} // trace id -> the path exported under it
@@ -202,7 +207,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 		if ctx.Err() != nil {
 			return job{skipped: true}, nil
 		}
-		r := exportOne(ctx, paths[i], &o, codec, share, claim)
+		r := exportOne(ctx, paths[i], &o, codec, gc, share, claim)
 		later := r.Err != nil && o.Jobs > 1 && o.TooLarge != nil && o.TooLarge(r.Err) && ctx.Err() == nil
 		return job{r: r, later: later}, nil
 	}, func(_ int, j job) error {
@@ -220,7 +225,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 			break
 		}
 		gctune.Collect() // the other jobs' traces are gone: this one has the whole bound
-		done(exportOne(ctx, path, &o, codec, o.MaxMemory, claim))
+		done(exportOne(ctx, path, &o, codec, gc, o.MaxMemory, claim))
 	}
 	if first != nil {
 		return sum, first
@@ -229,7 +234,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 }
 
 // exportOne reads one trace and writes its files.
-func exportOne(ctx context.Context, path string, o *Options, codec compress.Codec, bound int64, claim func(id, path string) string) *Result {
+func exportOne(ctx context.Context, path string, o *Options, codec compress.Codec, gc *gcTarget, bound int64, claim func(id, path string) string) *Result {
 	start := time.Now()
 	r := &Result{Path: path, Rows: map[string]int64{}}
 	fail := func(err error) *Result {
@@ -290,68 +295,29 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 		}
 		return fail(err)
 	}
-	// The events (most of the rows) are written in parts of EventPartRows
-	// (several files of one trace, on as many goroutines as there are
-	// cores), the other datasets meanwhile on a goroutine of their own.
+	// The datasets of tracetab gaps' report come first, alone: the report
+	// lists every gap and is the largest thing export holds beside the
+	// trace; it is dropped once they are written. Then two lanes: the
+	// events (most of the rows, streamed in parts of EventPartRows,
+	// several files of one trace), and the op and kernel tables of every
+	// step followed by the small datasets.
+	func() {
+		gc.enter()
+		defer gc.leave()
+		writeGapTables(ctx, spec, c, t, record)
+	}()
+	of := eventSteps(t)
 	var wg sync.WaitGroup
-	n := t.NumEvents()
-	parts := max(1, (n+EventPartRows-1)/EventPartRows)
-	next := make(chan int, parts)
-	for k := range parts {
-		next <- k
-	}
-	close(next)
-	for range min(parts, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				ps := *spec
-				if parts > 1 {
-					ps.part = fmt.Sprintf("-%d", k)
-				}
-				lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
-				f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
-					return eventRows(c, t, lo, hi, emit)
-				})
-				record(DatasetEvents, f, rows, size, err)
-			}
-		}()
-	}
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		writeStepTables(ctx, spec, c, t, record)
+		writeEvents(ctx, spec, c, t, of, record)
 	}()
-	func() {
-		rep := analyzeGaps(t)
-		f, rows, size, err := writeRows(ctx, spec, DatasetSteps, stepRows(c, t, rep))
-		record(DatasetSteps, f, rows, size, err)
-		f, rows, size, err = writeFile(ctx, spec, DatasetGaps, func(emit func([]GapRow) error) error { return gapRows(c, rep, emit) })
-		record(DatasetGaps, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetMemory, memoryRows(c, t))
-		record(DatasetMemory, f, rows, size, err)
-		rr, cr := rankTables(c, t, path)
-		f, rows, size, err = writeRows(ctx, spec, DatasetCollectives, cr)
-		record(DatasetCollectives, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
-		record(DatasetRanks, f, rows, size, err)
-		if tr, err := trendRow(c, t, path); err != nil {
-			record(DatasetTrend, nil, 0, 0, err)
-		} else {
-			f, rows, size, err = writeRows(ctx, spec, DatasetTrend, []TrendRow{tr})
-			record(DatasetTrend, f, rows, size, err)
+	go func() {
+		defer wg.Done()
+		if writeStepTables(ctx, spec, c, t, of, record) == nil {
+			writeSmallTables(ctx, spec, c, t, path, d, o.Version, record)
 		}
-		f, rows, size, err = writeRows(ctx, spec, DatasetQueues, queueRows(c, rep))
-		record(DatasetQueues, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetModules, moduleRows(c, t))
-		record(DatasetModules, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetCategories, categoryRows(c, t))
-		record(DatasetCategories, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetSequences, sequenceRows(c, t))
-		record(DatasetSequences, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetTraces, []TraceRow{traceRow(c, t, path, d, o.Version)})
-		record(DatasetTraces, f, rows, size, err)
 	}()
 	wg.Wait()
 	if werr == nil {
@@ -389,10 +355,86 @@ func boolCmp(a, b bool) int {
 	return -1
 }
 
+// writeEvents writes the events in files of EventPartRows events at most,
+// on as many goroutines as there are cores beside the other lane (one on
+// two cores: each part's writer holds some 20 MiB).
+func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of []int32, record recordFunc) {
+	n := t.NumEvents()
+	parts := max(1, (n+EventPartRows-1)/EventPartRows)
+	next := make(chan int, parts)
+	for k := range parts {
+		next <- k
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range max(1, min(parts, runtime.GOMAXPROCS(0)-1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				if ctx.Err() != nil {
+					return
+				}
+				ps := *spec
+				if parts > 1 {
+					ps.part = fmt.Sprintf("-%d", k)
+				}
+				lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
+				f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
+					return eventRows(c, t, of, lo, hi, emit)
+				})
+				record(DatasetEvents, f, rows, size, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// writeGapTables writes the datasets made from tracetab gaps' report
+// (steps, gaps, queues); the report, which lists every gap, is dropped
+// when they are written.
+func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) {
+	rep := analyzeGaps(t)
+	f, rows, size, err := writeRows(ctx, spec, DatasetSteps, stepRows(c, t, rep))
+	record(DatasetSteps, f, rows, size, err)
+	f, rows, size, err = writeFile(ctx, spec, DatasetGaps, func(emit func([]GapRow) error) error { return gapRows(c, rep, emit) })
+	record(DatasetGaps, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetQueues, queueRows(c, rep))
+	record(DatasetQueues, f, rows, size, err)
+}
+
+// writeSmallTables writes the datasets of a few rows per trace or step.
+func writeSmallTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, path string, d fileDigest, version string, record recordFunc) {
+	f, rows, size, err := writeRows(ctx, spec, DatasetMemory, memoryRows(c, t))
+	record(DatasetMemory, f, rows, size, err)
+	rr, cr := rankTables(c, t, path)
+	f, rows, size, err = writeRows(ctx, spec, DatasetCollectives, cr)
+	record(DatasetCollectives, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
+	record(DatasetRanks, f, rows, size, err)
+	if tr, err := trendRow(c, t, path); err != nil {
+		record(DatasetTrend, nil, 0, 0, err)
+	} else {
+		f, rows, size, err = writeRows(ctx, spec, DatasetTrend, []TrendRow{tr})
+		record(DatasetTrend, f, rows, size, err)
+	}
+	f, rows, size, err = writeRows(ctx, spec, DatasetModules, moduleRows(c, t))
+	record(DatasetModules, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetCategories, categoryRows(c, t))
+	record(DatasetCategories, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetSequences, sequenceRows(c, t))
+	record(DatasetSequences, f, rows, size, err)
+	f, rows, size, err = writeRows(ctx, spec, DatasetTraces, []TraceRow{traceRow(c, t, path, d, version)})
+	record(DatasetTraces, f, rows, size, err)
+}
+
+// recordFunc takes a written (or failed) file of a dataset.
+type recordFunc func(dataset string, f *atomicfile.File, rows, size int64, err error)
+
 // writeStepTables writes the op and kernel rows of the whole trace (step
 // null) and of each profiler step (computed on the step's own events: see
 // subTrace), a step at a time.
-func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record func(string, *atomicfile.File, int64, int64, error)) error {
+func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of []int32, record recordFunc) error {
 	ops, err := newFileWriter[OpRow](ctx, spec, DatasetOps)
 	if err != nil {
 		record(DatasetOps, nil, 0, 0, err)
@@ -418,7 +460,7 @@ func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tr
 		if err := write(t, nil); err != nil {
 			return err
 		}
-		split := splitSteps(t)
+		split := splitSteps(t, of)
 		for k, s := range split.steps {
 			n := s.N
 			if err := write(split.subTrace(t, k), &n); err != nil {

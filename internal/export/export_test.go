@@ -183,8 +183,8 @@ func TestVariants(t *testing.T) {
 // gaps column, or the export would drop its time.
 func TestEveryCauseHasAColumn(t *testing.T) {
 	for _, c := range gaps.Causes() {
-		f, ok := gapShare[c]
-		if !ok {
+		f := gapShare[c]
+		if f == nil {
 			t.Fatalf("cause %q has no column in GapRow", c)
 		}
 		var r GapRow

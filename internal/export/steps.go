@@ -44,19 +44,26 @@ func stepRows(c *common, t *trace.Trace, rep *gaps.Report) []StepRow {
 	return rows
 }
 
-// gapShare is the column of each cause's share of a gap.
-var gapShare = map[gaps.Cause]func(r *GapRow) *int64{
-	gaps.CauseInput:      func(r *GapRow) *int64 { return &r.InputNs },
-	gaps.CauseCPU:        func(r *GapRow) *int64 { return &r.CPUNs },
-	gaps.CauseSync:       func(r *GapRow) *int64 { return &r.SyncNs },
-	gaps.CauseLaunch:     func(r *GapRow) *int64 { return &r.LaunchNs },
-	gaps.CauseProfiler:   func(r *GapRow) *int64 { return &r.ProfilerNs },
-	gaps.CauseUntraced:   func(r *GapRow) *int64 { return &r.UntracedNs },
-	gaps.CauseDependency: func(r *GapRow) *int64 { return &r.DependNs },
-	gaps.CauseDispatch:   func(r *GapRow) *int64 { return &r.DispatchNs },
-	gaps.CauseQueued:     func(r *GapRow) *int64 { return &r.QueuedNs },
-	gaps.CauseStartup:    func(r *GapRow) *int64 { return &r.StartupNs },
-}
+// gapShare is the column of each cause's share of a gap, by cause.
+var gapShare = func() []func(r *GapRow) *int64 {
+	by := map[gaps.Cause]func(r *GapRow) *int64{
+		gaps.CauseInput:      func(r *GapRow) *int64 { return &r.InputNs },
+		gaps.CauseCPU:        func(r *GapRow) *int64 { return &r.CPUNs },
+		gaps.CauseSync:       func(r *GapRow) *int64 { return &r.SyncNs },
+		gaps.CauseLaunch:     func(r *GapRow) *int64 { return &r.LaunchNs },
+		gaps.CauseProfiler:   func(r *GapRow) *int64 { return &r.ProfilerNs },
+		gaps.CauseUntraced:   func(r *GapRow) *int64 { return &r.UntracedNs },
+		gaps.CauseDependency: func(r *GapRow) *int64 { return &r.DependNs },
+		gaps.CauseDispatch:   func(r *GapRow) *int64 { return &r.DispatchNs },
+		gaps.CauseQueued:     func(r *GapRow) *int64 { return &r.QueuedNs },
+		gaps.CauseStartup:    func(r *GapRow) *int64 { return &r.StartupNs },
+	}
+	out := make([]func(r *GapRow) *int64, len(gaps.Causes()))
+	for _, k := range gaps.Causes() {
+		out[k] = by[k] // nil for a cause without a column (TestEveryCauseHasAColumn)
+	}
+	return out
+}()
 
 // edgeNames are gaps' words for where a gap lies (as tracetab gaps
 // --format json writes them).
@@ -66,27 +73,29 @@ var edgeNames = map[gaps.Edge]string{gaps.Between: "between ops", gaps.BeforeFir
 // with its cause, a batch at a time.
 func gapRows(c *common, rep *gaps.Report, emit func([]GapRow) error) error {
 	rows := make([]GapRow, 0, min(len(rep.Gaps), batchRows))
+	sl := newSlab(cap(rows), 4, 0, 6, 1)
+	causes := gaps.Causes()
 	for _, g := range rep.Gaps {
 		r := GapRow{TraceID: c.id, Rank: c.rank, Device: int32(g.Device), StartNs: g.StartNs, LengthNs: g.LenNs,
 			Edge: edgeNames[g.Edge], Cause: g.Cause.String(), CausePct: g.CausePct, LaunchLagNs: g.LaunchLagNs}
 		if g.Edge == gaps.Between {
-			r.IdleKind = ptr(g.Kind.String())
+			r.IdleKind = sl.pstr(g.Kind.String())
 		}
 		if g.StepBefore >= 0 {
-			r.StepBefore = ptr(g.StepBefore)
+			r.StepBefore = sl.p64(g.StepBefore)
 		}
 		if g.StepAfter >= 0 {
-			r.StepAfter = ptr(g.StepAfter)
+			r.StepAfter = sl.p64(g.StepAfter)
 		}
-		r.Before, r.After, r.Activity, r.Note = optStr(g.Before), optStr(g.After), optStr(g.Activity), optStr(g.Note)
+		r.Before, r.After, r.Activity, r.Note = sl.optStr(g.Before), sl.optStr(g.After), sl.optStr(g.Activity), sl.optStr(g.Note)
 		if g.Activity != "" {
-			r.ActivityPct = ptr(g.ActivityPct)
+			r.ActivityPct = sl.pf64(g.ActivityPct)
 		}
 		if g.HasLaunchCall {
-			r.LaunchCall, r.LaunchCallNs = ptr(g.LaunchCall), ptr(g.LaunchCallNs)
+			r.LaunchCall, r.LaunchCallNs = sl.pstr(g.LaunchCall), sl.p64(g.LaunchCallNs)
 		}
 		r.BlockingLaunch = g.BlockingLaunch
-		for _, k := range gaps.Causes() {
+		for _, k := range causes {
 			*gapShare[k](&r) = g.Shares[k]
 		}
 		rows = append(rows, r)
@@ -95,6 +104,7 @@ func gapRows(c *common, rep *gaps.Report, emit func([]GapRow) error) error {
 				return err
 			}
 			rows = rows[:0]
+			sl.reset()
 		}
 	}
 	if len(rows) > 0 {

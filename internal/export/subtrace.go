@@ -4,11 +4,30 @@ import (
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
+// eventSteps is, for each event of t, the index of its profiler step in
+// t.StepWindows() (-1: none) by the rule of tracetab table --steps: a CPU
+// event by its start, a device op by its launch call's start (its own
+// when the trace has no launch call for it). The events' rows and the
+// per-step tables both read it.
+func eventSteps(t *trace.Trace) []int32 {
+	steps := t.StepWindows()
+	of := make([]int32, t.NumEvents())
+	for i := range of {
+		e := t.Ev(i)
+		at := e.Start
+		if e.Kind.IsDevice() {
+			at = t.LaunchTime(i)
+		}
+		of[i] = int32(trace.StepAt(steps, at))
+	}
+	return of
+}
+
 // stepSplit assigns t's events and [memory] records to its profiler steps
 // by the rule of tracetab table --steps: a CPU event by its start, a
 // device op by its launch call's start (its own when the trace has no
 // launch call for it), a record by its time; what lies in no step is in
-// none. ev[k] and mem[k] list step k's (of t.StepWindows()) in file order.
+// none (of: eventSteps). ev[k] and mem[k] list step k's (of t.StepWindows()) in file order.
 type stepSplit struct {
 	steps []trace.Step
 	ev    [][]int32
@@ -16,22 +35,14 @@ type stepSplit struct {
 	remap []trace.StrID // t's string id -> the step trace's, 0 when not yet used
 }
 
-func splitSteps(t *trace.Trace) *stepSplit {
+func splitSteps(t *trace.Trace, of []int32) *stepSplit {
 	s := &stepSplit{steps: t.StepWindows()}
 	n := len(s.steps)
 	if n == 0 {
 		return s
 	}
-	of := make([]int32, t.NumEvents())
 	count := make([]int32, n)
-	for i := range of {
-		e := t.Ev(i)
-		at := e.Start
-		if e.Kind.IsDevice() {
-			at = t.LaunchTime(i)
-		}
-		k := int32(trace.StepAt(s.steps, at))
-		of[i] = k
+	for _, k := range of {
 		if k >= 0 {
 			count[k]++
 		}

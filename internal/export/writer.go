@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/compress/snappy"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/tracetab/tracetab/internal/atomicfile"
 )
@@ -27,7 +27,7 @@ var Codecs = []string{"zstd", "snappy"}
 func codecOf(name string) (compress.Codec, error) {
 	switch name {
 	case "", "zstd":
-		return &zstd.Codec{Level: zstd.SpeedFastest, Concurrency: 1}, nil
+		return newZstdCodec(runtime.GOMAXPROCS(0) + 2), nil
 	case "snappy":
 		return &snappy.Codec{}, nil
 	}
