@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tracetab/tracetab/internal/gctune"
 )
 
 // memShare is the share of the machine's memory tracetab allows itself
@@ -95,7 +96,7 @@ func (e *env) applyMaxMemory() {
 		e.maxMemory.bytes = machineMemory() / memShare
 	}
 	if e.maxMemory.bytes > 0 {
-		debug.SetMemoryLimit(e.maxMemory.bytes)
+		gctune.MemoryLimit(e.maxMemory.bytes)
 	}
 	e.watchMemory()
 }

@@ -1,9 +1,9 @@
 // Package gctune is the one switch for the collector tuning tracetab's
 // code does for a process that reads one trace and exits: a lower GC
-// target (the commands' setGCPercent) and a collection between phases
-// (the parallel reader after its workers' stores are merged, crop and
-// table before they render, export between traces). Each place says what
-// it measured.
+// target (the commands' setGCPercent), a collection between phases (the
+// parallel reader after its workers' stores are merged, crop and table
+// before they render, export between traces) and the soft memory limit
+// set from --max-memory. Each place says what it measured.
 //
 // The tuning is the process's, so a process that is not tracetab's
 // command line turns it off: internal/cli's tests run Main thousands of
@@ -44,4 +44,16 @@ func Collect() {
 	if !off.Load() {
 		runtime.GC()
 	}
+}
+
+// MemoryLimit sets the runtime's soft memory limit like
+// debug.SetMemoryLimit (the commands give it their --max-memory bound)
+// and returns the one before; with the tuning off it changes nothing and
+// returns limit: a process that runs Main many times (internal/cli's
+// tests) keeps the limit it chose for itself.
+func MemoryLimit(limit int64) int64 {
+	if off.Load() {
+		return limit
+	}
+	return debug.SetMemoryLimit(limit)
 }

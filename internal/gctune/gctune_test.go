@@ -29,3 +29,18 @@ func TestSwitch(t *testing.T) {
 		t.Fatal("SetEnabled(true) says the tuning was on")
 	}
 }
+
+func TestMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(1 << 40)
+	defer debug.SetMemoryLimit(prev)
+	if got := MemoryLimit(1 << 39); got != 1<<40 {
+		t.Fatalf("MemoryLimit returned %d, want the limit before", got)
+	}
+	defer SetEnabled(SetEnabled(false))
+	if got := MemoryLimit(1 << 30); got != 1<<30 {
+		t.Fatalf("with the tuning off MemoryLimit returned %d, want its argument", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 1<<39 {
+		t.Fatalf("with the tuning off the limit changed to %d", got)
+	}
+}

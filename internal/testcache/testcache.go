@@ -25,8 +25,10 @@ type key struct {
 	lean     bool
 	noMem    bool
 	shapes   bool // parse.Options.ShapesOnly
-	seq      bool
 	maxBytes int64
+	// not parse.Options.Sequential: the parallel reading is the sequential
+	// one (parse's TestParallelRealTraces and TestGzipParallelRealTraces),
+	// so one entry serves both
 }
 
 type parsed struct {
@@ -56,10 +58,22 @@ func Open(path string, opts parse.Options) (t *trace.Trace, shared bool, err err
 		return t, false, err
 	}
 	// keyed by the path as given: the trace names its file as it was opened
-	k := key{path, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.NoMemory, opts.ShapesOnly, opts.Sequential, opts.MaxMemory}
-	p, _ := traces.Get(k, func() (parsed, error) {
-		t, err := parse.Open(path, opts)
-		return parsed{t, err}, nil
-	})
+	k := key{path, st.Size(), st.ModTime().UnixNano(), false, opts.NoExtras, opts.NoMemory, opts.ShapesOnly, opts.MaxMemory}
+	load := func(k key, opts parse.Options) parsed {
+		p, _ := traces.Get(k, func() (parsed, error) {
+			t, err := parse.Open(path, opts)
+			return parsed{t, err}, nil
+		})
+		return p
+	}
+	// --allow-truncated changes nothing for a trace that reads whole (it
+	// only keeps the events before an early end): one entry serves both
+	strict := opts
+	strict.AllowTruncated = false
+	p := load(k, strict)
+	if p.err != nil && opts.AllowTruncated {
+		k.truncOK = true
+		p = load(k, opts)
+	}
 	return p.t, true, p.err
 }
