@@ -80,7 +80,7 @@ Exit codes: 0 ok (also with the notes above), 2 usage error, 3 unreadable input.
 	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text, md or json")
 	cmd.Flags().IntVar(&o.top, "top", 20, "text and md: list at most this many kernels, graph sequences, vanished ops, vanished kernels, fusions and kept kernels (0: all; json lists all)")
 	widthFlag(cmd.Flags(), &o.width)
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "json"))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "md", "json"))
 	return cmd
 }
 

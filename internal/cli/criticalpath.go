@@ -154,7 +154,7 @@ GPU's process; see gaps), replacing any an earlier tracetab wrote.`,
 	f.IntVar(&o.top, "top", 10, "text: rows of the top ops by path time (0: all)")
 	widthFlag(f, &o.width)
 	f.StringVar(&o.format, "format", "text", "output format: text or json")
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "json"))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "json"))
 	return cmd
 }
 

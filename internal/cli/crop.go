@@ -94,7 +94,7 @@ OUT appears only once complete (written to a temporary file, then renamed).`,
 	f.IntVar(&o.rank, "rank", -1, "keep the GPU of one rank (device N) and the processes that launched work on it")
 	f.StringVarP(&o.out, "out", "o", "", "the crop to write: a .json file, or .json.gz to compress it (required)")
 	f.StringVar(&o.format, "format", "text", "the summary on stdout: text or json")
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "json"))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "json"))
 	return cmd
 }
 

@@ -154,7 +154,7 @@ ABS is a time with its unit (50us, 1.5ms, 2s), a count, or a size (512MB, 1GiB).
 	f.BoolVar(&o.ignoreAddRem, "ignore-added-removed", false, "leave out device rows found on one side only")
 	f.StringVar(&o.correct, "correct", "none", "correct the p-values for the many rows: none, or holm (Holm-Bonferroni over the rows of each metric)")
 	widthFlag(f, &o.width)
-	cmd.RegisterFlagCompletionFunc("correct", fixedCompletion("none", "holm"))
+	e.completeFlag(cmd, "correct", fixedCompletion("none", "holm"))
 	return cmd
 }
 

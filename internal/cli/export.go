@@ -126,9 +126,9 @@ that cannot be read is reported and skipped (the exit code is then 3);
 	f.BoolVar(&o.strict, "strict", false, "stop at the first trace that cannot be exported (default: report it, skip it, exit 3 at the end)")
 	f.StringVar(&o.compression, "compression", "zstd", "Parquet compression: zstd or snappy")
 	f.StringVar(&o.format, "format", "text", "the summary on stdout: text or json")
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "json"))
-	cmd.RegisterFlagCompletionFunc("compression", fixedCompletion(export.Codecs...))
-	cmd.RegisterFlagCompletionFunc("partition", fixedCompletion("trace", "date", "rank", "date,trace", "none"))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "json"))
+	e.completeFlag(cmd, "compression", fixedCompletion(export.Codecs...))
+	e.completeFlag(cmd, "partition", fixedCompletion("trace", "date", "rank", "date,trace", "none"))
 	return cmd
 }
 

@@ -172,8 +172,8 @@ everything.`,
 	f.StringVar(&o.format, "format", "text", "output format: text, md (every table), csv (one table: --section) or json")
 	widthFlag(f, &o.width)
 	f.StringVar(&o.section, "section", "", "md or csv: one table ("+strings.Join(gapsview.Sections, ", ")+"; csv: gaps)")
-	cmd.RegisterFlagCompletionFunc("section", fixedCompletion(gapsview.Sections...))
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
+	e.completeFlag(cmd, "section", fixedCompletion(gapsview.Sections...))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
 

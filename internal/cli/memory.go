@@ -87,8 +87,8 @@ and exits 0.`,
 	addWidthFlag(cmd, &o.width)
 	f.BoolVar(&o.timeline, "timeline", false, "draw each device's allocated and reserved over the trace, with the step boundaries")
 	f.StringVar(&o.leakShare, "leak-share", "0.01", "leak rule: every step grows by more than this share of its start (percent, e.g. 0.01 or 0.01%)")
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
-	cmd.RegisterFlagCompletionFunc("section", fixedCompletion(memoryview.Sections...))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "md", "csv", "json"))
+	e.completeFlag(cmd, "section", fixedCompletion(memoryview.Sections...))
 	return cmd
 }
 

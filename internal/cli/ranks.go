@@ -175,7 +175,7 @@ unless --allow-missing.`,
 	f.BoolVar(&o.all, "all", false, "text and md: list every rank in the per-rank tables (by default a job of more than 20 ranks shows each table's distribution and the ranks that stand out)")
 	f.StringVar(&o.dataset, "dataset", "", "read the ranks and collectives datasets of the exports under this directory (tracetab export --to DIR) instead of traces")
 	widthFlag(f, &o.width)
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
 

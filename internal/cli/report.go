@@ -106,7 +106,7 @@ of gaps inside it shaded by cause.
 	f.StringVar(&o.step, "step", "", "a ProfilerStep#N number: the step held in full detail (html), the step drawn (svg)")
 	f.IntVar(&o.maxEvents, "max-events", lim.MaxEvents, "events written one by one at most; the rest are density bands")
 	f.IntVar(&o.maxCells, "max-cells", lim.MaxCells, "density cells at most, over all levels of detail")
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("html", "svg"))
+	e.completeFlag(cmd, "format", fixedCompletion("html", "svg"))
 	return cmd
 }
 

@@ -88,8 +88,8 @@ exits 0 with every row unmodelled and a note.`,
 	f.IntVar(&o.limit, "limit", 30, "rows to print; negative prints all")
 	addWidthFlag(cmd, &o.width)
 	f.StringVar(&o.peak, "peak", "", "peaks to use instead of the table's: tflops=N (every precision; or fp32=, tf32=, fp16=, bf16=, fp8=), tbps=N")
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
-	cmd.RegisterFlagCompletionFunc("sort", fixedCompletion(roofline.SortKeys...))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "md", "csv", "json"))
+	e.completeFlag(cmd, "sort", fixedCompletion(roofline.SortKeys...))
 	return cmd
 }
 

@@ -32,6 +32,7 @@ type env struct {
 	sharedTrace    bool   // a trace was read from the tests' cache (testOpen)
 	cpuProfile     string
 	stopProfile    func()
+	completing     bool // the shell asks for completions (completion.go)
 }
 
 // Main runs tracetab with args (without the program name) and returns the
@@ -48,7 +49,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		defer ww.Flush()
 	}
 	out := &outWriter{w: stdout}
-	e := &env{stdin: stdin, stdout: out, stderr: stderr}
+	e := &env{stdin: stdin, stdout: out, stderr: stderr, completing: completionRequest(args)}
 	// a panic anywhere (the goroutines carry theirs here) is one line and
 	// exit 3, never a goroutine dump
 	defer func() {

@@ -144,7 +144,7 @@ bytes exactly, without the marker.`,
 	addSequenceFlags(cmd, o)
 	f.BoolVar(&o.hist, "hist", false, "with --by kernel (text, md): a compact histogram of each kernel's durations, 12 log-spaced bins from its min to its max (Unicode blocks on a terminal, ASCII otherwise)")
 	f.BoolVar(&o.all, "all", false, "with --by step or category (text, md): list every step (by default more than 20 steps (--by category: 12) show their distribution, the cold steps and the steps that stand out)")
-	cmd.RegisterFlagCompletionFunc("sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	e.completeFlag(cmd, "sort", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		keys := table.SortKeys()
 		for _, m := range metricnames.Table {
 			if m.Torch != "" && m.Torch != m.Short {
@@ -153,8 +153,8 @@ bytes exactly, without the marker.`,
 		}
 		return keys, cobra.ShellCompDirectiveNoFileComp
 	})
-	cmd.RegisterFlagCompletionFunc("by", fixedCompletion("op", "kernel", "step", "module", "category", "sequence"))
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "md", "csv", "json"))
+	e.completeFlag(cmd, "by", fixedCompletion("op", "kernel", "step", "module", "category", "sequence"))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "md", "csv", "json"))
 	return cmd
 }
 

@@ -120,8 +120,8 @@ a Parquet file of this export schema is named and exits 3.`,
 	f.BoolVar(&o.allowMissing, "allow-missing", false, "with --fail-on: a rule that matches no metric warns instead of failing")
 	f.StringVar(&o.dataset, "dataset", "", "read the trend dataset of the exports under DIR (tracetab export --to DIR) instead of traces")
 	widthFlag(f, &o.width)
-	cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "json"))
-	cmd.RegisterFlagCompletionFunc("order", fixedCompletion("time", "name"))
+	e.completeFlag(cmd, "format", fixedCompletion("text", "json"))
+	e.completeFlag(cmd, "order", fixedCompletion("time", "name"))
 	return cmd
 }
 
