@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -209,6 +210,7 @@ func TestByteFlips(t *testing.T) {
 	gb, _ := os.ReadFile(coll)
 	p := filepath.Join(t.TempDir(), "x.parquet")
 	bad, tried := 0, 0
+	var most uint64
 	for i := range gb {
 		if i%17 != 0 && i < len(gb)-256 {
 			continue
@@ -217,7 +219,15 @@ func TestByteFlips(t *testing.T) {
 		b := append([]byte(nil), gb...)
 		b[i] ^= 0xa5
 		write(t, p, b)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
 		_, err := ReadRows[export.CollectiveRow](p, export.DatasetCollectives)
+		runtime.ReadMemStats(&m1)
+		// a corrupt length must not become an allocation (footerFits):
+		// reading a file of a few kB takes a few MB at most
+		if a := m1.TotalAlloc - m0.TotalAlloc; a > most {
+			most = a
+		}
 		var de *Error
 		if err != nil && !errors.As(err, &de) {
 			t.Fatalf("byte %d: %T %v", i, err, err)
@@ -226,7 +236,10 @@ func TestByteFlips(t *testing.T) {
 			bad++
 		}
 	}
-	t.Logf("%d of %d flipped bytes refused (a file of %d bytes)", bad, tried, len(gb))
+	t.Logf("%d of %d flipped bytes refused (a file of %d bytes); at most %d bytes allocated by one reading", bad, tried, len(gb), most)
+	if most > 64<<20 {
+		t.Errorf("one reading of a %d-byte file allocated %d bytes", len(gb), most)
+	}
 }
 
 // copyTree copies an export's directory tree.

@@ -32,6 +32,9 @@ func ReadRows[T any](path, ds string) (rows []T, err error) {
 			rows, err = nil, &Error{Path: path, Msg: fmt.Sprintf("corrupt Parquet file (%v): export the trace again", v)}
 		}
 	}()
+	if err := footerFits(f, st.Size()); err != nil {
+		return nil, &Error{Path: path, Msg: err.Error()}
+	}
 	pf, err := parquet.OpenFile(f, st.Size())
 	if err != nil {
 		return nil, &Error{Path: path, Msg: fmt.Sprintf("not a readable Parquet file (%v): truncated or corrupt? export the trace again", err)}
