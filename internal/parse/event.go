@@ -161,7 +161,8 @@ func (p *parser) args() {
 			}
 		case "Input Dims", "Input dims", "Input type", "Concrete Inputs", "Call stack", "grid", "block", "registers per thread",
 			"shared memory", "bytes", "Python id", "Python parent id":
-			if p.opts.NoExtras || (p.opts.ShapesOnly && key[0] != 'I' && string(key) != "Concrete Inputs") {
+			if p.opts.NoExtras || (p.opts.ShapesOnly && key[0] != 'I' && string(key) != "Concrete Inputs") ||
+				(p.opts.DimsOnly && string(key) != "Input Dims" && string(key) != "Input dims") {
 				s.skipValue()
 				break
 			}

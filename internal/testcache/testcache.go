@@ -25,6 +25,7 @@ type key struct {
 	lean     bool
 	noMem    bool
 	shapes   bool // parse.Options.ShapesOnly
+	dims     bool // parse.Options.DimsOnly
 	seq      bool
 	maxBytes int64
 }
@@ -56,7 +57,7 @@ func Open(path string, opts parse.Options) (t *trace.Trace, shared bool, err err
 		return t, false, err
 	}
 	// keyed by the path as given: the trace names its file as it was opened
-	k := key{path, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.NoMemory, opts.ShapesOnly, opts.Sequential, opts.MaxMemory}
+	k := key{path, st.Size(), st.ModTime().UnixNano(), opts.AllowTruncated, opts.NoExtras, opts.NoMemory, opts.ShapesOnly, opts.DimsOnly, opts.Sequential, opts.MaxMemory}
 	p, _ := traces.Get(k, func() (parsed, error) {
 		t, err := parse.Open(path, opts)
 		return parsed{t, err}, nil
