@@ -45,14 +45,11 @@ type evState struct {
 	hasStream        bool
 }
 
-func (e *evState) reset() {
-	aux := e.aux
-	*e = evState{memDevType: -1, memDevID: -1}
-	if aux != trace.NewAux() {
-		aux = trace.NewAux()
-	}
-	e.aux = aux
-}
+// blankEv is an evState before its event's first field: one copy of it
+// resets the state (comparing the Aux to keep it cost more than the copy).
+var blankEv = evState{memDevType: -1, memDevID: -1, aux: trace.NewAux()}
+
+func (e *evState) reset() { *e = blankEv }
 
 // event parses one event object at the current position into p.ev.
 func (p *parser) event() {
