@@ -293,6 +293,8 @@ type parser struct {
 
 	recent [recentSlots]recentStr // recent strings and their ids (internText)
 
+	compacted [recentSlots]compactStr // recent shape args as written and their ids (internCompact)
+
 	mem trace.Store[trace.MemEvent] // a segment worker's [memory] records
 
 	spool *spool // gzip input read in parallel (spool.go)

@@ -511,14 +511,20 @@ func (s *scanner) skipValue() {
 	}
 }
 
-// compactValue appends one JSON value without its white space (outside
-// strings) to dst.
-func (s *scanner) compactValue(dst []byte) []byte {
+// rawValue skips one JSON value and returns its text as the file wrote it
+// (valid until the buffer is refilled).
+func (s *scanner) rawValue() []byte {
 	s.skipWS()
 	start := s.pos
 	s.skipValue()
+	return s.buf[start:s.pos]
+}
+
+// compactText appends the JSON text raw without its white space outside
+// strings to dst.
+func compactText(dst, raw []byte) []byte {
 	in, esc := false, false
-	for _, c := range s.buf[start:s.pos] {
+	for _, c := range raw {
 		switch {
 		case in:
 			dst = append(dst, c)
