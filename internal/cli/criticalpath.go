@@ -253,7 +253,7 @@ func critWindows(t *trace.Trace, o *critOptions) ([]critpath.Window, error) {
 }
 
 func runCritPath(e *env, o *critOptions) error {
-	t, err := e.loadLean(o.path)
+	t, err := e.loadBare(o.path) // the path never reads memory records: counted, not stored
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/render/reportview"
 	"github.com/tracetab/tracetab/internal/report"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -120,7 +121,9 @@ func runReport(e *env, o *reportOptions) error {
 		}
 		ropts.DetailStep, ropts.HasDetail = n, true
 	}
-	t, err := e.load(o.path)
+	// of the shapes, stacks and launch parameters the page shows an op's
+	// input shapes alone (its timeline)
+	t, err := e.loadOpts(o.path, parse.Options{DimsOnly: true})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/render/rooflineview"
 	"github.com/tracetab/tracetab/internal/roofline"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -115,7 +116,8 @@ func (o *rooflineOptions) validate() error {
 
 func runRoofline(e *env, o *rooflineOptions, path string) error {
 	e.shapesOnly = true // the models read shapes, dtypes and scalar values only
-	t, err := e.load(path)
+	// and never the [memory] records: they are counted, not stored
+	t, err := e.loadOpts(path, parse.Options{NoMemory: true})
 	e.shapesOnly = false
 	if err != nil {
 		return err

@@ -46,6 +46,16 @@ type prep struct {
 	s scratch // buffers the windows' graphs reuse, one graph at a time
 }
 
+// fork is a prep for analysing other windows beside p on another
+// goroutine: it shares what newPrep made, read only, and has its own
+// graph buffers and lazily filled caches (local, names' ids,
+// communication kernels, DataLoader frames).
+func (p *prep) fork() *prep {
+	q := *p
+	q.local, q.s, q.ids, q.comm, q.dl = nil, scratch{}, nil, nil, nil
+	return &q
+}
+
 // scratch holds buffers that one window's graph uses and the next reuses.
 type scratch struct {
 	ev, cpu, gpu, syncs, nodes, open, outAt, out, indeg, next, order, pred, pos, last, touched []int32

@@ -3,8 +3,10 @@ package critpath
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -160,7 +162,14 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	r := &Result{NoSyncEvents: !p.hasSync, Speedup: o.Speedup}
 	var a totals
 	tried := make([]map[string]int64, len(windows)) // per window: name -> new path
-	for k, w := range windows {
+	// The windows' graphs are independent: the even windows are analysed
+	// here, the odd ones on another core (with a prep of its own: the
+	// graph buffers and the lazily filled caches), and their results are
+	// summed in window order below, as one loop would.
+	byNames := make([]map[string]*NameTime, len(windows))
+	results := make([]WindowResult, len(windows))
+	one := func(p *prep, k int) {
+		w := windows[k]
 		g := p.build(w)
 		wr, tp, byName := g.analyze(w, o.Detail)
 		if wr.HasPath && o.WhatIf > 0 {
@@ -170,9 +179,33 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 			}
 		}
 		g.release()
-		a.add(r, &wr, byName)
 		if !o.Detail {
-			wr.Events, wr.Edges, wr.Syncs = []Event{}, []PathEdge{}, []SyncEdge{}
+			wr.Events, wr.Edges = []Event{}, []PathEdge{} // the totals read the syncs only
+		}
+		results[k], byNames[k] = wr, byName
+	}
+	if len(windows) > 1 && runtime.GOMAXPROCS(0) > 1 {
+		q := p.fork()
+		wait := safe.Go(func() { // a panic there is raised again by wait
+			for k := 1; k < len(windows); k += 2 {
+				one(q, k)
+			}
+		})
+		for k := 0; k < len(windows); k += 2 {
+			one(p, k)
+		}
+		wait()
+	} else {
+		for k := range windows {
+			one(p, k)
+		}
+	}
+	for k := range windows {
+		wr := results[k]
+		a.add(r, &wr, byNames[k])
+		byNames[k] = nil
+		if !o.Detail {
+			wr.Syncs = []SyncEdge{}
 		}
 		if o.WhatIf == 0 {
 			wr.names = nil

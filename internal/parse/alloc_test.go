@@ -17,14 +17,15 @@ const maxAllocsPerEvent = 0.01
 // events: the cost of one more event once the parser is warm. Every
 // benchmark shape (gen.BenchShapes: the default, the Kineto style with
 // shapes, strides and memory records, and its deep export form), read
-// fully and lean.
+// in each reading a command asks for (readModes: full, lean, bare, shapes,
+// dims), so every command's reading is held on every shape.
 func TestSteadyStateAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses two generated traces several times")
 	}
 	for _, sh := range gen.BenchShapes() {
-		for _, lean := range []bool{false, true} {
-			name := sh.Name + map[bool]string{false: "/full", true: "/lean"}[lean]
+		for _, mode := range readModes {
+			name := sh.Name + "/" + mode.name
 			measure := func(steps int) (allocs float64, events int) {
 				cfg := sh.Cfg
 				cfg.Steps = steps
@@ -34,11 +35,11 @@ func TestSteadyStateAllocs(t *testing.T) {
 				}
 				data := buf.Bytes()
 				allocs = testing.AllocsPerRun(3, func() {
-					tr, err := Read(bytes.NewReader(data), "alloc", Options{NoExtras: lean})
+					tr, err := Read(bytes.NewReader(data), "alloc", mode.opts)
 					if err != nil {
 						t.Fatal(err)
 					}
-					events = tr.NumEvents() + len(tr.Mem)
+					events = tr.NumEvents() + tr.MemRecords
 				})
 				return allocs, events
 			}

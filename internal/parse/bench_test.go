@@ -9,8 +9,23 @@ import (
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
+// readModes are the readings the commands ask for: full (check, diff,
+// export), lean (table, crop, memory), bare (info, gaps, critical-path,
+// ranks), shapes (roofline) and dims (report).
+var readModes = []struct {
+	name string
+	opts Options
+}{
+	{"full", Options{}},
+	{"lean", Options{NoExtras: true}},
+	{"bare", Options{NoExtras: true, NoMemory: true}},
+	{"shapes", Options{ShapesOnly: true, NoMemory: true}},
+	{"dims", Options{DimsOnly: true}},
+}
+
 // BenchmarkParse parses each benchmark shape (gen.BenchShapes: the
-// default and the Kineto style) held in memory, fully and lean.
+// default, the Kineto style and its deep export form) held in memory, in
+// each reading a command asks for (readModes).
 func BenchmarkParse(b *testing.B) {
 	for _, sh := range gen.BenchShapes() {
 		var buf bytes.Buffer
@@ -18,10 +33,7 @@ func BenchmarkParse(b *testing.B) {
 			b.Fatal(err)
 		}
 		data := buf.Bytes()
-		for _, o := range []struct {
-			name string
-			opts Options
-		}{{"full", Options{}}, {"lean", Options{NoExtras: true}}} {
+		for _, o := range readModes {
 			b.Run(sh.Name+"/"+o.name, func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()

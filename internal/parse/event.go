@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 	"strings"
@@ -45,14 +46,11 @@ type evState struct {
 	hasStream        bool
 }
 
-func (e *evState) reset() {
-	aux := e.aux
-	*e = evState{memDevType: -1, memDevID: -1}
-	if aux != trace.NewAux() {
-		aux = trace.NewAux()
-	}
-	e.aux = aux
-}
+// blankEv is an evState before its event's first field: one copy of it
+// resets the state (comparing the Aux to keep it cost more than the copy).
+var blankEv = evState{memDevType: -1, memDevID: -1, aux: trace.NewAux()}
+
+func (e *evState) reset() { *e = blankEv }
 
 // event parses one event object at the current position into p.ev.
 func (p *parser) event() {
@@ -161,7 +159,8 @@ func (p *parser) args() {
 			}
 		case "Input Dims", "Input dims", "Input type", "Concrete Inputs", "Call stack", "grid", "block", "registers per thread",
 			"shared memory", "bytes", "Python id", "Python parent id":
-			if p.opts.NoExtras || (p.opts.ShapesOnly && key[0] != 'I' && string(key) != "Concrete Inputs") {
+			if p.opts.NoExtras || (p.opts.ShapesOnly && key[0] != 'I' && string(key) != "Concrete Inputs") ||
+				(p.opts.DimsOnly && string(key) != "Input Dims" && string(key) != "Input dims") {
 				s.skipValue()
 				break
 			}
@@ -521,6 +520,46 @@ func (p *parser) idString(id trace.ID) string {
 	return strconv.FormatInt(id.Int, 10)
 }
 
+// compactStr is a shape arg's text as the file wrote it (a buffer reused
+// by its slot) and the id of its compact JSON text.
+type compactStr struct {
+	raw []byte
+	id  trace.StrID
+}
+
+// internCompact reads a shape arg (Input Dims, Input type, Concrete
+// Inputs) and interns its compact JSON text (no white space outside
+// strings). Op after op repeats the same shapes as written: a value is
+// looked up by its text in a small direct-mapped cache (compactSlot) and
+// compacted and interned only when it is not there.
+func (p *parser) internCompact() trace.StrID {
+	raw := p.sc.rawValue()
+	slot := &p.compacted[compactSlot(raw)]
+	if slot.id != 0 && string(slot.raw) == string(raw) {
+		return slot.id
+	}
+	p.tmp = compactText(p.tmp[:0], raw)
+	id := p.intern(p.tmp)
+	slot.raw, slot.id = append(slot.raw[:0], raw...), id
+	return id
+}
+
+// compactSlot picks raw's slot in the cache of shape args from all of its
+// bytes, eight at a time (shapes differ anywhere: [[64, 64]] and [[64, 128]]).
+func compactSlot(raw []byte) int {
+	h := uint64(len(raw)) * 0x9e3779b97f4a7c15
+	i := 0
+	for ; i+8 <= len(raw); i += 8 {
+		h = (h ^ binary.LittleEndian.Uint64(raw[i:])) * 0x100000001b3
+		h ^= h >> 29
+	}
+	for ; i < len(raw); i++ {
+		h = (h ^ uint64(raw[i])) * 0x100000001b3
+	}
+	h ^= h >> 32
+	return int(h % recentSlots)
+}
+
 // auxInt reads an integer arg into one field of the event's Aux (kept as
 // absent, -1, when the value is no integer).
 func (p *parser) auxInt(dst *int64) {
@@ -542,18 +581,14 @@ func (p *parser) auxFixed(dst *int64) {
 
 // extraArg reads one of the args kept in Trace.Extras and Trace.Aux.
 func (p *parser) extraArg(key []byte) {
-	s := &p.sc
 	e := &p.ev
 	switch string(key) {
 	case "Input Dims", "Input dims":
-		p.tmp = s.compactValue(p.tmp[:0])
-		e.dims = p.intern(p.tmp)
+		e.dims = p.internCompact()
 	case "Input type":
-		p.tmp = s.compactValue(p.tmp[:0])
-		e.types = p.intern(p.tmp)
+		e.types = p.internCompact()
 	case "Concrete Inputs":
-		p.tmp = s.compactValue(p.tmp[:0])
-		e.concrete = p.intern(p.tmp)
+		e.concrete = p.internCompact()
 	case "Call stack":
 		e.stk = p.internValue()
 	case "grid":

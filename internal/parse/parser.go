@@ -66,6 +66,9 @@ type Options struct {
 	// ShapesOnly keeps, of those args, the ones a performance model reads:
 	// "Input Dims", "Input type" and "Concrete Inputs" (roofline).
 	ShapesOnly bool
+	// DimsOnly keeps, of those args, "Input Dims" alone (report's
+	// timeline shows an op's input shapes and nothing else of them).
+	DimsOnly bool
 }
 
 // Error is an input that cannot be read as a trace. It names the file and
@@ -289,6 +292,8 @@ type parser struct {
 	dd *dedup // shared Extras and Auxes (dedup.go)
 
 	recent [recentSlots]recentStr // recent strings and their ids (internText)
+
+	compacted [recentSlots]compactStr // recent shape args as written and their ids (internCompact)
 
 	mem trace.Store[trace.MemEvent] // a segment worker's [memory] records
 

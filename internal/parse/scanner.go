@@ -2,8 +2,10 @@ package parse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"sync/atomic"
 )
 
@@ -225,10 +227,18 @@ func (s *scanner) str() (raw []byte, escaped bool) {
 	start := i + 1
 	i = start
 	for {
-		// short strings (keys) by a loop, long ones (kernel names) by
-		// the vectorised IndexByte
-		lim := min(i+24, len(buf))
+		// short strings (keys) eight bytes at a time, long ones (kernel
+		// names) by the vectorised IndexByte
+		lim := min(i+32, len(buf))
 		for i < lim {
+			if i+8 <= lim {
+				if m := quoteOrEscape(binary.LittleEndian.Uint64(buf[i:])); m != 0 {
+					i += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				i += 8
+				continue
+			}
 			c := buf[i]
 			if c == '"' || c == '\\' {
 				break
@@ -256,6 +266,17 @@ func (s *scanner) str() (raw []byte, escaped bool) {
 		escaped = true
 		i += 2
 	}
+}
+
+// quoteOrEscape marks the bytes of x (eight bytes of text, the first in
+// the low bits) that are '"' or '\\': each such byte's high bit is set in
+// the result. Bits above the lowest marked byte may be set falsely (a
+// borrow), so only the lowest one is to be read.
+func quoteOrEscape(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ ones*'"'
+	b := x ^ ones*'\\'
+	return ((q-ones)&^q | (b-ones)&^b) & highs
 }
 
 // unescape decodes JSON escapes of raw into the scratch buffer.
@@ -490,14 +511,20 @@ func (s *scanner) skipValue() {
 	}
 }
 
-// compactValue appends one JSON value without its white space (outside
-// strings) to dst.
-func (s *scanner) compactValue(dst []byte) []byte {
+// rawValue skips one JSON value and returns its text as the file wrote it
+// (valid until the buffer is refilled).
+func (s *scanner) rawValue() []byte {
 	s.skipWS()
 	start := s.pos
 	s.skipValue()
+	return s.buf[start:s.pos]
+}
+
+// compactText appends the JSON text raw without its white space outside
+// strings to dst.
+func compactText(dst, raw []byte) []byte {
 	in, esc := false, false
-	for _, c := range s.buf[start:s.pos] {
+	for _, c := range raw {
 		switch {
 		case in:
 			dst = append(dst, c)

@@ -6,6 +6,7 @@ import (
 	"github.com/tracetab/tracetab/internal/info"
 	"github.com/tracetab/tracetab/internal/memory"
 	"github.com/tracetab/tracetab/internal/modules"
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -16,16 +17,44 @@ const TopGaps = 200
 
 // NewInputs computes the models the page shows for the trace read from
 // file. Notes holds, in order, what the commands would say on stderr
-// (the caller says it too).
+// (the caller says it too). The models only read the trace (its lazy
+// parts, the links and the steps, are built once under a sync.Once):
+// the table's models run on another goroutine while this one computes
+// the summary, the gaps and the memory curves; the notes keep the order
+// of a sequential run.
 func NewInputs(t *trace.Trace, file string) *Inputs {
-	in := &Inputs{File: file, Info: info.Summarize(t)}
+	in := &Inputs{File: file}
+	var opsErr error
+	var unlaunched []string
+	wait := safe.Go(func() { // a panic there is raised again by wait
+		sort := "self_cpu_time_total"
+		in.Kernels, in.KernelTotalNs = table.KernelView(t, nil)
+		if len(in.Kernels) > 0 {
+			sort = "self_cuda_time_total"
+		}
+		res, err := table.Compute(t, table.Options{Torch: table.RecordingOf(t).Default(), SortBy: sort})
+		if err != nil {
+			opsErr = err
+		} else {
+			in.Ops = res
+		}
+		unlaunched = table.UnlaunchedNotes(t)
+		in.Categories = categories.Build(t, nil)
+		in.Modules = modules.Build(t)
+		in.KernelDurs = table.KernelDurations(t, nil)
+		in.StepDurs = table.StepKernelDurations(t)
+	})
+	in.Info = info.Summarize(t)
 	for _, w := range t.Warnings {
 		if !info.IsThreadRename(w) {
 			in.Warnings = append(in.Warnings, w.Msg)
 		}
 	}
-	addNote := func(n string) { in.Notes = append(in.Notes, n) }
 	in.Gaps = gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, Top: TopGaps})
+	var memNotes []string
+	in.Memory, memNotes = memorySeries(t)
+	wait()
+	addNote := func(n string) { in.Notes = append(in.Notes, n) }
 	if in.Gaps.NoGPU {
 		addNote("the trace has no GPU lane (no kernels, memcpys or memsets): only the CPU lane is drawn")
 	}
@@ -35,26 +64,12 @@ func NewInputs(t *trace.Trace, file string) *Inputs {
 	if len(t.StepWindows()) == 0 {
 		addNote("the trace has no ProfilerStep#N annotations (no profiler schedule, or prof.step() was not called): no step chart")
 	}
-	sort := "self_cpu_time_total"
-	in.Kernels, in.KernelTotalNs = table.KernelView(t, nil)
-	if len(in.Kernels) > 0 {
-		sort = "self_cuda_time_total"
+	if opsErr != nil {
+		addNote("no op table: " + opsErr.Error())
 	}
-	res, err := table.Compute(t, table.Options{Torch: table.RecordingOf(t).Default(), SortBy: sort})
-	if err != nil {
-		addNote("no op table: " + err.Error())
-	} else {
-		in.Ops = res
-	}
-	for _, n := range table.UnlaunchedNotes(t) {
+	for _, n := range unlaunched {
 		addNote(n)
 	}
-	in.Categories = categories.Build(t, nil)
-	in.Modules = modules.Build(t)
-	in.KernelDurs = table.KernelDurations(t, nil)
-	in.StepDurs = table.StepKernelDurations(t)
-	var memNotes []string
-	in.Memory, memNotes = memorySeries(t)
 	for _, n := range memNotes {
 		addNote("memory: " + n)
 	}

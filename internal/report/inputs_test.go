@@ -1,11 +1,20 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tracetab/tracetab/internal/categories"
+	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/gen"
+	"github.com/tracetab/tracetab/internal/info"
+	"github.com/tracetab/tracetab/internal/modules"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/table"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // TestNewInputs: a CPU-only trace without steps, with five [memory]
@@ -58,4 +67,57 @@ func slicesIndex(notes []string, part string) int {
 		}
 	}
 	return -1
+}
+
+// TestNewInputsSideBySide: NewInputs runs the table's models on another
+// goroutine; on a generated trace of the deep export shape (kernels,
+// steps, modules, memory records) every model it gives equals the one
+// computed alone on a trace read afresh, one after another (run with
+// -race, it also checks that the models only read the trace).
+func TestNewInputsSideBySide(t *testing.T) {
+	var buf bytes.Buffer
+	cfg := gen.Config{Steps: 8, Layers: 2, Modules: true, Kineto: gen.ExportStyle()}
+	if _, err := gen.Write(&buf, cfg); err != nil {
+		t.Fatal(err)
+	}
+	read := func() *trace.Trace {
+		tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "gen.json", parse.Options{DimsOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	in := NewInputs(read(), "gen.json")
+	tr := read()
+	sum := info.Summarize(tr)
+	g := gaps.Analyze(tr, gaps.Options{Device: -1, Stream: -1, Top: TopGaps})
+	kernels, kernelNs := table.KernelView(tr, nil)
+	ops, err := table.Compute(tr, table.Options{Torch: table.RecordingOf(tr).Default(), SortBy: "self_cuda_time_total"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, _ := memorySeries(tr)
+	if len(kernels) == 0 || len(mem) == 0 || len(ops.Rows) == 0 || len(tr.StepWindows()) == 0 {
+		t.Fatalf("the generated trace gives %d kernels, %d memory series, %d op rows, %d steps: too little to compare",
+			len(kernels), len(mem), len(ops.Rows), len(tr.StepWindows()))
+	}
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"info", in.Info, sum},
+		{"gaps", in.Gaps, g},
+		{"kernels", in.Kernels, kernels},
+		{"kernel total", in.KernelTotalNs, kernelNs},
+		{"ops", in.Ops.Rows, ops.Rows},
+		{"categories", in.Categories, categories.Build(tr, nil)},
+		{"modules", in.Modules, modules.Build(tr)},
+		{"kernel durations", in.KernelDurs, table.KernelDurations(tr, nil)},
+		{"step durations", in.StepDurs, table.StepKernelDurations(tr)},
+		{"memory", in.Memory, mem},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s differs from the model computed alone", c.name)
+		}
+	}
 }

@@ -25,6 +25,7 @@ type key struct {
 	lean     bool
 	noMem    bool
 	shapes   bool // parse.Options.ShapesOnly
+	dims     bool // parse.Options.DimsOnly
 	maxBytes int64
 	// not parse.Options.Sequential: the parallel reading is the sequential
 	// one (parse's TestParallelRealTraces and TestGzipParallelRealTraces),
@@ -58,7 +59,7 @@ func Open(path string, opts parse.Options) (t *trace.Trace, shared bool, err err
 		return t, false, err
 	}
 	// keyed by the path as given: the trace names its file as it was opened
-	k := key{path, st.Size(), st.ModTime().UnixNano(), false, opts.NoExtras, opts.NoMemory, opts.ShapesOnly, opts.MaxMemory}
+	k := key{path, st.Size(), st.ModTime().UnixNano(), false, opts.NoExtras, opts.NoMemory, opts.ShapesOnly, opts.DimsOnly, opts.MaxMemory}
 	load := func(k key, opts parse.Options) parsed {
 		p, _ := traces.Get(k, func() (parsed, error) {
 			t, err := parse.Open(path, opts)
