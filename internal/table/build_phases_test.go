@@ -65,3 +65,16 @@ func TestTreeColumn(t *testing.T) {
 		t.Errorf("6 over 4: len %d, want a new column of 6", len(got))
 	}
 }
+
+// TestFirstFrames: group_by_stack_n keys by the first N frames left
+// after torch's filter (autograd's backward frames and the like go).
+func TestFirstFrames(t *testing.T) {
+	st := "a.py(1): f; torch/autograd/__init__.py(9): backward; b.py(2): g;  ; c.py(3): h"
+	// kept: a.py, b.py, c.py (the autograd frame is filtered, the blank dropped)
+	if got := firstFrames(st, 2); !slices.Equal(got, []string{"a.py(1): f", "b.py(2): g"}) {
+		t.Errorf("first 2: %q", got)
+	}
+	if got := firstFrames(st, 5); len(got) != 3 {
+		t.Errorf("first 5 of 3: %q, want all 3", got)
+	}
+}
