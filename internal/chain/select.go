@@ -103,113 +103,81 @@ func joinQuoted(ss []string) string {
 // Select finds the instances of q in t and chooses the ones to walk.
 func Select(t *trace.Trace, q Query) (*Selection, error) {
 	w := newWalker(t)
-	l := w.l
 	s := &Selection{Step: -1, Steps: len(w.steps), w: w, Dir: q.Dir}
 	if q.HasStep {
 		s.Step = q.Step
 	}
-	var evs []int32
-	switch {
-	case q.Match != nil:
-		s.Mode, s.Pattern, s.Regex = ModePattern, q.Match.Pattern, q.Match.Regex
-		match := matchTable(t, q.Match)
-		var cpu, dev []int32
-		i := int32(0)
-		for _, c := range t.Events.Chunks() {
-			for k := range c {
-				e := &c[k]
-				if match[e.Name] {
-					switch {
-					case e.Kind.IsDeviceWork():
-						dev = append(dev, i)
-					case e.Kind.IsCPU():
-						cpu = append(cpu, i)
-					}
-				}
-				i++
-			}
-		}
-		switch {
-		case len(cpu) == 0 && len(dev) == 0:
-			return nil, &NoMatch{Pattern: q.Match.Pattern, Regex: q.Match.Regex, Closest: Closest(t, q.Match.Pattern, 5)}
-		case q.Dir == Auto && len(cpu) > 0 && len(dev) > 0:
-			return nil, &Ambiguous{Pattern: q.Match.Pattern, CPU: len(cpu), Device: len(dev)}
-		case q.Dir == Down && len(cpu) == 0:
-			return nil, &Empty{fmt.Sprintf("%s names only device ops (%d), which launch nothing: walk up from them (drop --down)", quote(q.Match.Pattern), len(dev))}
-		case q.Dir == Down || (q.Dir == Auto && len(dev) == 0):
-			s.Dir, evs = Down, cpu
-		case len(dev) > 0:
-			s.Dir, evs = Up, dev
-		default: // --up from CPU events: their enclosing events
-			s.Dir, evs = Up, cpu
-		}
-	case len(w.steps) > 0:
-		s.Mode, s.Dir = ModeStep, Down
-		for _, st := range w.steps {
-			evs = append(evs, st.Ev)
-		}
-	default:
-		s.Dir = Down
-		w.prepare()
-		gpu := w.launchedBelow()
-		for _, i := range w.top {
-			if gpu[i] {
-				evs = append(evs, i)
-			}
-		}
-		s.Mode = ModeTopGPU
-		if len(evs) == 0 {
-			s.Mode, evs = ModeTopLevel, w.top
-		}
-		if len(evs) == 0 {
-			return nil, &Empty{"the trace has no CPU event to start a chain from: name a device op as PATTERN to walk up from it"}
-		}
+	evs, err := s.starts(t, q)
+	if err != nil {
+		return nil, err
 	}
-	for _, i := range evs {
-		a := w.at(i)
-		s.Instances = append(s.Instances, Instance{Event: i, At: a, Step: w.stepNumAt(a)})
-	}
-	slices.SortStableFunc(s.Instances, func(a, b Instance) int { return cmp.Compare(a.At, b.At) })
+	s.Instances = instancesOf(w, evs)
 	s.Total = len(s.Instances)
 	if q.HasStep {
-		found := false
-		for _, st := range w.steps {
-			found = found || st.N == q.Step
-		}
-		if !found {
-			return nil, &Empty{fmt.Sprintf("--step %d: the trace has no ProfilerStep#%d (%s)", q.Step, q.Step, w.stepList())}
-		}
-		s.Instances = slices.DeleteFunc(s.Instances, func(in Instance) bool { return in.Step != q.Step })
-		if len(s.Instances) == 0 {
-			return nil, &Empty{fmt.Sprintf("no instance in ProfilerStep#%d (%d in the whole trace)", q.Step, s.Total)}
+		if err := s.onlyStep(q.Step); err != nil {
+			return nil, err
 		}
 	}
+	s.Names, s.NameCount = headerNames(t, s.Instances)
+	if err := s.choose(q); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// instancesOf are the events evs as instances, by the time they start
+// (stable: events at the same time keep their order).
+func instancesOf(w *walker, evs []int32) []Instance {
+	var out []Instance
+	for _, i := range evs {
+		a := w.at(i)
+		out = append(out, Instance{Event: i, At: a, Step: w.stepNumAt(a)})
+	}
+	slices.SortStableFunc(out, func(a, b Instance) int { return cmp.Compare(a.At, b.At) })
+	return out
+}
+
+// onlyStep keeps the instances in ProfilerStep#step: an error when the
+// trace has no such step or no instance in it.
+func (s *Selection) onlyStep(step int64) error {
+	found := false
+	for _, st := range s.w.steps {
+		found = found || st.N == step
+	}
+	if !found {
+		return &Empty{fmt.Sprintf("--step %d: the trace has no ProfilerStep#%d (%s)", step, step, s.w.stepList())}
+	}
+	s.Instances = slices.DeleteFunc(s.Instances, func(in Instance) bool { return in.Step != step })
+	if len(s.Instances) == 0 {
+		return &Empty{fmt.Sprintf("no instance in ProfilerStep#%d (%d in the whole trace)", step, s.Total)}
+	}
+	return nil
+}
+
+// headerNames are the distinct names of the instances in order of first
+// instance, at most maxHeaderNames of them, and how many there are.
+func headerNames(t *trace.Trace, ins []Instance) ([]string, int) {
+	var names []string
 	seen := map[string]bool{}
-	for _, in := range s.Instances {
+	for _, in := range ins {
 		n := t.NameOf(int(in.Event))
 		if !seen[n] {
 			seen[n] = true
-			if len(s.Names) < maxHeaderNames {
-				s.Names = append(s.Names, n)
+			if len(names) < maxHeaderNames {
+				names = append(names, n)
 			}
 		}
 	}
-	s.NameCount = len(seen)
+	return names, len(seen)
+}
+
+// choose picks the instances to walk: with --all every one (down, those
+// not inside another instance, the others counted as nested), else the
+// --instance-th (1 when 0).
+func (s *Selection) choose(q Query) error {
 	switch {
 	case q.All && s.Dir == Down:
-		w.prepare()
-		in := make([]bool, t.NumEvents())
-		memo := make([]uint8, t.NumEvents())
-		for _, x := range s.Instances {
-			in[x.Event] = true
-		}
-		for k, x := range s.Instances {
-			if p := l.Parent[x.Event]; p >= 0 && w.insideAny(p, in, memo) {
-				s.Nested++
-				continue
-			}
-			s.Chosen = append(s.Chosen, k)
-		}
+		s.chooseOutermost()
 	case q.All:
 		for k := range s.Instances {
 			s.Chosen = append(s.Chosen, k)
@@ -217,19 +185,43 @@ func Select(t *trace.Trace, q Query) (*Selection, error) {
 	default:
 		k := max(q.Instance, 1)
 		if k > len(s.Instances) {
-			where := "in the trace"
-			if q.HasStep {
-				where = fmt.Sprintf("in ProfilerStep#%d", q.Step)
-			}
-			what := fmt.Sprintf("there are %d instances", len(s.Instances))
-			if len(s.Instances) == 1 {
-				what = "there is 1 instance"
-			}
-			return nil, &Empty{fmt.Sprintf("--instance %d: %s %s", k, what, where)}
+			return &Empty{instanceOutOfRange(k, len(s.Instances), q)}
 		}
 		s.Chosen = []int{k - 1}
 	}
-	return s, nil
+	return nil
+}
+
+// chooseOutermost chooses the instances no other instance encloses (on
+// their thread); the others are shown inside theirs (Nested).
+func (s *Selection) chooseOutermost() {
+	w := s.w
+	w.prepare()
+	in := make([]bool, w.t.NumEvents())
+	memo := make([]uint8, w.t.NumEvents())
+	for _, x := range s.Instances {
+		in[x.Event] = true
+	}
+	for k, x := range s.Instances {
+		if p := w.l.Parent[x.Event]; p >= 0 && w.insideAny(p, in, memo) {
+			s.Nested++
+			continue
+		}
+		s.Chosen = append(s.Chosen, k)
+	}
+}
+
+// instanceOutOfRange says --instance k asks for more than the n there are.
+func instanceOutOfRange(k, n int, q Query) string {
+	where := "in the trace"
+	if q.HasStep {
+		where = fmt.Sprintf("in ProfilerStep#%d", q.Step)
+	}
+	what := fmt.Sprintf("there are %d instances", n)
+	if n == 1 {
+		what = "there is 1 instance"
+	}
+	return fmt.Sprintf("--instance %d: %s %s", k, what, where)
 }
 
 // insideAny reports whether p or one of its ancestors is marked in in. It

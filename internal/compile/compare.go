@@ -1,10 +1,8 @@
 package compile
 
 import (
-	"cmp"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -292,29 +290,9 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 	ew, cw := windows(eager), windows(compiled)
 	eSteps, cSteps := len(eager.StepWindows()) > 0, len(compiled.StepWindows()) > 0
 	if eSteps && cSteps {
-		eNums := map[int64]bool{}
-		for _, w := range ew {
-			eNums[w.N] = true
-		}
-		cNums := map[int64]bool{}
-		for _, w := range cw {
-			cNums[w.N] = true
-			if eNums[w.N] {
-				c.Paired = append(c.Paired, w.N)
-			} else {
-				c.CompiledOnly = append(c.CompiledOnly, w.N)
-			}
-		}
-		for _, w := range ew {
-			if !cNums[w.N] {
-				c.EagerOnly = append(c.EagerOnly, w.N)
-			}
-		}
+		c.Paired, c.EagerOnly, c.CompiledOnly = pairSteps(ew, cw)
 		if len(c.Paired) > 0 {
-			keep := func(ws []trace.Step) []trace.Step {
-				return slices.DeleteFunc(ws, func(s trace.Step) bool { return !slices.Contains(c.Paired, s.N) })
-			}
-			ew, cw = keep(ew), keep(cw)
+			ew, cw = keepSteps(ew, c.Paired), keepSteps(cw, c.Paired)
 		}
 	}
 	c.EagerSteps = stepStats(eager, ew, eSteps)
@@ -322,13 +300,58 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 	e, k := medianStats(c.EagerSteps), medianStats(c.CompiledSteps)
 	c.Median = [2]StepStats{e, k}
 	c.NoGPU = [2]bool{!eager.HasDeviceWork(), !compiled.HasDeviceWork()}
-	gpu := !c.NoGPU[0] && !c.NoGPU[1]
+	c.Metrics = medianMetrics(e, k, !c.NoGPU[0] && !c.NoGPU[1])
+	es, cs := newSide(eager, ew), newSide(compiled, cw)
+	c.Disappeared = disappeared(es, cs)
+	c.Stayed, c.Comm, c.Fused = compiledKernels(es, cs)
+	c.Headline = headline(c.Stayed)
+	c.Devices = [2][]string{deviceNames(eager), deviceNames(compiled)}
+	c.EagerCompiled = Summarize(eager).HasCompile
+	c.CompiledCompiled = Summarize(compiled).HasCompile
+	return c
+}
+
+// pairSteps splits the step numbers: those on both sides (in the compiled
+// side's order), on the eager side only, on the compiled side only.
+func pairSteps(ew, cw []trace.Step) (paired, eagerOnly, compiledOnly []int64) {
+	eNums := map[int64]bool{}
+	for _, w := range ew {
+		eNums[w.N] = true
+	}
+	cNums := map[int64]bool{}
+	for _, w := range cw {
+		cNums[w.N] = true
+		if eNums[w.N] {
+			paired = append(paired, w.N)
+		} else {
+			compiledOnly = append(compiledOnly, w.N)
+		}
+	}
+	for _, w := range ew {
+		if !cNums[w.N] {
+			eagerOnly = append(eagerOnly, w.N)
+		}
+	}
+	return paired, eagerOnly, compiledOnly
+}
+
+// keepSteps keeps the windows whose step is one of nums (in place).
+func keepSteps(ws []trace.Step, nums []int64) []trace.Step {
+	return slices.DeleteFunc(ws, func(s trace.Step) bool { return !slices.Contains(nums, s.N) })
+}
+
+// medianMetrics are the rows of the median step, eager beside compiled.
+// GPU times are measured only when both sides have device work (gpu), the
+// median kernel only when both sides also have a kernel in it; an
+// unmeasured row has no ratio.
+func medianMetrics(e, k StepStats, gpu bool) []Metric {
+	var out []Metric
 	add := func(name string, isTime bool, a, b int64, measured bool) {
 		m := Metric{Name: name, IsTime: isTime, Eager: a, Compiled: b, Measured: measured}
 		if measured {
 			m.Ratio = ratio(a, b)
 		}
-		c.Metrics = append(c.Metrics, m)
+		out = append(out, m)
 	}
 	add("CPU time", true, e.CPUNs, k.CPUNs, true)
 	add("GPU busy", true, e.GPUBusyNs, k.GPUBusyNs, gpu)
@@ -338,95 +361,5 @@ func Compare(eager, compiled *trace.Trace) *Comparison {
 	add("runtime calls", false, int64(e.RuntimeCalls), int64(k.RuntimeCalls), true)
 	add("median kernel", true, e.MedianKernelNs, k.MedianKernelNs, gpu && e.Kernels > 0 && k.Kernels > 0)
 	add("memcpys", false, int64(e.Memcpys), int64(k.Memcpys), true)
-
-	es, cs := newSide(eager, ew), newSide(compiled, cw)
-	for n, cnt := range es.opN {
-		if cs.opN[n] == 0 {
-			c.Disappeared = append(c.Disappeared, Gone{n, "op", cnt, es.opNs[n]})
-		}
-	}
-	for n, cnt := range es.kerN {
-		if cs.kerN[n] == 0 {
-			c.Disappeared = append(c.Disappeared, Gone{n, "kernel", cnt, es.kerNs[n]})
-		}
-	}
-	slices.SortFunc(c.Disappeared, func(a, b Gone) int {
-		if a.Kind != b.Kind {
-			return cmp.Compare(b.Kind, a.Kind) // ops first
-		}
-		if a.TotalNs != b.TotalNs {
-			return cmp.Compare(b.TotalNs, a.TotalNs)
-		}
-		return cmp.Compare(a.Name, b.Name)
-	})
-	for n, cnt := range cs.kerN {
-		if !IsInductorKernel(n) {
-			if es.kerN[n] > 0 {
-				op := top(es.kerOp[n])
-				if op == "" {
-					op = top(cs.kerOp[n])
-				}
-				st := Stayed{Name: n, Family: Family(n, op), EagerCount: es.kerN[n], CompiledCount: cnt,
-					EagerTotalNs: es.kerNs[n], CompiledTotalNs: cs.kerNs[n], EagerMedianNs: median(es.kerDur[n]), CompiledMedianNs: median(cs.kerDur[n])}
-				if st.Family == "collective" || trace.IsCommKernel(n) {
-					st.Family = "collective"
-					c.Comm = append(c.Comm, st)
-				} else {
-					c.Stayed = append(c.Stayed, st)
-				}
-			}
-			continue
-		}
-		d := Decode(n)
-		f := Fusion{Kernel: n, Ops: d.Ops, Count: cnt, TotalNs: cs.kerNs[n]}
-		for _, op := range d.Ops {
-			name := "aten::" + op
-			if es.opN[name] == 0 {
-				f.Missing = append(f.Missing, op)
-				continue
-			}
-			var ks []string
-			for kn := range es.below[name] {
-				ks = append(ks, kn)
-			}
-			slices.Sort(ks)
-			f.EagerOps = append(f.EagerOps, EagerOp{Name: name, Calls: es.opN[name], KernelNs: es.belowNs[name], Kernels: ks})
-		}
-		c.Fused = append(c.Fused, f)
-	}
-	slices.SortFunc(c.Fused, func(a, b Fusion) int {
-		if a.TotalNs != b.TotalNs {
-			return cmp.Compare(b.TotalNs, a.TotalNs)
-		}
-		return strings.Compare(a.Kernel, b.Kernel)
-	})
-	byTime := func(a, b Stayed) int {
-		if (a.Family != "") != (b.Family != "") {
-			if a.Family != "" {
-				return -1
-			}
-			return 1
-		}
-		if a.CompiledTotalNs != b.CompiledTotalNs {
-			return cmp.Compare(b.CompiledTotalNs, a.CompiledTotalNs)
-		}
-		return strings.Compare(a.Name, b.Name)
-	}
-	slices.SortFunc(c.Stayed, byTime)
-	slices.SortFunc(c.Comm, byTime)
-	for _, fam := range []string{"gemm", "attention", "conv"} {
-		for i := range c.Stayed {
-			s := &c.Stayed[i]
-			if s.Family == fam && !IsGEMMHelper(s.Name) && (c.Headline == nil || s.EagerTotalNs > c.Headline.EagerTotalNs) {
-				c.Headline = s
-			}
-		}
-		if c.Headline != nil {
-			break
-		}
-	}
-	c.Devices = [2][]string{deviceNames(eager), deviceNames(compiled)}
-	c.EagerCompiled = Summarize(eager).HasCompile
-	c.CompiledCompiled = Summarize(compiled).HasCompile
-	return c
+	return out
 }

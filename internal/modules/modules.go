@@ -113,136 +113,35 @@ func Build(tr *trace.Trace) *Tree {
 // build is Build; rec, when its bucket is set, also keeps every frame
 // (split.go).
 func build(tr *trace.Trace, rec *recorder) *Tree {
-	isModule := map[trace.StrID]bool{}
-	moduleName := func(e *trace.Event) bool {
-		if e.Kind != trace.KindPython {
-			return false
-		}
-		m, ok := isModule[e.Name]
-		if !ok {
-			m = strings.HasPrefix(tr.Str(e.Name), Prefix)
-			isModule[e.Name] = m
-		}
-		return m
-	}
-	out := &Tree{}
-	found := HasFrames(tr)
-	// device work of the whole trace
-	for i := range tr.NumEvents() {
-		if e := tr.Ev(i); e.Kind.IsDeviceWork() {
-			out.DeviceNs += e.Dur
-		}
-	}
-	if !found {
+	out := &Tree{DeviceNs: deviceWorkNs(tr)}
+	if !HasFrames(tr) {
 		return out
 	}
-	l := tr.Links()
-
-	// Walk each CPU thread in time order with a stack of the open module
-	// frames: a module frame gets its node, a launch call the innermost
-	// open frame's node.
-	type open struct {
-		end   int64
-		node  int
-		frame int32 // rec's frame, -1 when not recorded
-	}
-	byKey := map[key]int{}
-	var nodes []Node
-	launchNode := map[int32]int{}    // launch call -> node of its innermost module frame
-	launchFrame := map[int32]int32{} // launch call -> its innermost module frame, when rec keeps frames
-	var stack []open
+	b := newTreeBuilder(tr, rec)
 	for k := range tr.Tracks {
 		if tr.Tracks[k].Kind == trace.TrackDevice {
 			continue
 		}
-		stack = stack[:0]
-		frames := 0
-		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
-			e := tr.Ev(int(i))
-			for len(stack) > 0 && e.Start >= stack[len(stack)-1].end {
-				stack = stack[:len(stack)-1]
-			}
-			switch {
-			case moduleName(e):
-				// a frame that ends after the open one is not inside it
-				for len(stack) > 0 && e.End() > stack[len(stack)-1].end {
-					stack = stack[:len(stack)-1]
-				}
-				parent := -1
-				if len(stack) > 0 {
-					parent = stack[len(stack)-1].node
-				}
-				kk := key{parent, e.Name}
-				n, ok := byKey[kk]
-				if !ok {
-					n = len(nodes)
-					byKey[kk] = n
-					d := 1
-					if parent >= 0 {
-						d = nodes[parent].Depth + 1
-					}
-					nodes = append(nodes, Node{Name: strings.TrimPrefix(tr.Str(e.Name), Prefix), Parent: parent, Depth: d, first: e.Start})
-					if parent >= 0 {
-						nodes[parent].Children = append(nodes[parent].Children, n)
-					}
-				}
-				nodes[n].Occurrences++
-				nodes[n].HostTotal += e.Dur
-				f := int32(-1)
-				if rec.on() {
-					pf := int32(-1)
-					if len(stack) > 0 {
-						pf = stack[len(stack)-1].frame
-					}
-					f = rec.frame(n, pf, e.Start, e.Dur)
-				}
-				stack = append(stack, open{e.End(), n, f})
-				frames++
-			case e.Kind.IsLaunch() && len(stack) > 0:
-				launchNode[i] = stack[len(stack)-1].node
-				if rec.on() {
-					launchFrame[i] = stack[len(stack)-1].frame
-				}
-			}
-		}
-		if frames > 0 {
+		if frames := b.walkThread(k); frames > 0 {
 			out.Threads++
 			out.Frames += frames
 		}
 	}
-
-	// Device ops go to the node of their launch call's innermost frame.
-	for i := range tr.NumEvents() {
-		e := tr.Ev(i)
-		if !e.Kind.IsDeviceWork() {
-			continue
-		}
-		call := l.Launch[i]
-		if call < 0 {
-			out.DeviceOpsUnlinked++
-			continue
-		}
-		if n, ok := launchNode[call]; ok {
-			nodes[n].DeviceSelf += e.Dur
-			nodes[n].DeviceOps++ // its own; the subtree's below
-			if rec.on() {
-				rec.device(launchFrame[call], e.Dur)
-			}
-		}
-	}
-
-	rollUp(nodes)
-	var newIdx []int
-	out.Nodes, newIdx = treeOrder(nodes)
-	for n := range out.Nodes {
-		if out.Nodes[n].Parent < 0 {
-			out.Roots = append(out.Roots, n)
-			out.HostNs += out.Nodes[n].HostTotal
-			out.DeviceInModulesNs += out.Nodes[n].DeviceTotal
-		}
-	}
-	rec.renumber(newIdx)
+	out.DeviceOpsUnlinked = b.attributeDevice()
+	b.finish(out)
 	return out
+}
+
+// deviceWorkNs is the device work of the whole trace: every kernel,
+// memcpy and memset's duration, summed.
+func deviceWorkNs(tr *trace.Trace) int64 {
+	var ns int64
+	for i := range tr.NumEvents() {
+		if e := tr.Ev(i); e.Kind.IsDeviceWork() {
+			ns += e.Dur
+		}
+	}
+	return ns
 }
 
 func sortSiblings(nodes []Node, ids []int) {

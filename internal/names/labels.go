@@ -33,48 +33,71 @@ const LabelWidth = 36
 //
 // Equal names get equal labels. The input order is kept.
 func Labels(in []string, width int) []string {
-	type item struct {
-		full  string
-		n     *node  // nil: not a C++ name
-		flat  string // the label of a name that is not C++
-		args  []*node
-		label string
-	}
-	items := map[string]*item{}
-	var order []*item
+	items := map[string]*labelItem{}
+	var order []*labelItem
 	for _, s := range in {
-		if _, ok := items[s]; ok {
-			continue
+		if _, ok := items[s]; !ok {
+			it := newLabelItem(s)
+			items[s] = it
+			order = append(order, it)
 		}
-		it := &item{full: s}
-		d := s // demangled by the view, or kept as written (--demangle=false)
-		if looksCxx(d) {
-			if n, ok := parseCxx(d); ok {
-				it.n = n
-				if n.launched && len(n.args) == 0 && strings.Count(n.name, "_") >= 3 && !strings.Contains(n.name, "::") {
-					// a launcher's flat argument (CUTLASS's kernel names)
-					it.n, d = nil, n.name
-				}
-			}
-		}
-		if it.n == nil {
-			// a C function's parameter list goes (ncclKernel_...(ncclWorkElem))
-			if p := strings.IndexByte(d, '('); p > 0 && d[p-1] != ' ' && !strings.ContainsAny(d[:p], " :") && strings.HasSuffix(d, ")") {
-				d = d[:p]
-			}
-			it.flat = flatLabel(d)
-		}
-		items[s] = it
-		order = append(order, it)
 	}
-	// 3: prune what each group of same-named functions shares
-	groups := map[string][]*item{}
+	flatGroups := firstLabels(order, width)
+	distinguish(order, width)
+	numberDuplicates(order, flatGroups, width)
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = items[s].label
+	}
+	return out
+}
+
+// labelItem is one distinct name of the view and its label under way.
+type labelItem struct {
+	full  string
+	n     *node  // nil: not a C++ name
+	flat  string // the label of a name that is not C++
+	args  []*node
+	label string
+}
+
+// newLabelItem parses name s (rule 2): a C++ name into its tree, except
+// that a launcher whose one flat argument names the kernel (CUTLASS's
+// kernel names) is that argument; a name that is not C++ loses a C
+// function's parameter list (ncclKernel_...(ncclWorkElem)) and gets its
+// flat label (rule 4).
+func newLabelItem(s string) *labelItem {
+	it := &labelItem{full: s}
+	d := s // demangled by the view, or kept as written (--demangle=false)
+	if looksCxx(d) {
+		if n, ok := parseCxx(d); ok {
+			it.n = n
+			if n.launched && len(n.args) == 0 && strings.Count(n.name, "_") >= 3 && !strings.Contains(n.name, "::") {
+				// a launcher's flat argument (CUTLASS's kernel names)
+				it.n, d = nil, n.name
+			}
+		}
+	}
+	if it.n == nil {
+		if p := strings.IndexByte(d, '('); p > 0 && d[p-1] != ' ' && !strings.ContainsAny(d[:p], " :") && strings.HasSuffix(d, ")") {
+			d = d[:p]
+		}
+		it.flat = flatLabel(d)
+	}
+	return it
+}
+
+// firstLabels gives each item its label by rules 3-5: what each group of
+// same-named functions (of flat names: same first word) shares is
+// pruned. It returns the flat names' groups, by first word.
+func firstLabels(order []*labelItem, width int) map[string][][]string {
+	groups := map[string][]*labelItem{}
+	flatGroups := map[string][][]string{}
 	for _, it := range order {
 		if it.n != nil {
 			groups[it.n.name] = append(groups[it.n.name], it)
 		}
 	}
-	flatGroups := map[string][][]string{}
 	for _, it := range order {
 		if it.n == nil {
 			f := strings.Split(it.flat, "_")
@@ -94,45 +117,62 @@ func Labels(in []string, width int) []string {
 		it.args = prunedArgs(nodes, indexOf(g, it))
 		it.label = shortest(it.n.name, it.args, width)
 	}
-	// 6: different names that read the same get, one by one, the first
-	// fuller form that fits whole and is nobody else's label: the core
-	// with its wrappers, the pruned arguments, all arguments; else #N
-	// (below)
-	forms := []func(*item) string{
-		func(it *item) string { return it.n.name + renderArgs(dedup(chains(it.args))) },
-		func(it *item) string { return it.n.name + renderArgs(plain(it.args)) },
-		func(it *item) string { return it.n.name + renderArgs(it.args) },
-		func(it *item) string { return it.n.name + renderArgs(dedup(it.n.args)) },
-	}
-	for _, form := range forms {
-		byLabel := map[string][]*item{}
+	return flatGroups
+}
+
+// fullerForms are rule 6's fuller forms of a C++ label, in the order
+// tried: the core with its wrappers, the pruned arguments, all
+// arguments.
+var fullerForms = []func(*labelItem) string{
+	func(it *labelItem) string { return it.n.name + renderArgs(dedup(chains(it.args))) },
+	func(it *labelItem) string { return it.n.name + renderArgs(plain(it.args)) },
+	func(it *labelItem) string { return it.n.name + renderArgs(it.args) },
+	func(it *labelItem) string { return it.n.name + renderArgs(dedup(it.n.args)) },
+}
+
+// distinguish is rule 6: different names that read the same get, one by
+// one, the first fuller form that fits whole and is nobody else's label.
+func distinguish(order []*labelItem, width int) {
+	for _, form := range fullerForms {
+		byLabel := map[string][]*labelItem{}
 		for _, it := range order {
 			byLabel[it.label] = append(byLabel[it.label], it)
 		}
 		for _, same := range byLabel {
-			if len(same) < 2 {
-				continue
-			}
-			cand := map[*item]string{}
-			count := map[string]int{}
-			for _, it := range same {
-				if it.n == nil {
-					continue
-				}
-				c := form(it)
-				if width > 0 && textwidth.Width(c) > width {
-					continue
-				}
-				cand[it] = c
-				count[c]++
-			}
-			for it, c := range cand {
-				if count[c] == 1 && len(byLabel[c]) == 0 {
-					it.label = c
-				}
+			if len(same) >= 2 {
+				refine(same, byLabel, form, width)
 			}
 		}
 	}
+}
+
+// refine gives each C++ item of a group that shares one label its form,
+// when that fits in width, is unique in the group and no one's label.
+func refine(same []*labelItem, byLabel map[string][]*labelItem, form func(*labelItem) string, width int) {
+	cand := map[*labelItem]string{}
+	count := map[string]int{}
+	for _, it := range same {
+		if it.n == nil {
+			continue
+		}
+		c := form(it)
+		if width > 0 && textwidth.Width(c) > width {
+			continue
+		}
+		cand[it] = c
+		count[c]++
+	}
+	for it, c := range cand {
+		if count[c] == 1 && len(byLabel[c]) == 0 {
+			it.label = c
+		}
+	}
+}
+
+// numberDuplicates is rule 6's last resort: in order, a label someone
+// earlier has becomes the label cut to leave room for #2, #3, ... with
+// the first number that makes it unique.
+func numberDuplicates(order []*labelItem, flatGroups map[string][][]string, width int) {
 	taken := map[string]bool{}
 	for _, it := range order {
 		for k := 2; taken[it.label]; k++ {
@@ -149,11 +189,6 @@ func Labels(in []string, width int) []string {
 		}
 		taken[it.label] = true
 	}
-	out := make([]string, len(in))
-	for i, s := range in {
-		out[i] = items[s].label
-	}
-	return out
 }
 
 // Label is Labels of one name alone.

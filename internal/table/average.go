@@ -54,126 +54,179 @@ type rowKey struct {
 // It also counts the CPU events (Python functions aside) whose own Self CPU
 // is negative: children that overhang their parent.
 func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) (rows []Row, negEvents int) {
-	m := f.n()
+	a := &averager{f: f, t: t, v: v, useDevice: useDevice, byShape: byShape, stackN: stackN, devTotal: f.kdev, rows: []Row{}, index: map[rowKey]int{}}
 	// device_time_total of CPU events, made bottom-up by buildTree.
-	devTotal := f.kdev
 	if !useDevice {
-		clear(devTotal)
+		clear(a.devTotal)
 	}
-	var mt *memTotals
 	if f.mem != nil {
-		mt = newMemTotals(f, v)
+		a.mt = newMemTotals(f, v)
 	}
-	rows = []Row{}
-	index := map[rowKey]int{}
-	var shapeCache map[trace.StrID]string
-	var fast []int32
-	for i := 0; i < m; i++ {
-		var cpuMem, devMem int64
-		if mt != nil {
-			// every position's usage, kept or not, leaves its parent's self
-			cpuMem, devMem = mt.at(i)
-			if pr := mt.parentRow[i]; pr > 0 {
-				rows[pr-1].SelfCPUMem -= cpuMem
-				rows[pr-1].SelfDevMem -= devMem
+	for i := 0; i < f.n(); i++ {
+		a.add(i)
+	}
+	return a.rows, a.negEvents
+}
+
+// averager is average under way.
+type averager struct {
+	f                  *fevents
+	t                  *trace.Trace
+	v                  Version
+	useDevice, byShape bool
+	stackN             int
+	devTotal           []float64
+	mt                 *memTotals // nil when the trace has no [memory] records
+	rows               []Row
+	index              map[rowKey]int         // with shapes or stacks: the row of each key
+	fast               []int32                // without: the row of each (name, device, annotation) slot, -1
+	shapeCache         map[trace.StrID]string // shapes text by input dims
+	negEvents          int
+}
+
+// add counts list position i in its row.
+func (a *averager) add(i int) {
+	f := a.f
+	var cpuMem, devMem int64
+	if a.mt != nil {
+		// every position's usage, kept or not, leaves its parent's self
+		cpuMem, devMem = a.mt.at(i)
+		if pr := a.mt.parentRow[i]; pr > 0 {
+			a.rows[pr-1].SelfCPUMem -= cpuMem
+			a.rows[pr-1].SelfDevMem -= devMem
+		}
+	}
+	if f.deleted(i) {
+		return
+	}
+	kind, key, start, end := f.at(i)
+	if kind == trace.KindPython && a.v.skipsPythonFunctions() {
+		return
+	}
+	device, ann := kind.IsDevice(), isAnnKind(kind)
+	k, stack := a.keyOf(i, key, device, ann)
+	ri := a.rowFor(i, k, stack, ann)
+	r := &a.rows[ri]
+	var cpuTotal, selfCPU, selfDev, dt float64
+	if !device {
+		cpuTotal = end - start
+		childCPU, childDev := a.children(i, ri)
+		selfCPU = cpuTotal - childCPU
+		if selfCPU < 0 && kind != trace.KindPython {
+			a.negEvents++
+		}
+		dt = a.devTotal[i]
+		selfDev = dt - childDev
+		r.SelfCPUMem += cpuMem
+		r.SelfDevMem += devMem
+	} else if a.useDevice {
+		dt = end - start
+		selfDev = dt
+	}
+	r.CPUTotal += cpuTotal
+	r.DevTotal += dt
+	r.SelfCPU += selfCPU
+	r.SelfDev += selfDev
+	r.CPUMem += cpuMem
+	r.DevMem += devMem
+	r.Count++
+}
+
+// children sums the CPU time and the device total of position i's
+// children, and notes i's row as their parent's (for the memory self).
+func (a *averager) children(i, ri int) (cpu, dev float64) {
+	f := a.f
+	for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
+		cpu += f.dur(int(ch))
+		dev += a.devTotal[ch]
+		if a.mt != nil {
+			a.mt.parentRow[ch] = int32(ri + 1)
+		}
+	}
+	return cpu, dev
+}
+
+// keyOf is torch's row key of position i: the name, device or not, user
+// annotation or not (from torch 2.5), and with group_by_input_shape the
+// shapes ("[]" when unrecorded), with group_by_stack_n the first N frames.
+func (a *averager) keyOf(i int, key int32, device, ann bool) (rowKey, []string) {
+	k := rowKey{key: key, device: device}
+	if a.v.keyHasUserAnnotation() {
+		k.ann = ann
+	}
+	if !a.byShape && a.stackN <= 0 {
+		return k, nil
+	}
+	var stack []string
+	if ev := a.f.ev[i]; ev >= 0 {
+		if x := a.t.ExtraOf(int(ev)); x != nil {
+			if a.byShape {
+				k.shapes = a.shapesOf(x.InputDims, x.InputTypes)
+			}
+			if a.stackN > 0 && x.Stack != 0 {
+				stack = firstFrames(a.t.Str(x.Stack), a.stackN)
+				k.stack = strings.Join(stack, "\x00")
 			}
 		}
-		if f.deleted(i) {
-			continue
+	}
+	if a.byShape && k.shapes == "" {
+		k.shapes = "[]"
+	}
+	return k, stack
+}
+
+// shapesOf is the shapes text of input dims and types, computed once per
+// dims string.
+func (a *averager) shapesOf(dims, types trace.StrID) string {
+	if a.shapeCache == nil {
+		a.shapeCache = map[trace.StrID]string{}
+	}
+	s, ok := a.shapeCache[dims]
+	if !ok {
+		s = pyShapes(a.t.Str(dims), a.t.Str(types))
+		a.shapeCache[dims] = s
+	}
+	return s
+}
+
+// firstFrames are the first n frames of a recorded stack (splitStack).
+func firstFrames(stack string, n int) []string {
+	fr := splitStack(stack)
+	if len(fr) > n {
+		fr = fr[:n]
+	}
+	return fr
+}
+
+// rowFor is the row of key k, a new one (in first-occurrence order) the
+// first time: looked up in a map with shapes or stacks, else in a slot
+// per (name, device, annotation).
+func (a *averager) rowFor(i int, k rowKey, stack []string, ann bool) int {
+	var ri int
+	var ok bool
+	if a.byShape || a.stackN > 0 {
+		ri, ok = a.index[k]
+	} else {
+		slot := int(k.key)*4 + b2i(k.device)*2 + b2i(k.ann)
+		for len(a.fast) <= slot {
+			a.fast = append(a.fast, -1)
 		}
-		kind, key, start, end := f.at(i)
-		if kind == trace.KindPython && v.skipsPythonFunctions() {
-			continue
-		}
-		device, ann := kind.IsDevice(), isAnnKind(kind)
-		k := rowKey{key: key, device: device}
-		if v.keyHasUserAnnotation() {
-			k.ann = ann
-		}
-		var stack []string
-		if byShape || stackN > 0 {
-			if f.ev[i] >= 0 {
-				if x := t.ExtraOf(int(f.ev[i])); x != nil {
-					if byShape {
-						if shapeCache == nil {
-							shapeCache = map[trace.StrID]string{}
-						}
-						s, ok := shapeCache[x.InputDims]
-						if !ok {
-							s = pyShapes(t.Str(x.InputDims), t.Str(x.InputTypes))
-							shapeCache[x.InputDims] = s
-						}
-						k.shapes = s
-					}
-					if stackN > 0 && x.Stack != 0 {
-						stack = splitStack(t.Str(x.Stack))
-						if len(stack) > stackN {
-							stack = stack[:stackN]
-						}
-						k.stack = strings.Join(stack, "\x00")
-					}
-				}
-			}
-			if byShape && k.shapes == "" {
-				k.shapes = "[]"
-			}
-		}
-		var ri int
-		var ok bool
-		if byShape || stackN > 0 {
-			ri, ok = index[k]
-		} else {
-			slot := int(k.key)*4 + b2i(k.device)*2 + b2i(k.ann)
-			for len(fast) <= slot {
-				fast = append(fast, -1)
-			}
-			ri = int(fast[slot])
-			ok = ri >= 0
-			if !ok {
-				fast[slot] = int32(len(rows))
-			}
-		}
+		ri = int(a.fast[slot])
+		ok = ri >= 0
 		if !ok {
-			ri = len(rows)
-			index[k] = ri
-			rows = append(rows, Row{
-				Name: f.keys[k.key], Device: device, UserAnn: ann,
-				Shapes: k.shapes, Stack: stack, TopLevel: f.flags[i]&feHasParent == 0, firstSeen: i,
-			})
+			a.fast[slot] = int32(len(a.rows))
 		}
-		r := &rows[ri]
-		var cpuTotal, selfCPU, selfDev, dt float64
-		if !device {
-			cpuTotal = end - start
-			var c, cd float64
-			for ch := f.firstChild[i]; ch >= 0; ch = f.nextSib[ch] {
-				c += f.dur(int(ch))
-				cd += devTotal[ch]
-				if mt != nil {
-					mt.parentRow[ch] = int32(ri + 1)
-				}
-			}
-			selfCPU = cpuTotal - c
-			if selfCPU < 0 && kind != trace.KindPython {
-				negEvents++
-			}
-			dt = devTotal[i]
-			selfDev = dt - cd
-			r.SelfCPUMem += cpuMem
-			r.SelfDevMem += devMem
-		} else if useDevice {
-			dt = end - start
-			selfDev = dt
-		}
-		r.CPUTotal += cpuTotal
-		r.DevTotal += dt
-		r.SelfCPU += selfCPU
-		r.SelfDev += selfDev
-		r.CPUMem += cpuMem
-		r.DevMem += devMem
-		r.Count++
 	}
-	return rows, negEvents
+	if ok {
+		return ri
+	}
+	ri = len(a.rows)
+	a.index[k] = ri
+	a.rows = append(a.rows, Row{
+		Name: a.f.keys[k.key], Device: k.device, UserAnn: ann,
+		Shapes: k.shapes, Stack: stack, TopLevel: a.f.flags[i]&feHasParent == 0, firstSeen: i,
+	})
+	return ri
 }
 
 // PyShapes is the input shapes of a row grouped by shape (Row.Shapes) for

@@ -1,7 +1,6 @@
 package table
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/tracetab/tracetab/internal/trace"
@@ -20,12 +19,28 @@ func build(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 // event its time is attached to (Attribute).
 func buildWith(t *trace.Trace, v Version, keep, keepMem []bool, withOwners bool) *fevents {
 	l := t.Links()
-	n := t.NumEvents()
 	f := &fevents{t: t, start0: t.TraceStart, keyIDs: fill32(len(t.Strings), -1), keyIndex: map[string]int32{}}
+	isFE := functionEventFilter(t, v, keep)
+	extra := f.gpuAnnotationItems(t, l, isFE) // GPU annotation spans, sorted on their own
+	mem := f.unusedMemory(t, l, v, isFE, keepMem)
+	extra = sortedExtras(extra, mem, t)
+	pos := f.listInOrder(t, l, v, isFE, extra, mem)
+	f.kdev = make([]float64, len(f.ev))
+	if withOwners {
+		f.owner = fill32(len(f.ev), -1)
+		f.merged = map[int32]int32{}
+	}
+	f.attach(t, l, v, pos)
+	f.buildTree(treeColumn(pos, len(f.ev)))
+	return f
+}
 
-	// Which events become FunctionEvents, and their (start, end) in ns.
+// functionEventFilter is which events become FunctionEvents: those of a
+// kind torch lists, kept by keep (nil: all), whose name torch does not
+// filter out under v (each name decided once).
+func functionEventFilter(t *trace.Trace, v Version, keep []bool) func(int, *trace.Event) bool {
 	filtered := make([]int8, len(t.Strings)) // 0 unknown, 1 kept, 2 filtered out
-	isFE := func(i int, e *trace.Event) bool {
+	return func(i int, e *trace.Event) bool {
 		if !isFunctionEventKind(e.Kind) || (keep != nil && !keep[i]) {
 			return false
 		}
@@ -39,141 +54,106 @@ func buildWith(t *trace.Trace, v Version, keep, keepMem []bool, withOwners bool)
 		}
 		return st == 1
 	}
-	type item struct {
-		s, e int64 // ns as written (margin undone for GPU annotations)
-		idx  int32 // trace event index; >= n for synthetic [memory] events
-	}
-	var extra []item // GPU annotation spans, sorted on their own
+}
+
+// gpuAnnotationItems are the GPU annotation spans that become
+// FunctionEvents, in ns as written (their margin undone); each is also
+// recorded in f.gpuAnn.
+func (f *fevents) gpuAnnotationItems(t *trace.Trace, l *trace.Links, isFE func(int, *trace.Event) bool) []feItem {
+	var out []feItem
+	n := t.NumEvents()
 	hasGPUAnn := t.CatCounts["gpu_user_annotation"]+t.CatCounts["gpu_user_Annotation"]+t.CatCounts["User"] > 0
 	for i := 0; hasGPUAnn && i < n; i++ {
 		e := t.Ev(i)
 		if e.Kind == trace.KindGPUAnnotation && isFE(i, e) {
 			a, b := margin(t, l, i)
-			it := item{e.Start + a, e.Start + a + max(e.Dur-b, 0), int32(i)}
-			extra = append(extra, it)
+			it := feItem{e.Start + a, e.Start + a + max(e.Dur-b, 0), int32(i)}
+			out = append(out, it)
 			if f.gpuAnn == nil {
 				f.gpuAnn = map[int32][2]int64{}
 			}
 			f.gpuAnn[it.idx] = [2]int64{it.s, it.e}
 		}
 	}
-	mem := f.unusedMemory(t, l, v, isFE, keepMem)
+	return out
+}
+
+// sortedExtras adds to the GPU annotation items one instant item per
+// [memory] record no op claimed (t.Mem[mem[k]] as index n+k) and sorts
+// them in torch's order.
+func sortedExtras(extra []feItem, mem []int, t *trace.Trace) []feItem {
+	n := t.NumEvents()
 	for k, m := range mem {
 		ts := t.Mem[m].Ts
-		extra = append(extra, item{ts, ts, int32(n + k)})
+		extra = append(extra, feItem{ts, ts, int32(n + k)})
 	}
-	less := func(a, b item) int {
-		if c := cmp.Compare(a.s, b.s); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.e, a.e); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.idx, b.idx)
-	}
-	slices.SortFunc(extra, less)
+	slices.SortFunc(extra, feItemCmp)
+	return extra
+}
 
-	// k-way merge of the track orders and the extra stream; each head
-	// caches its next item.
-	type head struct {
-		ord []int32
-		x   []item
-		it  item
-		ok  bool
-	}
-	advance := func(h *head) {
-		for len(h.ord) > 0 {
-			i := h.ord[0]
-			h.ord = h.ord[1:]
-			e := t.Ev(int(i))
-			if e.Kind != trace.KindGPUAnnotation && isFE(int(i), e) {
-				h.it, h.ok = item{e.Start, e.End(), i}, true
-				return
-			}
-		}
-		if len(h.x) > 0 {
-			h.it, h.ok = h.x[0], true
-			h.x = h.x[1:]
-			return
-		}
-		h.ok = false
-	}
-	// The heads sit in a binary min-heap on their cached item, so each
-	// event costs O(log tracks), not a scan of every track.
-	var heads []*head
-	for k := range t.Tracks {
-		if ord := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]; len(ord) > 0 {
-			heads = append(heads, &head{ord: ord})
-		}
-	}
-	heads = append(heads, &head{x: extra})
-	live := heads[:0]
-	for _, h := range heads {
-		advance(h)
-		if h.ok {
-			live = append(live, h)
-		}
-	}
-	hp := headHeap[*head]{hs: live, less: func(a, b *head) bool { return less(a.it, b.it) < 0 }}
-	hp.init()
-	pos := fill32(n, -1) // trace index -> list position, -1 if not a FunctionEvent
+// listInOrder appends every FunctionEvent to the list in torch's order,
+// each with its thread and flags, and returns each trace event's position
+// in the list (-1: not a FunctionEvent).
+func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, isFE func(int, *trace.Event) bool, extra []feItem, mem []int) []int32 {
+	n := t.NumEvents()
+	merge := newFEMerge(t, l, isFE, extra)
+	pos := fill32(n, -1)
 	m := n + len(mem)
 	f.ev = make([]int32, 0, m)
 	f.thread = make([]int32, 0, m)
 	f.flags = make([]uint8, 0, m)
 	main := mainThread(t)
-	for len(hp.hs) > 0 {
-		bh := hp.hs[0]
-		bi := bh.it
-		advance(bh)
-		if bh.ok {
-			hp.fix0()
-		} else {
-			hp.pop0()
+	for {
+		it, ok := merge.next()
+		if !ok {
+			return pos
 		}
-		p := int32(len(f.ev))
-		if int(bi.idx) >= n { // a [memory] record no op claimed
-			k := mem[int(bi.idx)-n]
-			f.ev = append(f.ev, ^int32(k))
-			f.thread = append(f.thread, t.Mem[k].Track)
-			f.flags = append(f.flags, 0)
+		if int(it.idx) >= n { // a [memory] record no op claimed
+			k := mem[int(it.idx)-n]
+			f.appendEvent(^int32(k), t.Mem[k].Track, 0)
 			continue
 		}
-		e := t.Ev(int(bi.idx))
-		pos[bi.idx] = p
-		f.ev = append(f.ev, bi.idx)
-		th := e.Track
+		e := t.Ev(int(it.idx))
+		pos[it.idx] = int32(len(f.ev))
+		unlinked := e.Kind.IsLaunch() && linkOf(t, l, int(it.idx)) == 0
 		var fl uint8
-		if e.Kind.IsLaunch() && linkOf(t, l, int(bi.idx)) == 0 {
+		if unlinked {
 			fl = feUnlinked
 		}
-		if fl != 0 || e.Kind == trace.KindOverhead {
-			th = main
-			if !v.AtLeast(1, 13) {
-				th = -1
-			}
-		}
-		f.thread = append(f.thread, th)
-		f.flags = append(f.flags, fl)
+		f.appendEvent(it.idx, eventThread(e, unlinked, main, v), fl)
 	}
-	f.kdev = make([]float64, len(f.ev))
-	if withOwners {
-		f.owner = fill32(len(f.ev), -1)
-		f.merged = map[int32]int32{}
+}
+
+func (f *fevents) appendEvent(ev, thread int32, flags uint8) {
+	f.ev = append(f.ev, ev)
+	f.thread = append(f.thread, thread)
+	f.flags = append(f.flags, flags)
+}
+
+// eventThread is the thread torch lists an event under: its own track,
+// except that a runtime call linked to no op and a profiler overhead event
+// go to the main thread (before torch 1.13: thread "0", here -1).
+func eventThread(e *trace.Event, unlinked bool, main int32, v Version) int32 {
+	if !unlinked && e.Kind != trace.KindOverhead {
+		return e.Track
 	}
-	f.attach(t, l, v, pos)
-	// The tree's two link columns take the place of the positions and the
-	// threads, which are done with as the tree is built (buildTree). The
-	// list can be longer than the trace (one synthetic event per [memory]
-	// record no op claimed, where few events are FunctionEvents): then the
-	// positions do not have the room and the column is a new one.
-	if len(f.ev) <= len(pos) {
-		pos = pos[:len(f.ev)]
-	} else {
-		pos = make([]int32, len(f.ev))
+	if !v.AtLeast(1, 13) {
+		return -1
 	}
-	f.buildTree(pos)
-	return f
+	return main
+}
+
+// treeColumn is the column the tree's two link columns start from, in
+// place of the positions and the threads, which are done with as the tree
+// is built (buildTree). The list can be longer than the trace (one
+// synthetic event per [memory] record no op claimed, where few events are
+// FunctionEvents): then the positions do not have the room and the column
+// is a new one.
+func treeColumn(pos []int32, m int) []int32 {
+	if m <= len(pos) {
+		return pos[:m]
+	}
+	return make([]int32, m)
 }
 
 // opExtID is the External id of event o when it is a cpu_op, else 0.

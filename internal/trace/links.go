@@ -51,8 +51,20 @@ func buildLinks(t *Trace) *Links {
 		Launch:   make([]int32, n),
 		Launched: make([]int32, n),
 	}
+	corrR, extR := l.placeInTracks(t)
+	l.sortTracks(t)
+	l.indexIDs(t, corrR, extR)
+	l.nestTracks(t)
+	l.linkDeviceOps(t)
+	return l
+}
+
+// placeInTracks lists every event under its track in file order (a
+// counting sort), sets Parent and Launch to -1, counts the launch calls,
+// and returns the ranges of the correlation ids of launch calls and of the
+// External ids of cpu_ops.
+func (l *Links) placeInTracks(t *Trace) (corrR, extR idRange) {
 	ev := &t.Events
-	// Counting sort by track, then sort each track's slice by time.
 	l.TrackStart = make([]int32, len(t.Tracks)+1)
 	for _, c := range ev.Chunks() {
 		for i := range c {
@@ -62,9 +74,8 @@ func buildLinks(t *Trace) *Links {
 	for k := 1; k < len(l.TrackStart); k++ {
 		l.TrackStart[k] += l.TrackStart[k-1]
 	}
-	l.Order = make([]int32, n)
+	l.Order = make([]int32, t.NumEvents())
 	fill := slices.Clone(l.TrackStart[:len(t.Tracks)])
-	var corrR, extR idRange
 	i := int32(0)
 	for _, c := range ev.Chunks() {
 		for k := range c {
@@ -85,6 +96,11 @@ func buildLinks(t *Trace) *Links {
 			i++
 		}
 	}
+	return corrR, extR
+}
+
+// sortTracks puts each track's events in time order (CompareInTrack).
+func (l *Links) sortTracks(t *Trace) {
 	less := t.CompareInTrack
 	for k := range t.Tracks {
 		s := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]
@@ -92,12 +108,15 @@ func buildLinks(t *Trace) *Links {
 			slices.SortFunc(s, less)
 		}
 	}
+}
 
-	// Correlation id -> launch call; External id -> cpu_op.
+// indexIDs indexes the launch calls by correlation id and the cpu_ops by
+// External id.
+func (l *Links) indexIDs(t *Trace, corrR, extR idRange) {
 	corr := newIDIndex(corrR.n, corrR.lo, corrR.hi)
 	opByExt := newIDIndex(extR.n, extR.lo, extR.hi)
-	i = 0
-	for _, c := range ev.Chunks() {
+	i := int32(0)
+	for _, c := range t.Events.Chunks() {
 		for k := range c {
 			e := &c[k]
 			switch {
@@ -111,38 +130,27 @@ func buildLinks(t *Trace) *Links {
 	}
 	l.DuplicateCorrIDs = corr.dup
 	l.opByExt, l.corr = opByExt, corr
+}
 
-	// Nesting per CPU track, and the innermost enclosing cpu_op of each
-	// launch call.
+// nestTracks finds, per CPU track, each event's parent and the innermost
+// enclosing cpu_op of each launch call (launchOp).
+func (l *Links) nestTracks(t *Trace) {
 	stack := make([]int32, 0, 64)
 	opStack := make([]int32, 0, 64)
 	for k := range t.Tracks {
 		if t.Tracks[k].Kind == TrackDevice {
 			continue
 		}
-		s := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]
 		stack, opStack = stack[:0], opStack[:0]
-		for _, i := range s {
-			e := ev.At(int(i))
-			for len(stack) > 0 {
-				p := ev.At(int(stack[len(stack)-1]))
-				if e.Start >= p.End() || e.End() > p.End() {
-					stack = stack[:len(stack)-1]
-					continue
-				}
+		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+			e := t.Events.At(int(i))
+			stack = popNotEnclosing(&t.Events, stack, e)
+			if len(stack) > 0 {
 				l.Parent[i] = stack[len(stack)-1]
-				break
 			}
-			for len(opStack) > 0 {
-				p := ev.At(int(opStack[len(opStack)-1]))
-				if e.Start >= p.End() || e.End() > p.End() {
-					opStack = opStack[:len(opStack)-1]
-					continue
-				}
-				break
-			}
+			opStack = popNotEnclosing(&t.Events, opStack, e)
 			if e.Kind.IsLaunch() {
-				l.Launch[i] = launchOp(e, opByExt, opStack)
+				l.Launch[i] = launchOp(e, l.opByExt, opStack)
 				if l.Launch[i] >= 0 {
 					l.LaunchesWithOp++
 				}
@@ -153,16 +161,33 @@ func buildLinks(t *Trace) *Links {
 			}
 		}
 	}
+}
 
-	// Device op -> launch call.
-	i = 0
-	for _, c := range ev.Chunks() {
+// popNotEnclosing drops from the top of stack the events that do not
+// contain e: those that ended by its start (half-open) and those it
+// overhangs (it ends after them).
+func popNotEnclosing(ev *Store[Event], stack []int32, e *Event) []int32 {
+	for len(stack) > 0 {
+		p := ev.At(int(stack[len(stack)-1]))
+		if e.Start < p.End() && e.End() <= p.End() {
+			break
+		}
+		stack = stack[:len(stack)-1]
+	}
+	return stack
+}
+
+// linkDeviceOps links each device op (GPU annotations aside) to the
+// launch call of its correlation id, and counts both.
+func (l *Links) linkDeviceOps(t *Trace) {
+	i := int32(0)
+	for _, c := range t.Events.Chunks() {
 		for k := range c {
 			e := &c[k]
 			if e.Kind.IsDevice() && e.Kind != KindGPUAnnotation {
 				l.DeviceOps++
 				if e.Has(FlagCorr) {
-					if r, ok := corr.get(e.Corr); ok {
+					if r, ok := l.corr.get(e.Corr); ok {
 						l.Launch[i] = r
 						l.Launched[r]++
 						l.LinkedDeviceOps++
@@ -172,7 +197,6 @@ func buildLinks(t *Trace) *Links {
 			i++
 		}
 	}
-	return l
 }
 
 // launchOp decides which cpu_op launched a runtime or driver call: the 2021

@@ -119,211 +119,114 @@ func latOf(s gaps.LatencyStats) latJSON {
 	return latJSON{s.Name, s.Count, s.MinNs, s.MedNs, s.P90Ns, s.MaxNs}
 }
 
+// reportJSON is the JSON document of the gaps report.
+type reportJSON struct {
+	Schema       string       `json:"schema"`
+	File         string       `json:"file"`
+	GPU          bool         `json:"has_gpu_lane"`
+	Verdict      verdictJSON  `json:"verdict"`
+	Devices      []laneJSON   `json:"devices"`
+	Streams      []streamJSON `json:"streams"`
+	Idle         *idleRepJSON `json:"idle"`
+	Gaps         []gapJSON    `json:"gaps"`
+	Breakdown    any          `json:"step_breakdown"`
+	Latency      *latJSON     `json:"launch_latency"`
+	LatencyBy    []latJSON    `json:"launch_latency_by_name"`
+	LaneOffsetNs *int64       `json:"lane_offset_ns"`
+	Unlinked     int          `json:"unlinked_device_ops"`
+	Dead         []deadJSON   `json:"cpu_dead_windows"`
+	Steps        []stepJSON   `json:"steps"`
+	Syncs        []syncJSON   `json:"blocking_calls"`
+}
+
 // JSON writes the report as JSON.
 func JSON(w io.Writer, file string, r *gaps.Report) error {
-	type gapJSON struct {
-		Device      int              `json:"device"`
-		StartNs     int64            `json:"start_ns"`
-		LenNs       int64            `json:"length_ns"`
-		Where       string           `json:"where"`
-		IdleKind    *string          `json:"idle_kind"`
-		StepBefore  *int64           `json:"step_before"`
-		StepAfter   *int64           `json:"step_after"`
-		Steps       string           `json:"steps"`
-		Before      *string          `json:"before"`
-		After       *string          `json:"after"`
-		Cause       string           `json:"cause"`
-		CausePct    float64          `json:"cause_pct"`
-		Activity    *string          `json:"activity"`
-		ActivityPct *float64         `json:"activity_pct"`
-		Note        *string          `json:"note"`
-		LaunchLag   int64            `json:"launch_lag_ns"`
-		Shares      map[string]int64 `json:"cause_shares_ns"`
-		Call        *string          `json:"launch_call"`
-		CallNs      *int64           `json:"launch_call_ns"`
-		Blocking    bool             `json:"blocking_launch"`
-		PrepNs      int64            `json:"input_preparation_ns"`
-		Host        *string          `json:"host_activity"`
-		HostPct     *float64         `json:"host_activity_pct"`
-		OtherBusyNs int64            `json:"other_stream_busy_ns"`
+	out := reportJSON{Schema: GapsSchema, File: file, GPU: !r.NoGPU, Verdict: verdictOf(r), Devices: devicesOf(r),
+		Streams: streamsOf(r), Idle: idleReportOf(r), Gaps: []gapJSON{}, Unlinked: r.UnlinkedOps}
+	for _, g := range r.Gaps {
+		out.Gaps = append(out.Gaps, gapOf(g))
 	}
-	type deadJSON struct {
-		Thread  string  `json:"thread"`
-		Inside  *string `json:"inside"`
-		After   *string `json:"after"`
-		StartNs int64   `json:"start_ns"`
-		LenNs   int64   `json:"length_ns"`
-		Step    *int64  `json:"step"`
+	if r.Breakdown != nil {
+		out.Breakdown = breakdownJSON(r.Breakdown)
 	}
-	type stepJSON struct {
-		Step      int64 `json:"step"`
-		StartNs   int64 `json:"start_ns"`
-		CPUNs     int64 `json:"cpu_ns"`
-		GPUWinNs  int64 `json:"gpu_window_ns"`
-		GPUBusyNs int64 `json:"gpu_busy_ns"`
-		GPUIdleNs int64 `json:"gpu_idle_ns"`
-		LargestNs int64 `json:"largest_gap_ns"`
-		Cold      bool  `json:"cold"`
+	out.Latency, out.LatencyBy = latencyOf(r)
+	if r.HasLaneOffset {
+		out.LaneOffsetNs = &r.LaneOffsetNs
 	}
-	type syncJSON struct {
-		Name      string `json:"name"`
-		StartNs   int64  `json:"start_ns"`
-		DurNs     int64  `json:"dur_ns"`
-		GPUBusyNs int64  `json:"gpu_busy_during_ns"`
+	out.Dead, out.Steps, out.Syncs = deadOf(r), stepsOf(r), syncsOf(r)
+	return layout.JSON(w, out)
+}
+
+// optStr is nil for "" (JSON null), else the string.
+func optStr(s string) *string {
+	if s == "" {
+		return nil
 	}
-	type verdictJSON struct {
-		Class       string           `json:"class"`
-		Headline    string           `json:"headline"`
-		Advice      *string          `json:"advice"`
-		Also        []string         `json:"also"`
-		Narrowed    *string          `json:"narrowed_to"`
-		Denominator *string          `json:"denominator"`
-		SpanNs      *int64           `json:"span_ns"`
-		Devices     int              `json:"devices"`
-		BusyNs      *int64           `json:"gpu_busy_ns"`
-		IdleNs      *int64           `json:"gpu_idle_ns"`
-		IdlePct     *float64         `json:"gpu_idle_pct"`
-		ClassNs     *int64           `json:"class_idle_ns"`
-		Activity    *string          `json:"activity"`
-		ActivityNs  *int64           `json:"activity_idle_ns"`
-		CPUActiveNs *int64           `json:"cpu_active_ns"`
-		CPUWindowNs *int64           `json:"cpu_window_ns"`
-		ByCause     map[string]int64 `json:"idle_by_cause_ns"`
-		StartupNs   *int64           `json:"startup_ns"`
-		StartupPct  *float64         `json:"startup_pct"`
-		Startup     []startupJSON    `json:"startup_calls"`
-		SteadyClass string           `json:"steady_class"`
-		SteadyHead  string           `json:"steady_headline"`
-		SteadyPct   *float64         `json:"steady_gpu_idle_pct"`
-		LoaderNs    *int64           `json:"input_dataloader_ns"`
-		PrepNs      *int64           `json:"input_preparation_ns"`
-		Prep        *string          `json:"input_preparation"`
-		BlockingNs  *int64           `json:"blocking_launch_ns"`
-	}
-	type idleRepJSON struct {
-		HTA     bool       `json:"hta"`
-		Streams []idleJSON `json:"streams"`
-		Devices []idleJSON `json:"devices"`
-		Total   idleJSON   `json:"total"`
-	}
-	str := func(s string) *string {
-		if s == "" {
-			return nil
-		}
-		return &s
-	}
-	v := r.Verdict
-	vj := verdictJSON{Class: v.Class, Headline: v.Headline, Advice: str(v.Advice), Also: append([]string{}, v.Also...), Narrowed: str(r.Narrowed), Devices: v.Devices,
-		Activity: str(v.Activity), Startup: []startupJSON{}, SteadyClass: v.Class, SteadyHead: v.Headline}
-	if !r.NoGPU { // a CPU-only trace measures none of these
-		vj.Denominator, vj.SpanNs, vj.BusyNs, vj.IdleNs, vj.IdlePct = &v.Denominator, &v.SpanNs, &v.BusyNs, &v.IdleNs, &v.IdlePct
-		vj.ClassNs, vj.CPUActiveNs, vj.CPUWindowNs = &v.ClassNs, &v.CPUActiveNs, &v.CPUWindowNs
-		vj.StartupNs, vj.StartupPct, vj.SteadyPct = &v.StartupNs, &v.StartupPct, &v.SteadyIdlePct
-		vj.SteadyClass, vj.SteadyHead = v.SteadyClass, v.SteadyHeadline
-		vj.LoaderNs, vj.PrepNs, vj.BlockingNs, vj.Prep = &v.InputLoaderNs, &v.InputPrepNs, &v.BlockingLaunchNs, str(v.InputPrep)
-		for _, s := range v.StartupCalls {
-			vj.Startup = append(vj.Startup, startupJSON{s.Name, s.Calls, s.IdleNs, s.LargestNs})
-		}
-		vj.ByCause = map[string]int64{}
-		for _, c := range gaps.Causes() {
-			vj.ByCause[c.String()] = v.IdleByCause[c]
-		}
-	}
-	if v.Activity != "" {
-		vj.ActivityNs = &v.ActivityNs
-	}
-	out := struct {
-		Schema       string       `json:"schema"`
-		File         string       `json:"file"`
-		GPU          bool         `json:"has_gpu_lane"`
-		Verdict      verdictJSON  `json:"verdict"`
-		Devices      []laneJSON   `json:"devices"`
-		Streams      []streamJSON `json:"streams"`
-		Idle         *idleRepJSON `json:"idle"`
-		Gaps         []gapJSON    `json:"gaps"`
-		Breakdown    any          `json:"step_breakdown"`
-		Latency      *latJSON     `json:"launch_latency"`
-		LatencyBy    []latJSON    `json:"launch_latency_by_name"`
-		LaneOffsetNs *int64       `json:"lane_offset_ns"`
-		Unlinked     int          `json:"unlinked_device_ops"`
-		Dead         []deadJSON   `json:"cpu_dead_windows"`
-		Steps        []stepJSON   `json:"steps"`
-		Syncs        []syncJSON   `json:"blocking_calls"`
-	}{Schema: GapsSchema, File: file, GPU: !r.NoGPU, Verdict: vj, Devices: []laneJSON{}, Streams: []streamJSON{}, Gaps: []gapJSON{},
-		LatencyBy: []latJSON{}, Unlinked: r.UnlinkedOps, Dead: []deadJSON{}, Steps: []stepJSON{}, Syncs: []syncJSON{}}
+	return &s
+}
+
+// devicesOf lists the device lanes, each with its efficiency fields.
+func devicesOf(r *gaps.Report) []laneJSON {
+	out := []laneJSON{}
 	for _, d := range r.Devices {
 		j := laneOf(d)
 		effOf(&j, r.Efficiency.Of(d.Device))
-		out.Devices = append(out.Devices, j)
+		out = append(out, j)
 	}
+	return out
+}
+
+// streamsOf lists the stream lanes, each with its launch queue when the
+// report measured one (Queues runs parallel to Streams).
+func streamsOf(r *gaps.Report) []streamJSON {
+	out := []streamJSON{}
 	for k, d := range r.Streams {
 		s := streamJSON{laneJSON: laneOf(d)}
 		if k < len(r.Queues) {
 			s.Queue = queueOf(r.Queues[k])
 		}
-		out.Streams = append(out.Streams, s)
+		out = append(out, s)
 	}
-	if !r.NoGPU {
-		ij := &idleRepJSON{HTA: r.Idle.HTA, Streams: []idleJSON{}, Devices: []idleJSON{}, Total: idleOf(r.Idle.Total, r.Idle.HTA)}
-		for _, d := range r.Idle.Streams {
-			ij.Streams = append(ij.Streams, idleOf(d, r.Idle.HTA))
-		}
-		for _, d := range r.Idle.Devices {
-			ij.Devices = append(ij.Devices, idleOf(d, r.Idle.HTA))
-		}
-		out.Idle = ij
+	return out
+}
+
+type idleRepJSON struct {
+	HTA     bool       `json:"hta"`
+	Streams []idleJSON `json:"streams"`
+	Devices []idleJSON `json:"devices"`
+	Total   idleJSON   `json:"total"`
+}
+
+// idleReportOf is the idle categories per stream, per device and in
+// total; nil (JSON null) for a CPU-only trace, which measures none.
+func idleReportOf(r *gaps.Report) *idleRepJSON {
+	if r.NoGPU {
+		return nil
 	}
-	for _, g := range r.Gaps {
-		j := gapJSON{Device: g.Device, StartNs: g.StartNs, LenNs: g.LenNs, Where: edgeNames[g.Edge], StepBefore: optID(g.StepBefore),
-			StepAfter: optID(g.StepAfter), Steps: gapSteps(g), Before: str(g.Before), After: str(g.After), Cause: g.Cause.String(),
-			CausePct: g.CausePct, Activity: str(g.Activity), Note: str(g.Note), LaunchLag: g.LaunchLagNs, Shares: map[string]int64{},
-			Blocking: g.BlockingLaunch, PrepNs: g.InputPrepNs, Host: str(g.HostActivity), OtherBusyNs: g.OtherStreamBusyNs}
-		if g.HasLaunchCall {
-			name, ns := g.LaunchCall, g.LaunchCallNs
-			j.Call, j.CallNs = &name, &ns
-		}
-		if g.HostActivity != "" {
-			p := g.HostActivityPct
-			j.HostPct = &p
-		}
-		if g.Edge == gaps.Between {
-			k := g.Kind.String()
-			j.IdleKind = &k
-		}
-		if g.Activity != "" {
-			p := g.ActivityPct
-			j.ActivityPct = &p
-		}
-		for _, c := range gaps.Causes() {
-			if g.Shares[c] != 0 {
-				j.Shares[c.String()] = g.Shares[c]
-			}
-		}
-		out.Gaps = append(out.Gaps, j)
+	hta := r.Idle.HTA
+	ij := &idleRepJSON{HTA: hta, Streams: []idleJSON{}, Devices: []idleJSON{}, Total: idleOf(r.Idle.Total, hta)}
+	for _, d := range r.Idle.Streams {
+		ij.Streams = append(ij.Streams, idleOf(d, hta))
 	}
-	if r.Breakdown != nil {
-		out.Breakdown = breakdownJSON(r.Breakdown)
+	for _, d := range r.Idle.Devices {
+		ij.Devices = append(ij.Devices, idleOf(d, hta))
 	}
+	return ij
+}
+
+// latencyOf is the launch latency over every op (nil when no op has
+// one) and by name.
+func latencyOf(r *gaps.Report) (*latJSON, []latJSON) {
+	var all *latJSON
 	if r.Latency.Count > 0 {
 		l := latOf(r.Latency)
-		out.Latency = &l
+		all = &l
 	}
+	by := []latJSON{}
 	for _, s := range r.LatencyByName {
-		out.LatencyBy = append(out.LatencyBy, latOf(s))
+		by = append(by, latOf(s))
 	}
-	if r.HasLaneOffset {
-		out.LaneOffsetNs = &r.LaneOffsetNs
-	}
-	for _, d := range r.Dead {
-		out.Dead = append(out.Dead, deadJSON{d.Thread, str(d.Inside), str(d.After), d.StartNs, d.LenNs, optID(d.Step)})
-	}
-	for _, s := range r.Syncs {
-		out.Syncs = append(out.Syncs, syncJSON{s.Name, s.StartNs, s.DurNs, s.GPUBusyNs})
-	}
-	for _, s := range r.Steps {
-		out.Steps = append(out.Steps, stepJSON{s.Step, s.StartNs, s.CPUNs, s.GPUWindowNs, s.GPUBusyNs, s.GPUIdleNs, s.LargestGap, s.Cold})
-	}
-	return layout.JSON(w, out)
+	return all, by
 }
 
 type startupJSON struct {

@@ -111,90 +111,145 @@ func (o *textOut) none(minGap int64) {
 func Text(w io.Writer, r *gaps.Report, minGap int64, width int, all bool, sparks ...StepSparks) error {
 	o := &textOut{width: width}
 	k := kitFor(false)
-	v := r.Verdict
 	if r.NoGPU {
-		o.field("verdict", "no GPU lane: "+v.Headline)
+		o.field("verdict", "no GPU lane: "+r.Verdict.Headline)
 	} else {
-		o.field("verdict", strings.ToUpper(v.Class)+": "+v.Headline)
-		if v.Advice != "" {
-			o.field("advice", v.Advice)
-		}
-		for _, a := range v.Also {
-			o.field("also", a)
-		}
-		if v.StartupNs > 0 && v.Class == gaps.ClassStartup {
-			o.field("steady", strings.ToUpper(v.SteadyClass)+": "+v.SteadyHeadline)
-		}
-		o.field("span", fmt.Sprintf("%s: %s per device; GPU busy %s, idle %s (%s%%); CPU active on the launching threads %s of %s",
-			v.Denominator, units.Dur(v.SpanNs), units.Dur(v.BusyNs), units.Dur(v.IdleNs), units.Pct(v.IdlePct), units.Dur(v.CPUActiveNs), units.Dur(v.CPUWindowNs)))
-		if r.HasLaneOffset {
-			o.field("lane offset", fmt.Sprintf("the first launched op started %s after its launch call (GPU lane behind the CPU lane)", units.Dur(r.LaneOffsetNs)))
-		}
-		if r.UnlinkedOps > 0 {
-			o.field("unlinked", units.Plural(r.UnlinkedOps, "device op has", "device ops have")+" no launch call in the trace (launched before the window opened): never a host wait")
-		}
-		o.b.WriteString("\n")
-		o.para("idle time by cause (over the span; shares of each gap by what the launching thread did), largest first:", "  ")
-		if cg := causeGrid(r, k); len(cg.Rows) == 0 {
-			o.b.WriteString("  none\n")
-		} else {
-			o.grid(cg)
-		}
-		if v.InputPrepNs > 0 {
-			loader := ""
-			if v.InputLoaderNs > 0 {
-				loader = "the DataLoader " + units.Dur(v.InputLoaderNs) + ", "
-			}
-			o.para(fmt.Sprintf("input: %sinput preparation outside the DataLoader %s (a frame or annotation named with %s; mostly %s)",
-				loader, units.Dur(v.InputPrepNs), strings.Join(gaps.InputPrepWords, ", "), v.InputPrep), "  ")
-		}
-		if len(v.StartupCalls) > 0 {
-			o.b.WriteString("\n")
-			o.para(fmt.Sprintf("one-time start-up calls (%s of the idle time; a creation call, or the first call of its name %dx its median and %s or longer):",
-				units.Pct(v.StartupPct)+"%", gaps.StartupFactor, units.Dur(gaps.StartupMinNs)), "  ")
-			o.grid(startupGrid(r, k))
-		}
-		mode := "exact integer ns"
-		if r.Idle.HTA {
-			mode = "as HTA 0.6.1 computes them: whole us, last step dropped, overlaps summed as negative gaps; HTA idle is their sum, Idle the exact window minus busy"
-		}
-		o.b.WriteString("\n")
-		o.para(fmt.Sprintf("lanes (window: first to last device op; idle categories %s):", mode), "  ")
-		o.grid(laneGrid(r, k), 1, 2, 8)
-		if !r.Idle.HTA {
-			tot := r.Idle.Total
-			o.para(fmt.Sprintf("idle before the first op %s, after the last op %s (inside the span, summed over devices)", units.Dur(tot.BeforeNs), units.Dur(tot.AfterNs)), "  ")
-		}
-		o.queueLines(r)
-		o.b.WriteString("\n")
-		o.para("largest GPU gaps (steps by the launch-call clock: the step each side's op was launched in; Share: the part of the gap the activity holds for the cause):", "  ")
-		if len(r.Gaps) == 0 {
-			o.none(minGap)
-		} else {
-			gg := gapGrid(r, k)
-			optional := []int{gapColPrev, gapColKind, gapColNext, gapColSteps}
-			if len(r.Devices) == 1 { // one device: its column says nothing
-				dropColumn(gg, gapColDevice)
-				for k := range optional {
-					optional[k]--
-				}
-			}
-			o.grid(gg, optional...)
-			o.gapNotes(r)
-		}
+		o.verdictFields(r)
+		o.causeSection(r, k)
+		o.startupSection(r, k)
+		o.laneSection(r, k)
+		o.gapSection(r, k, minGap)
 		if r.Breakdown != nil {
 			o.breakdown(r.Breakdown, all)
 		}
-		if r.Latency.Count > 0 {
-			l := r.Latency
-			o.b.WriteString("\n")
-			o.para(fmt.Sprintf("launch latency (device op start - launch call start): min %s, median %s, p90 %s, max %s over %d ops",
-				units.Dur(l.MinNs), units.Dur(l.MedNs), units.Dur(l.P90Ns), units.Dur(l.MaxNs), l.Count), "  ")
-			lg := latencyGrid(r, k)
-			lg.Rows = lg.Rows[:min(len(lg.Rows), 10)]
-			o.grid(lg)
+		o.latencySection(r, k)
+	}
+	o.syncSection(r, k)
+	o.deadSection(r, k, minGap)
+	o.stepSection(r, k, all, sparks)
+	_, err := io.WriteString(w, o.b.String())
+	return err
+}
+
+// verdictFields are the verdict and what goes with it: the advice, the
+// other remedies, the steady state when start-up decides the class, the
+// span, the lane offset, the unlinked device ops.
+func (o *textOut) verdictFields(r *gaps.Report) {
+	v := &r.Verdict
+	o.field("verdict", strings.ToUpper(v.Class)+": "+v.Headline)
+	if v.Advice != "" {
+		o.field("advice", v.Advice)
+	}
+	for _, a := range v.Also {
+		o.field("also", a)
+	}
+	if v.StartupNs > 0 && v.Class == gaps.ClassStartup {
+		o.field("steady", strings.ToUpper(v.SteadyClass)+": "+v.SteadyHeadline)
+	}
+	o.field("span", fmt.Sprintf("%s: %s per device; GPU busy %s, idle %s (%s%%); CPU active on the launching threads %s of %s",
+		v.Denominator, units.Dur(v.SpanNs), units.Dur(v.BusyNs), units.Dur(v.IdleNs), units.Pct(v.IdlePct), units.Dur(v.CPUActiveNs), units.Dur(v.CPUWindowNs)))
+	if r.HasLaneOffset {
+		o.field("lane offset", fmt.Sprintf("the first launched op started %s after its launch call (GPU lane behind the CPU lane)", units.Dur(r.LaneOffsetNs)))
+	}
+	if r.UnlinkedOps > 0 {
+		o.field("unlinked", units.Plural(r.UnlinkedOps, "device op has", "device ops have")+" no launch call in the trace (launched before the window opened): never a host wait")
+	}
+}
+
+// causeSection is the idle time by cause and the input split.
+func (o *textOut) causeSection(r *gaps.Report, k gridKit) {
+	v := &r.Verdict
+	o.b.WriteString("\n")
+	o.para("idle time by cause (over the span; shares of each gap by what the launching thread did), largest first:", "  ")
+	if cg := causeGrid(r, k); len(cg.Rows) == 0 {
+		o.b.WriteString("  none\n")
+	} else {
+		o.grid(cg)
+	}
+	if v.InputPrepNs > 0 {
+		loader := ""
+		if v.InputLoaderNs > 0 {
+			loader = "the DataLoader " + units.Dur(v.InputLoaderNs) + ", "
+		}
+		o.para(fmt.Sprintf("input: %sinput preparation outside the DataLoader %s (a frame or annotation named with %s; mostly %s)",
+			loader, units.Dur(v.InputPrepNs), strings.Join(gaps.InputPrepWords, ", "), v.InputPrep), "  ")
+	}
+}
+
+// startupSection lists the one-time start-up calls, when there are any.
+func (o *textOut) startupSection(r *gaps.Report, k gridKit) {
+	v := &r.Verdict
+	if len(v.StartupCalls) == 0 {
+		return
+	}
+	o.b.WriteString("\n")
+	o.para(fmt.Sprintf("one-time start-up calls (%s of the idle time; a creation call, or the first call of its name %dx its median and %s or longer):",
+		units.Pct(v.StartupPct)+"%", gaps.StartupFactor, units.Dur(gaps.StartupMinNs)), "  ")
+	o.grid(startupGrid(r, k))
+}
+
+// laneSection is the lanes with their idle categories, the idle before
+// the first and after the last op (not with --hta), the launch queues.
+func (o *textOut) laneSection(r *gaps.Report, k gridKit) {
+	mode := "exact integer ns"
+	if r.Idle.HTA {
+		mode = "as HTA 0.6.1 computes them: whole us, last step dropped, overlaps summed as negative gaps; HTA idle is their sum, Idle the exact window minus busy"
+	}
+	o.b.WriteString("\n")
+	o.para(fmt.Sprintf("lanes (window: first to last device op; idle categories %s):", mode), "  ")
+	o.grid(laneGrid(r, k), 1, 2, 8)
+	if !r.Idle.HTA {
+		tot := r.Idle.Total
+		o.para(fmt.Sprintf("idle before the first op %s, after the last op %s (inside the span, summed over devices)", units.Dur(tot.BeforeNs), units.Dur(tot.AfterNs)), "  ")
+	}
+	o.queueLines(r)
+}
+
+// gapSection is the largest GPU gaps and the notes below them.
+func (o *textOut) gapSection(r *gaps.Report, k gridKit, minGap int64) {
+	o.b.WriteString("\n")
+	o.para("largest GPU gaps (steps by the launch-call clock: the step each side's op was launched in; Share: the part of the gap the activity holds for the cause):", "  ")
+	if len(r.Gaps) == 0 {
+		o.none(minGap)
+		return
+	}
+	gg, optional := gapTextGrid(r, k)
+	o.grid(gg, optional...)
+	o.gapNotes(r)
+}
+
+// gapTextGrid is the gap table and the columns that go first when it is
+// too wide (previous op, kind, next op, steps); with one device the
+// Device column says nothing and is dropped.
+func gapTextGrid(r *gaps.Report, k gridKit) (*layout.Grid, []int) {
+	gg := gapGrid(r, k)
+	optional := []int{gapColPrev, gapColKind, gapColNext, gapColSteps}
+	if len(r.Devices) == 1 {
+		dropColumn(gg, gapColDevice)
+		for k := range optional {
+			optional[k]--
 		}
 	}
+	return gg, optional
+}
+
+// latencySection is the launch latency over every op and the ten names
+// first in its table.
+func (o *textOut) latencySection(r *gaps.Report, k gridKit) {
+	if r.Latency.Count == 0 {
+		return
+	}
+	l := r.Latency
+	o.b.WriteString("\n")
+	o.para(fmt.Sprintf("launch latency (device op start - launch call start): min %s, median %s, p90 %s, max %s over %d ops",
+		units.Dur(l.MinNs), units.Dur(l.MedNs), units.Dur(l.P90Ns), units.Dur(l.MaxNs), l.Count), "  ")
+	lg := latencyGrid(r, k)
+	lg.Rows = lg.Rows[:min(len(lg.Rows), 10)]
+	o.grid(lg)
+}
+
+// syncSection is the blocking calls on the CPU.
+func (o *textOut) syncSection(r *gaps.Report, k gridKit) {
 	o.b.WriteString("\n")
 	o.para("blocking calls on the CPU (the CPU waits; GPU work that ran meanwhile):", "  ")
 	if len(r.Syncs) == 0 {
@@ -202,6 +257,10 @@ func Text(w io.Writer, r *gaps.Report, minGap int64, width int, all bool, sparks
 	} else {
 		o.grid(syncGrid(r, k))
 	}
+}
+
+// deadSection is the CPU lane's dead windows.
+func (o *textOut) deadSection(r *gaps.Report, k gridKit, minGap int64) {
 	o.b.WriteString("\n")
 	o.para("CPU lane: dead windows on the launching and step threads (inside an op before its first child, or between top-level ops, after one):", "  ")
 	if len(r.Dead) == 0 {
@@ -209,27 +268,31 @@ func Text(w io.Writer, r *gaps.Report, minGap int64, width int, all bool, sparks
 	} else {
 		o.grid(deadGrid(r, k))
 	}
-	if len(r.Steps) > 0 {
-		o.b.WriteString("\n")
-		o.para("steps (GPU busy and idle inside each step's GPU window: from its start to the end of the work it launched, less what an earlier step's window covers):", "  ")
-		sg := stepGrid(r, k)
-		addStepSparks(sg, sparks)
-		summary := ""
-		if !all {
-			summary = viewkit.Summarise(sg, stepSummary(r))
-		}
-		o.grid(sg)
-		if summary != "" {
-			o.para(summary, "  ")
-		}
-		for _, s := range r.Steps {
-			if s.Cold {
-				o.para(fmt.Sprintf("cold: ProfilerStep#%d is much longer than the median step (warm-up, a cold start)", s.Step), "  ")
-			}
+}
+
+// stepSection is the steps table, summarised unless all, and the cold
+// steps.
+func (o *textOut) stepSection(r *gaps.Report, k gridKit, all bool, sparks []StepSparks) {
+	if len(r.Steps) == 0 {
+		return
+	}
+	o.b.WriteString("\n")
+	o.para("steps (GPU busy and idle inside each step's GPU window: from its start to the end of the work it launched, less what an earlier step's window covers):", "  ")
+	sg := stepGrid(r, k)
+	addStepSparks(sg, sparks)
+	summary := ""
+	if !all {
+		summary = viewkit.Summarise(sg, stepSummary(r))
+	}
+	o.grid(sg)
+	if summary != "" {
+		o.para(summary, "  ")
+	}
+	for _, s := range r.Steps {
+		if s.Cold {
+			o.para(fmt.Sprintf("cold: ProfilerStep#%d is much longer than the median step (warm-up, a cold start)", s.Step), "  ")
 		}
 	}
-	_, err := io.WriteString(w, o.b.String())
-	return err
 }
 
 // gapNotes lists, below the gap table, what a row cannot say: a drained

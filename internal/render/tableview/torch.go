@@ -7,7 +7,6 @@ package tableview
 import (
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/names"
@@ -39,171 +38,14 @@ func DefaultTorchLayout() TorchLayout {
 // version in res.Torch: byte for byte with lay.TorchExact, else with the
 // device rows marked (see TorchLayout.TorchExact).
 func TorchText(w io.Writer, res *table.Result, lay TorchLayout) error {
-	rows := res.Rows
-	if len(rows) == 0 {
+	if len(res.Rows) == 0 {
 		return nil
 	}
-	v := res.Torch
-	marker := func(r *table.Row) string {
-		if lay.TorchExact || !r.Device {
-			return ""
-		}
-		return GPUMarker
-	}
-	c := cols{exact: lay.TorchExact}
-	hasShapes, hasStack := false, false
-	nameW, shapesW, srcW := 0, 0, 0
-	for i := range rows {
-		nameW = max(nameW, c.width(rows[i].Name)+c.width(marker(&rows[i]))+4)
-		if len(rows[i].Shapes) > 0 {
-			hasShapes = true
-		}
-		shapesW = max(shapesW, c.width(rows[i].Shapes)+4)
-		for _, fr := range rows[i].Stack {
-			hasStack = true
-			srcW = max(srcW, c.width(fr)+4)
-		}
-	}
-	if lay.NameWidth > 0 {
-		nameW = min(nameW, lay.NameWidth)
-	}
-	if lay.ShapesWidth > 0 {
-		shapesW = min(shapesW, lay.ShapesWidth)
-	}
-	if lay.SrcWidth > 0 {
-		srcW = min(srcW, lay.SrcWidth)
-	}
-	dev := "CUDA"
-	if v.DeviceNameFromUseDevice() && res.UseDevice != "" {
-		dev = strings.ToUpper(res.UseDevice)
-	}
-	headers := []string{"Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"}
-	if res.HasDeviceTime {
-		headers = append(headers, "Self "+dev, "Self "+dev+" %", dev+" total", dev+" time avg")
-	}
-	if res.ProfileMemory {
-		headers = append(headers, "CPU Mem", "Self CPU Mem")
-		if res.UseDevice != "" && res.HasDeviceMem {
-			headers = append(headers, dev+" Mem", "Self "+dev+" Mem")
-		}
-	}
-	headers = append(headers, "# of Calls")
-	widths := []int{nameW}
-	for range headers[1:] {
-		widths = append(widths, 12)
-	}
-	left := make([]bool, len(headers))
-	if hasShapes {
-		headers = append(headers, "Input Shapes")
-		widths = append(widths, shapesW)
-		left = append(left, false)
-	}
-	if hasStack {
-		headers = append(headers, "Source Location")
-		widths = append(widths, srcW)
-		left = append(left, true)
-	}
-	lineLen := -2
-	var sep strings.Builder
-	for _, wd := range widths {
-		sep.WriteString(strings.Repeat("-", wd))
-		sep.WriteString("  ")
-		lineLen += wd + 2
-	}
-	var b strings.Builder
-	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
-	row := func(vals []string) {
-		for i, s := range vals {
-			pad := widths[i] - c.width(s)
-			if left[i] {
-				b.WriteString(s)
-			}
-			if pad > 0 {
-				b.WriteString(strings.Repeat(" ", pad))
-			}
-			if !left[i] {
-				b.WriteString(s)
-			}
-			b.WriteString("  ")
-		}
-		b.WriteByte('\n')
-	}
-	if lay.Header != "" {
-		line(strings.Repeat("=", lineLen))
-		line(lay.Header)
-	}
-	if lay.TopLevel {
-		line(strings.Repeat("=", lineLen))
-		line("This report only display top-level ops statistics")
-	}
-	line(sep.String())
-	row(headers)
-	line(sep.String())
-	tf := func(us float64) string { return torchTime(us, lay.TimeUnit) }
-	mem := func(n int64) string { return torchMemory(n, v.UpperMemoryUnits()) }
-	maxFrames := v.MaxStackFrames()
-	distinct := torchDistinctNames(rows, marker, lay)
-	printed := 0
-	for i := range rows {
-		r := &rows[i]
-		if printed == lay.Limit {
-			break
-		}
-		if lay.TopLevel && !r.TopLevel {
-			continue
-		}
-		printed++
-		name := c.torchName(r.Name, marker(r), lay.NameWidth)
-		if d, ok := distinct[i]; ok {
-			name = d
-		}
-		vals := []string{name,
-			share(r.SelfCPU, res.SumSelfCPU), tf(r.SelfCPU),
-			share(r.CPUTotal, res.SumSelfCPU), tf(r.CPUTotal), tf(r.CPUAvg())}
-		if res.HasDeviceTime {
-			vals = append(vals, tf(r.SelfDev), share(r.SelfDev, res.SumSelfDev), tf(r.DevTotal), tf(r.DevAvg()))
-		}
-		if res.ProfileMemory {
-			vals = append(vals, mem(r.CPUMem), mem(r.SelfCPUMem))
-			if res.UseDevice != "" && res.HasDeviceMem {
-				vals = append(vals, mem(r.DevMem), mem(r.SelfDevMem))
-			}
-		}
-		vals = append(vals, strconv.FormatInt(r.Count, 10))
-		if hasShapes {
-			vals = append(vals, c.head(r.Shapes, shapesW))
-		}
-		if hasStack {
-			src := ""
-			if len(r.Stack) > 0 {
-				src = c.trimPath(r.Stack[0], srcW)
-			}
-			vals = append(vals, src)
-		}
-		row(vals)
-		if hasStack {
-			empty := make([]string, len(headers))
-			var rest []string // the frames after the first; a row without a stack has none (Python's [][1:])
-			if len(r.Stack) > 1 {
-				rest = r.Stack[1:]
-			}
-			for k, fr := range rest {
-				if k+1 >= maxFrames {
-					break
-				}
-				empty[len(empty)-1] = c.trimPath(fr, srcW)
-				row(empty)
-			}
-			empty[len(empty)-1] = ""
-			row(empty)
-		}
-	}
-	line(sep.String())
-	line("Self CPU time total: " + tf(res.SumSelfCPU))
-	if res.HasDeviceTime {
-		line("Self " + dev + " time total: " + tf(res.SumSelfDev))
-	}
-	_, err := io.WriteString(w, b.String())
+	t := newTorchTable(res, lay)
+	t.preamble()
+	t.body()
+	t.footer()
+	_, err := io.WriteString(w, t.b.String())
 	return err
 }
 

@@ -1,0 +1,102 @@
+package table
+
+import (
+	"cmp"
+
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// feItem is a FunctionEvent to be listed: its span and where it comes
+// from.
+type feItem struct {
+	s, e int64 // ns as written (margin undone for GPU annotations)
+	idx  int32 // trace event index; >= n for synthetic [memory] events
+}
+
+// feItemCmp is torch's order of FunctionEvents: by start, then the
+// longest first (the later end), then file order.
+func feItemCmp(a, b feItem) int {
+	if c := cmp.Compare(a.s, b.s); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.e, a.e); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.idx, b.idx)
+}
+
+// feHead is one input of the merge: a track's order of trace events, or
+// the sorted extra items; it caches its next item.
+type feHead struct {
+	ord []int32
+	x   []feItem
+	it  feItem
+	ok  bool
+}
+
+// feMerge is the k-way merge of the track orders the trace already has
+// and the extra items. The heads sit in a binary min-heap on their cached
+// item, so each event costs O(log tracks), not a scan of every track.
+type feMerge struct {
+	t    *trace.Trace
+	isFE func(int, *trace.Event) bool
+	hp   headHeap[*feHead]
+}
+
+func newFEMerge(t *trace.Trace, l *trace.Links, isFE func(int, *trace.Event) bool, extra []feItem) *feMerge {
+	m := &feMerge{t: t, isFE: isFE}
+	var heads []*feHead
+	for k := range t.Tracks {
+		if ord := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]; len(ord) > 0 {
+			heads = append(heads, &feHead{ord: ord})
+		}
+	}
+	heads = append(heads, &feHead{x: extra})
+	live := heads[:0]
+	for _, h := range heads {
+		m.advance(h)
+		if h.ok {
+			live = append(live, h)
+		}
+	}
+	m.hp = headHeap[*feHead]{hs: live, less: func(a, b *feHead) bool { return feItemCmp(a.it, b.it) < 0 }}
+	m.hp.init()
+	return m
+}
+
+// advance caches h's next item: its track's next FunctionEvent (GPU
+// annotations come from the extra items instead), else its next extra
+// item.
+func (m *feMerge) advance(h *feHead) {
+	for len(h.ord) > 0 {
+		i := h.ord[0]
+		h.ord = h.ord[1:]
+		e := m.t.Ev(int(i))
+		if e.Kind != trace.KindGPUAnnotation && m.isFE(int(i), e) {
+			h.it, h.ok = feItem{e.Start, e.End(), i}, true
+			return
+		}
+	}
+	if len(h.x) > 0 {
+		h.it, h.ok = h.x[0], true
+		h.x = h.x[1:]
+		return
+	}
+	h.ok = false
+}
+
+// next is the least item of every head, false when all are done.
+func (m *feMerge) next() (feItem, bool) {
+	if len(m.hp.hs) == 0 {
+		return feItem{}, false
+	}
+	bh := m.hp.hs[0]
+	it := bh.it
+	m.advance(bh)
+	if bh.ok {
+		m.hp.fix0()
+	} else {
+		m.hp.pop0()
+	}
+	return it, true
+}
