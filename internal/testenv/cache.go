@@ -14,11 +14,14 @@ import (
 // stays alive until the test lets go of it.
 //
 // Why no bound by default (internal/cli's tests, one binary, 2 cores,
-// 2026-12-07): all kept, 241 CPU s and a peak RSS of 4.4 GB; 6 parsed
-// traces and 4 raw ones kept, 402 CPU s and 2.9 GB; 12 and 6, 356 CPU s and
-// 3.0 GB. Most of the peak is not the caches, and the re-reading costs
-// more than the memory saved is worth on a machine that has it;
-// TRACETAB_TEST_TRACES and TRACETAB_TEST_RAW set the bounds where it has not.
+// 2026-12-07): all kept, 167 CPU s and a peak RSS of 891 MB, under the
+// binary's own soft memory limit (its TestMain). Before that figure: 241
+// CPU s and 4.4 GB all kept, 402 CPU s and 2.9 GB with 6 parsed and 4 raw
+// traces kept; most of the 4.4 GB was not the caches but every run's flags,
+// options and output buffers, which cobra's completion registry kept
+// (internal/cli's completion.go), and 11 parsed entries per trace where 4
+// readings differ (internal/testcache). TRACETAB_TEST_TRACES and
+// TRACETAB_TEST_RAW set bounds where memory is scarcer.
 type Cache[K comparable, V any] struct {
 	Max int // 0: no bound
 
