@@ -2,7 +2,7 @@
 # make test: every check, each stage timed (wall seconds on stderr, and
 # the peak RSS of its largest process where /usr/bin/time is installed).
 #
-#   1. go vet, then a 10 s fuzz run of the parser and of the commands;
+#   1. go vet, then a short fuzz run of the parser and of the commands;
 #   2. all tests (go test ./...), and beside them, on the core the long
 #      internal/cli package leaves idle once the other packages are done:
 #      the race detector on the concurrent code, then the DuckDB queries
@@ -71,10 +71,16 @@ t0=$(date +%s)
 rc=0
 stage vet $GO vet ./... || rc=1
 if [ $rc = 0 ]; then
-	stage fuzz-parse $GO test -run '^$' -fuzz '^FuzzParse$' -fuzztime 10s ./internal/parse || rc=1
+	# counts of runs, not seconds: with a duration, Go 1.26's fuzzing
+	# coordinator can fail a target with a bare "context deadline exceeded"
+	# when the time ends while a worker is busy (go.dev/issue/75804, fixed
+	# in Go 1.27; FuzzCommands failed so once here, 2026-12-07). The counts
+	# are about what 10 s ran on this machine (FuzzParse ~6,500,
+	# FuzzCommands 350-1,300).
+	stage fuzz-parse $GO test -run '^$' -fuzz '^FuzzParse$' -fuzztime 20000x ./internal/parse || rc=1
 fi
 if [ $rc = 0 ]; then
-	stage fuzz-commands $GO test -run '^$' -fuzz '^FuzzCommands$' -fuzztime 10s ./internal/cli || rc=1
+	stage fuzz-commands $GO test -run '^$' -fuzz '^FuzzCommands$' -fuzztime 1000x ./internal/cli || rc=1
 fi
 if [ $rc = 0 ]; then
 	race_and_duckdb &
