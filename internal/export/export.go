@@ -45,10 +45,6 @@ type Options struct {
 	TooLarge func(err error) bool
 	// Done is called once per input as it completes (one call at a time).
 	Done func(r *Result)
-	// GCPercent, when set, sets the collector's target like
-	// debug.SetGCPercent and returns the one before: the gaps report's
-	// phase runs at GapsGCPercent. Nil: the collector is left alone.
-	GCPercent func(int) int
 }
 
 // Result is what one input gave.
@@ -155,7 +151,7 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sum := &Summary{Rows: map[string]int64{}}
-	gc := &gcTarget{set: o.GCPercent}
+	gc := &gcTarget{set: gctune.Percent} // a no-op where the tuning is off (gctune)
 	var mu sync.Mutex
 	var first error
 	seen := map[string]string{} // trace id -> the path exported under it

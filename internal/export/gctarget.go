@@ -13,7 +13,7 @@ const GapsGCPercent = 5
 // traces exported at once is in its gaps phase, and sets the one before
 // again when the last leaves it.
 type gcTarget struct {
-	set    func(int) int // nil: the collector is left alone
+	set    func(int) int // gctune.Percent (a test's own); nil: left alone
 	mu     sync.Mutex
 	in     int
 	before int
