@@ -2,7 +2,8 @@
 # make check: the inner loop, under a minute on two cores with warm caches.
 # gofmt over the tree, go vet and the tests (-short) of the packages whose Go
 # files changed since CHECK_BASE (default HEAD, untracked files included),
-# and the golden files of every view (internal/cli -run Golden). The whole
+# and the golden files of every view (-run Golden: the views on their models
+# in internal/render/..., the commands' contract in internal/cli). The whole
 # internal/cli package is left to make test (it runs every command on every
 # shared trace); its golden tests run here whatever changed.
 set -eu
@@ -26,4 +27,4 @@ else
 		$GO test -short -count=1 $rest
 	fi
 fi
-$GO test -short -count=1 -run 'Golden' ./internal/cli
+$GO test -short -count=1 -run 'Golden' ./internal/cli ./internal/render/...

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/gen"
-	"github.com/tracetab/tracetab/internal/golden"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
@@ -88,26 +87,6 @@ func TestSampleIsGenerated(t *testing.T) {
 	raw, _ := os.ReadFile(testdata("sample.pt.trace.json"))
 	if !bytes.Equal(raw, b.Bytes()) {
 		t.Fatal("testdata/sample.pt.trace.json is stale: run make sample")
-	}
-}
-
-// TestGolden: info and table views of the testdata traces.
-func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob(testdata("quirks", "*.json"))
-	files = append(files, testdata("sample.pt.trace.json"))
-	for _, f := range files {
-		base := strings.TrimSuffix(filepath.Base(f), ".json")
-		rel, _ := filepath.Rel(testenv.Root(), f)
-		for _, args := range [][]string{{"info"}, {"table"}, {"table", "--by", "kernel"}, {"table", "--by", "step"}, {"table", "--format", "json"}, {"gaps"}, {"chain"}} {
-			name := base + "." + strings.Join(args, "_") + ".golden"
-			t.Run(name, func(t *testing.T) {
-				wd, _ := os.Getwd()
-				os.Chdir(testenv.Root())
-				defer os.Chdir(wd)
-				out, stderr, code := run(t, append(args, "--allow-truncated", rel)...)
-				golden.Check(t, testenv.Root(), name, "exit "+itoa(code)+"\n-- stdout --\n"+out+"-- stderr --\n"+stderr)
-			})
-		}
 	}
 }
 

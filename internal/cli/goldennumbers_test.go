@@ -2,8 +2,10 @@ package cli
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"github.com/tracetab/tracetab/internal/rawjson"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,23 +18,19 @@ import (
 	"github.com/tracetab/tracetab/internal/units"
 )
 
-// goldenStdout is the stdout section of a golden file, and whether the
-// command exited 0.
-func goldenStdout(t *testing.T, name string) (string, bool) {
+// goldenStdout is a view's golden output (internal/render/<view>/
+// testdata/golden), and whether it exists: the command exited 0 (cli's
+// TestGoldenContract holds the two to each other).
+func goldenStdout(t *testing.T, view, name string) (string, bool) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testenv.Root(), "testdata", "golden", name))
+	b, err := os.ReadFile(filepath.Join(testenv.Root(), "internal", "render", view, "testdata", "golden", name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(b)
-	ok := strings.HasPrefix(s, "exit 0\n")
-	if i := strings.Index(s, "-- stdout --\n"); i >= 0 {
-		s = s[i+len("-- stdout --\n"):]
-	}
-	if i := strings.Index(s, "-- stderr --\n"); i >= 0 {
-		s = s[:i]
-	}
-	return s, ok
+	return string(b), true
 }
 
 // lineWith is the golden's line that ends in (or starts with) key.
@@ -72,12 +70,12 @@ func TestGoldenNumbers(t *testing.T) {
 		evs, err := readRawLenient(t, f)
 		if err != nil {
 			// the quirk traces that are not JSON at all (N/A, a cut) are
-			// read by tracetab only; their goldens are held by TestGolden
+			// read by tracetab only; their goldens are held by the views' TestGolden and TestGoldenContract
 			t.Logf("%s: not JSON to encoding/json (%v): its numbers are not recomputed", base, err)
 			continue
 		}
 		// the kernel view: calls and total per name
-		if out, ok := goldenStdout(t, base+".table_--by_kernel.golden"); ok {
+		if out, ok := goldenStdout(t, "tableview", base+".table_--by_kernel.golden"); ok {
 			calls, total := map[string]int{}, map[string]int64{}
 			var order []string // first appearance, the view's order among equal totals
 			for i := range evs {
@@ -107,7 +105,7 @@ func TestGoldenNumbers(t *testing.T) {
 		}
 		truth := rawGPUIdle(t, evs)
 		// the step view: CPU time and GPU idle per step
-		if out, ok := goldenStdout(t, base+".table_--by_step.golden"); ok && truth.hasWork {
+		if out, ok := goldenStdout(t, "tableview", base+".table_--by_step.golden"); ok && truth.hasWork {
 			for i := range evs {
 				e := &evs[i]
 				m := rawStepName.FindStringSubmatch(e.Name)
@@ -123,7 +121,7 @@ func TestGoldenNumbers(t *testing.T) {
 			}
 		}
 		// gaps: the verdict's idle over its denominator
-		if out, ok := goldenStdout(t, base+".gaps.golden"); ok && truth.hasWork && truth.spanNs > 0 {
+		if out, ok := goldenStdout(t, "gapsview", base+".gaps.golden"); ok && truth.hasWork && truth.spanNs > 0 {
 			den := truth.spanNs * int64(truth.devices)
 			p := math.Round(float64(truth.idleNs)*1e4/float64(den)) / 100
 			want := fmt.Sprintf("GPU idle %s%% (%s of %s on ", units.Pct(p), units.Dur(truth.idleNs), units.Dur(den))

@@ -57,3 +57,20 @@ func Check(t *testing.T, root, name, got string) {
 		t.Fatalf("%s differs from the golden file; see %s.got, or run with -update after review", name, path)
 	}
 }
+
+// Absent fails when a golden file exists for name: a view that shows
+// nothing (its command refuses) has none. Under -update it removes it.
+func Absent(t *testing.T, root, name string) {
+	t.Helper()
+	path := filepath.Join(root, "testdata", "golden", FileName(name))
+	if _, err := os.Stat(path); err != nil {
+		return
+	}
+	if Updating() {
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatalf("%s: the view shows nothing here, yet a golden file exists (remove it, or run with -update)", path)
+}
