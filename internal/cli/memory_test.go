@@ -80,8 +80,10 @@ func rawPeaks(t *testing.T, evs []rawEvent) map[string][3]int64 {
 	return out
 }
 
-// TestMemoryGolden: each view of the generated trace, as goldens; the
-// peaks they print are checked against the raw JSON.
+// TestMemoryGolden: each view of the generated trace through Main: its
+// exit code and notes held to testdata/golden, its stdout to memoryview's
+// goldens (its TestGolden makes them on the model), and the peaks it
+// prints checked against the raw JSON.
 func TestMemoryGolden(t *testing.T) {
 	data := memTrace(t)
 	evs, err := rawjson.Decode(data)
@@ -108,7 +110,8 @@ func TestMemoryGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
-		golden.Check(t, testenv.Root(), name, "exit 0\n-- stdout --\n"+out+"-- stderr --\n"+stderr)
+		golden.Check(t, testenv.Root(), name, "exit 0\n-- stderr --\n"+stderr)
+		holdToViewGolden(t, "memoryview", name, out)
 		switch {
 		case slices.Contains(args, "json"):
 			var j struct {

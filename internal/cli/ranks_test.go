@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/tracetab/tracetab/internal/gen"
-	"github.com/tracetab/tracetab/internal/golden"
-	"github.com/tracetab/tracetab/internal/testenv"
 )
 
 // writeRanks writes one generated trace per rank into dir (rank<r>.json)
@@ -198,10 +196,12 @@ func TestRanksHonesty(t *testing.T) {
 	})
 }
 
-// TestRanksGolden: the text, Markdown, CSV and JSON of ranks over a
-// generated job with a straggler, and over a balanced one.
+// TestRanksGolden: ranks' text, Markdown, CSV and JSON over generated
+// jobs (a straggler, a balanced job, a straggler late before the step),
+// through Main in parallel: exit 0, nothing on stderr, and stdout (the
+// job's directory read as JOB) is ranksview's golden, made by its
+// TestGolden on the model.
 func TestRanksGolden(t *testing.T) {
-	root := testenv.Root()
 	dir := filepath.Join(t.TempDir(), "job")
 	os.Mkdir(dir, 0o755)
 	writeRanks(t, dir, gen.Config{Steps: 4, World: 4, Straggler: 2, StragglerDelay: 3_000_000}, 0, 1, 2, 3)
@@ -225,11 +225,13 @@ func TestRanksGolden(t *testing.T) {
 		{"ranks.straggler_collectives_csv.golden", []string{dir, "--collectives", "--format", "csv"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			out, stderr, code := run(t, append([]string{"ranks"}, c.args...)...)
-			clean := func(s string) string {
-				return strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(s, dir, "JOB"), bal, "JOB"), late, "JOB")
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			golden.Check(t, root, c.name, "exit "+itoa(code)+"\n-- stdout --\n"+clean(out)+"-- stderr --\n"+clean(stderr))
+			clean := strings.NewReplacer(dir, "JOB", bal, "JOB", late, "JOB")
+			holdToViewGolden(t, "ranksview", c.name, clean.Replace(out))
 		})
 	}
 }

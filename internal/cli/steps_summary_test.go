@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/gen"
-	"github.com/tracetab/tracetab/internal/golden"
 	"github.com/tracetab/tracetab/internal/rawjson"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/units"
@@ -73,7 +72,7 @@ func TestStepsSummary(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
-	golden.Check(t, testenv.Root(), "steps.summary_100.golden", strings.ReplaceAll(out, path, "TRACE"))
+	holdToViewGolden(t, "tableview", "steps.summary_100.golden", strings.ReplaceAll(out, path, "TRACE"))
 	if n := lines(out, stderr); n > 20 {
 		t.Errorf("%d lines", n)
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/golden"
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
@@ -66,9 +65,10 @@ func TestModuleViewSharedTraces(t *testing.T) {
 	}
 }
 
-// TestModuleViewGolden: the text view of a shared trace at 80 columns and
-// unlimited, kept as golden files (testdata/golden/modules.*); every line
-// fits its width.
+// TestModuleViewGolden: `table --by module` on a shared trace at 80
+// columns and unlimited, and sorted at 100, through Main in parallel:
+// exit 0, every line fits its width, and stdout is moduleview's golden
+// (its TestGolden makes it on the model).
 func TestModuleViewGolden(t *testing.T) {
 	path := filepath.Join(testenv.Shared(t), "traces", moduleTrace)
 	for _, c := range []struct {
@@ -80,19 +80,22 @@ func TestModuleViewGolden(t *testing.T) {
 		{"modules.bert.0.golden", []string{"--width", "0", "--limit", "-1"}, 0},
 		{"modules.bert.sorted.100.golden", []string{"--width", "100", "--sort", "self_cuda", "--limit", "15"}, 100},
 	} {
-		out, stderr, code := run(t, append([]string{"table", path, "--by", "module"}, c.args...)...)
-		if code != ExitOK {
-			t.Fatalf("%s: exit %d: %s", c.name, code, stderr)
-		}
-		for i, l := range strings.Split(out, "\n") {
-			if c.w > 0 && layout.Width(l) > c.w {
-				t.Errorf("%s: line %d has %d columns: %q", c.name, i+1, layout.Width(l), l)
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			out, stderr, code := run(t, append([]string{"table", path, "--by", "module"}, c.args...)...)
+			if code != ExitOK {
+				t.Fatalf("%s: exit %d: %s", c.name, code, stderr)
 			}
-			if strings.HasSuffix(l, " ") {
-				t.Errorf("%s: line %d ends in a space", c.name, i+1)
+			for i, l := range strings.Split(out, "\n") {
+				if c.w > 0 && layout.Width(l) > c.w {
+					t.Errorf("%s: line %d has %d columns: %q", c.name, i+1, layout.Width(l), l)
+				}
+				if strings.HasSuffix(l, " ") {
+					t.Errorf("%s: line %d ends in a space", c.name, i+1)
+				}
 			}
-		}
-		golden.Check(t, testenv.Root(), c.name, out)
+			holdToViewGolden(t, "moduleview", c.name, out)
+		})
 	}
 
 }

@@ -160,7 +160,7 @@ func TestSharedTraces(t *testing.T) {
 		}
 		got := write(t, c.format, categories.Build(tr, nil), Options{Width: c.width, AllSteps: c.all})
 		name := fmt.Sprintf("categories.%s.%s.%d.golden", strings.TrimSuffix(c.file, ".json.gz"), c.format, c.width)
-		golden.Check(t, testenv.Root(), name, got)
+		golden.Check(t, ".", name, got)
 		for _, l := range strings.Split(got, "\n") {
 			if c.format == "text" && c.width > 0 && layout.Width(l) > c.width {
 				t.Errorf("%s at %d: %q", c.file, c.width, l)

@@ -9,7 +9,6 @@ import (
 	"github.com/tracetab/tracetab/internal/golden"
 	"github.com/tracetab/tracetab/internal/memory"
 	"github.com/tracetab/tracetab/internal/parse"
-	"github.com/tracetab/tracetab/internal/testenv"
 )
 
 func genModel(t *testing.T, cfg gen.Config) *memory.Model {
@@ -36,8 +35,8 @@ func TestTimelineGolden(t *testing.T) {
 	if err := Timeline(&asc, m, 70, false); err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, testenv.Root(), "memory_timeline_unicode.golden", uni.String())
-	golden.Check(t, testenv.Root(), "memory_timeline_ascii.golden", asc.String())
+	golden.Check(t, ".", "memory_timeline_unicode.golden", uni.String())
+	golden.Check(t, ".", "memory_timeline_ascii.golden", asc.String())
 	ul, al := strings.Split(uni.String(), "\n"), strings.Split(asc.String(), "\n")
 	if len(ul) != len(al) {
 		t.Fatalf("%d lines in Unicode, %d in ASCII", len(ul), len(al))

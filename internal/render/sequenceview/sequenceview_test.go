@@ -146,6 +146,6 @@ func TestSharedGolden(t *testing.T) {
 				}
 			}
 		}
-		golden.Check(t, testenv.Root(), c.name+".golden", got)
+		golden.Check(t, ".", c.name+".golden", got)
 	}
 }

@@ -1,6 +1,8 @@
 package tableview_test
 
 import (
+	"bytes"
+	"github.com/tracetab/tracetab/internal/gen"
 	"strings"
 	"testing"
 
@@ -102,4 +104,25 @@ func must(err error) {
 	if err != nil {
 		panic(err)
 	}
+}
+
+// TestStepsSummaryGolden: table --by step at 100 columns over a generated
+// trace of 100 jittered steps (the distribution, the cold step and the
+// steps that stand out), on the model. cli's TestStepsSummary checks that
+// `tracetab table --by step` prints exactly this, and its figures against
+// the raw JSON.
+func TestStepsSummaryGolden(t *testing.T) {
+	var raw bytes.Buffer
+	if _, err := gen.Write(&raw, gen.Config{Steps: 100, Noise: gen.Noise{Seed: 3, Jitter: 0.1}}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := parse.Read(&raw, "TRACE", parse.Options{NoExtras: true, NoMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := tableview.Steps(&b, "text", "TRACE", tr.TraceStart, table.StepView(tr), nil, 100, false); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, ".", "steps.summary_100.golden", b.String())
 }
