@@ -68,8 +68,14 @@ func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gat
 		if paths {
 			gr.Labels = []func([]string, int) []string{4: viewkit.FitPaths}
 		}
-		if err := gr.Write(&b, "text"); err != nil {
+		var gb strings.Builder
+		if err := gr.Write(&gb, "text"); err != nil {
 			return err
+		}
+		if width > 0 && widest(gb.String()) > width {
+			checkRecords(&b, t.rows, width) // the columns alone are wider than width
+		} else {
+			b.WriteString(gb.String())
 		}
 	}
 	text := trimLines(b.String())
@@ -78,6 +84,37 @@ func CheckText(w io.Writer, format, file string, out []diff.Outcome, g *diff.Gat
 	}
 	_, err := io.WriteString(w, text)
 	return err
+}
+
+// checkRecords writes the outcomes one record each, for a width the
+// grid's columns do not fit in even with the names cut: the result and
+// the budget on the first line (the budget cut in the middle to fit), then
+// the value, limit, where and rows as prose wrapped under it. Every
+// figure of the grid is there, none of its lines is cut or run together.
+func checkRecords(b *strings.Builder, rows [][]string, width int) {
+	const indent = "      "
+	resW := 0
+	for _, r := range rows {
+		resW = max(resW, layout.Width(r[0]))
+	}
+	for _, r := range rows {
+		res := r[0] + strings.Repeat(" ", resW-layout.Width(r[0]))
+		budget := middle(r[1], width-resW-2)
+		b.WriteString(" " + res + " " + budget + "\n")
+		detail := "value " + r[2] + ", limit " + r[3] + ", where " + r[4] + ", rows " + r[5]
+		for _, l := range layout.Wrap(detail, width-len(indent), "  ") {
+			b.WriteString(indent + l + "\n")
+		}
+	}
+}
+
+// widest is the width of text's widest line.
+func widest(text string) int {
+	n := 0
+	for _, l := range strings.Split(text, "\n") {
+		n = max(n, layout.Width(l))
+	}
+	return n
 }
 
 // wrapLines wraps each line of text longer than width (prose: a grid's

@@ -147,8 +147,8 @@ func dfTotals(d *diff.Diff, w int) viewkit.Titled {
 	n, same := dfNs(cs)
 	// Δ% goes first on a narrow terminal: Δ says the change in the metric's unit
 	g := &layout.Grid{Headers: []string{"total", "base", "new", "Δ", "Δ%", "p"}, RightAlign: []bool{false, true, true, true, true, true}, Width: w, Optional: []int{4}}
-	if !same {
-		g.Headers, g.RightAlign = append(g.Headers, "n"), append(g.RightAlign, true)
+	if !same { // n goes next: the title says how samples are counted
+		g.Headers, g.RightAlign, g.Optional = append(g.Headers, "n"), append(g.RightAlign, true), append(g.Optional, 6)
 	}
 	for _, m := range diff.TotalMetrics {
 		c := d.Totals[m]
