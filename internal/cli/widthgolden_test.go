@@ -8,95 +8,89 @@ import (
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/golden"
-	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/testenv"
 )
 
-// widthTrace is a real trace that every text view has something to show
-// for: six profiler steps, kernels and memcpys, recorded shapes and
-// [memory] records (the TensorBoard plugin's resnet50 sample).
-const widthTrace = "kineto__2021-06-11__tb_plugin__samples__resnet50_num_workers_0__worker0.1623143089861.pt.trace.json.gz"
-
-// moduleWidthTrace is a real trace recorded with module frames and the
-// kernels' efficiency args (TraceLens' BERT on an H100): the module view,
-// and the kernel view with its TC, Blk/SM and Occ% columns.
-const moduleWidthTrace = "TraceLens__h100__gaunernst_bert-small-uncased__1016001.json.gz"
-
 // widthViews are the text views held to the width, one per command (and
-// table's views); TRACE stands for the trace.
+// table's views); TRACE stands for the trace. view is the package under
+// internal/render whose TestWidthGolden renders the same text on the
+// model and holds its golden, width.<name>.<w>.golden.
 var widthViews = []struct {
 	name  string
+	view  string
 	args  []string
-	trace string // the trace, when not widthTrace
+	trace string // the trace, when not testenv.WidthTraceName
 }{
-	{"info", []string{"info", "TRACE"}, ""},
-	{"table", []string{"table", "TRACE", "--limit", "15"}, ""},
-	{"table_kernel", []string{"table", "TRACE", "--by", "kernel", "--limit", "15"}, ""},
-	{"table_step", []string{"table", "TRACE", "--by", "step"}, ""},
-	{"table_category", []string{"table", "TRACE", "--by", "category"}, ""},
-	{"table_sequence", []string{"table", "TRACE", "--by", "sequence", "--top", "3"}, ""},
-	{"table_module", []string{"table", "TRACE", "--by", "module", "--limit", "25"}, moduleWidthTrace},
-	{"table_kernel_eff", []string{"table", "TRACE", "--by", "kernel", "--limit", "15"}, moduleWidthTrace},
-	{"gaps", []string{"gaps", "TRACE"}, ""},
-	{"chain", []string{"chain", "TRACE", "aten::conv2d", "--summary"}, ""},
-	{"compile", []string{"compile", "TRACE"}, ""},
-	{"ranks", []string{"ranks", "TRACE"}, ""},
-	{"critical-path", []string{"critical-path", "TRACE", "--step", "7"}, ""},
-	{"memory", []string{"memory", "TRACE"}, ""},
-	{"roofline", []string{"roofline", "TRACE", "--limit", "15"}, ""},
-	{"diff", []string{"diff", "TRACE", "TRACE"}, ""},
-	{"check", []string{"check", "TRACE", "--max", "total.gpu_idle_pct=90", "--max", "total.step_time=10s"}, ""},
+	{"info", "infoview", []string{"info", "TRACE"}, ""},
+	{"table", "tableview", []string{"table", "TRACE", "--limit", "15"}, ""},
+	{"table_kernel", "tableview", []string{"table", "TRACE", "--by", "kernel", "--limit", "15"}, ""},
+	{"table_step", "tableview", []string{"table", "TRACE", "--by", "step"}, ""},
+	{"table_category", "categoryview", []string{"table", "TRACE", "--by", "category"}, ""},
+	{"table_sequence", "sequenceview", []string{"table", "TRACE", "--by", "sequence", "--top", "3"}, ""},
+	{"table_module", "moduleview", []string{"table", "TRACE", "--by", "module", "--limit", "25"}, testenv.ModuleWidthTraceName},
+	{"table_kernel_eff", "tableview", []string{"table", "TRACE", "--by", "kernel", "--limit", "15"}, testenv.ModuleWidthTraceName},
+	{"gaps", "gapsview", []string{"gaps", "TRACE"}, ""},
+	{"chain", "chainview", []string{"chain", "TRACE", "aten::conv2d", "--summary"}, ""},
+	{"compile", "compileview", []string{"compile", "TRACE"}, ""},
+	{"ranks", "ranksview", []string{"ranks", "TRACE"}, ""},
+	{"critical-path", "critpathview", []string{"critical-path", "TRACE", "--step", "7"}, ""},
+	{"memory", "memoryview", []string{"memory", "TRACE"}, ""},
+	{"roofline", "rooflineview", []string{"roofline", "TRACE", "--limit", "15"}, ""},
+	{"diff", "diffview", []string{"diff", "TRACE", "TRACE"}, ""},
+	{"check", "diffview", []string{"check", "TRACE", "--max", "total.gpu_idle_pct=90", "--max", "total.step_time=10s"}, ""},
 }
 
-// TestWidthGoldens: every command's text on a real trace at 80, 120 and
-// 200 columns has no line wider than the width (wider widths never give
-// a longer line than needed: the 200 golden shows the uncut names), and
-// is kept as a golden file (testdata/golden/width.*), so a layout change
-// is read in review.
+// TestWidthGoldens: the width contract of every text view, through Main
+// at 80, 120 and 200 columns, in parallel: exit 0, no line wider than the
+// width (wider widths never give a longer line than needed: the 200
+// golden shows the uncut names), and stdout byte for byte the view's
+// width golden (internal/render/<view>/testdata/golden/width.*, made by
+// the view's own TestWidthGolden on the model, not through Main; read
+// here, never written), so a command that builds its model or sets its
+// view apart from that test fails.
 func TestWidthGoldens(t *testing.T) {
 	// the views print the path as given: given relative to this package,
 	// the goldens hold the same text on every machine whose ../shared sits
 	// beside the repository (elsewhere only the widths are checked)
-	shared := testenv.Shared(t)
-	pathOf := func(name string) (string, bool) {
-		path := filepath.Join(shared, "traces", name)
+	testenv.Shared(t)
+	if _, shown, ok := testenv.WidthTrace(t, testenv.WidthTraceName); !ok {
+		t.Logf("../shared is not beside the repository: widths checked, goldens not compared (%s)", shown)
+	}
+	for _, v := range widthViews {
+		name := testenv.WidthTraceName
+		if v.trace != "" {
+			name = v.trace
+		}
+		abs, _, goldens := testenv.WidthTrace(t, name)
+		path := abs
 		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, path); err == nil {
+			if rel, err := filepath.Rel(wd, abs); err == nil {
 				path = rel
 			}
 		}
-		return path, path == filepath.Join("..", "..", "..", "shared", "traces", name)
-	}
-	if path, ok := pathOf(widthTrace); !ok {
-		t.Logf("../shared is not beside the repository (%s): widths checked, goldens not compared", path)
-	}
-	for _, v := range widthViews {
-		t.Run(v.name, func(t *testing.T) {
-			name := widthTrace
-			if v.trace != "" {
-				name = v.trace
-			}
-			path, goldens := pathOf(name)
-			t.Parallel()
-			for _, w := range []int{80, 120, 200} {
+		for _, w := range golden.Widths {
+			t.Run(fmt.Sprintf("%s/%d", v.name, w), func(t *testing.T) {
+				t.Parallel()
 				args := sweepLine(t, v.args, path, path)
 				args = append(args, "--width", fmt.Sprint(w))
 				out, stderr, code := run(t, args...)
 				if code != ExitOK {
 					t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr)
 				}
-				if out == "" {
-					t.Fatalf("%s: no output", strings.Join(args, " "))
+				golden.CheckWidth(t, w, out)
+				if !goldens || golden.Updating() {
+					return
 				}
-				for i, line := range strings.Split(out, "\n") {
-					if n := layout.Width(line); n > w {
-						t.Errorf("--width %d: line %d has %d columns: %q", w, i+1, n, line)
-					}
+				viewGolden := filepath.Join(testenv.Root(), "internal", "render", v.view, "testdata", "golden", golden.WidthName(v.name, w))
+				want, err := os.ReadFile(viewGolden)
+				if err != nil {
+					t.Fatalf("%v (the view's TestWidthGolden makes it: run make golden)", err)
 				}
-				if goldens {
-					golden.Check(t, testenv.Root(), fmt.Sprintf("width.%s.%d.golden", v.name, w), out)
+				if strings.ReplaceAll(string(want), "\r\n", "\n") != out {
+					os.WriteFile(viewGolden+".main", []byte(out), 0o644)
+					t.Fatalf("%s: Main's stdout is not the view's golden %s (see %s.main): the command builds the model or sets the view apart from what %s's TestWidthGolden does", strings.Join(args, " "), viewGolden, viewGolden, v.view)
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -64,7 +64,7 @@ func injective(shown, full []string) error {
 // against the view's JSON.
 func TestWidthLabelsDistinct(t *testing.T) {
 	shared := filepath.Join(testenv.Shared(t), "traces")
-	wide, bert := filepath.Join(shared, widthTrace), filepath.Join(shared, moduleWidthTrace)
+	wide, bert := filepath.Join(shared, testenv.WidthTraceName), filepath.Join(shared, testenv.ModuleWidthTraceName)
 	checked := 0
 	for _, w := range []string{"80", "120"} {
 		check := func(what string, err error) {
