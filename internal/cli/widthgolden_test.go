@@ -78,17 +78,8 @@ func TestWidthGoldens(t *testing.T) {
 					t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr)
 				}
 				golden.CheckWidth(t, w, out)
-				if !goldens || golden.Updating() {
-					return
-				}
-				viewGolden := filepath.Join(testenv.Root(), "internal", "render", v.view, "testdata", "golden", golden.WidthName(v.name, w))
-				want, err := os.ReadFile(viewGolden)
-				if err != nil {
-					t.Fatalf("%v (the view's TestWidthGolden makes it: run make golden)", err)
-				}
-				if strings.ReplaceAll(string(want), "\r\n", "\n") != out {
-					os.WriteFile(viewGolden+".main", []byte(out), 0o644)
-					t.Fatalf("%s: Main's stdout is not the view's golden %s (see %s.main): the command builds the model or sets the view apart from what %s's TestWidthGolden does", strings.Join(args, " "), viewGolden, viewGolden, v.view)
+				if goldens {
+					holdToViewGolden(t, v.view, golden.WidthName(v.name, w), out)
 				}
 			})
 		}
