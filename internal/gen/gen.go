@@ -464,180 +464,225 @@ const (
 	typesAdd = "[\"float\", \"float\", \"Scalar\"]"
 )
 
-// step writes one ProfilerStep starting at t and returns where the next starts.
+// stepPlan is where one step's parts lie (ns), laid out before any is
+// written: the step annotation is written first (begin order), so its end
+// comes from the layers' fixed widths.
+type stepPlan struct {
+	no        int   // N of ProfilerStep#N
+	cold      bool  // the first step of a cold run
+	lateIn    int64 // the straggler's late entry (late.go)
+	start     int64 // the step annotation's start
+	ma, maEnd int64 // matmul_add
+	dead      int64 // before aten::matmul: the dead window
+	mm, mmIn  int64 // aten::matmul, its aten::mm
+	occ       int64 // the occupancy query before the GEMM's launch
+	launch1   int64 // the GEMM's launch
+	mmEnd     int64
+	matmulEnd int64
+	add       int64 // aten::add
+	launch2   int64 // its launch
+	addEnd    int64
+	cur       int64 // the body after matmul_add: the layers, then communication
+	comm      bool  // the body ends in a copy and an all-reduce
+	rfStart   int64 // the roofline block
+	bodyEnd   int64
+	end       int64
+}
+
+// step writes one ProfilerStep starting at t and returns where the next
+// starts: the plan, the step annotation (held back for -gpu-bound until
+// the body's device work is known), matmul_add and its variant, the
+// layers, the communication, the frames and the roofline block.
 func (g *writer) step(s int, t int64, cfg Config) int64 {
-	layers, variant := cfg.Layers, cfg.Variant
 	gemmDur := int64(gemmDurBase)
 	if cfg.GEMMScale > 0 {
 		gemmDur = int64(float64(gemmDurBase) * cfg.GEMMScale)
 	}
-	cold := s == 0 && !cfg.Warm
-	lateIn := g.enterLate(cfg, t)
-	t += lateIn
-	stepStart := t
-	// matmul_add body
-	ma := t + 21_000 + scenarioLen(cfg) + knobLen(cfg, s)
-	dead := int64(9_000)
-	if cold {
-		dead = 228_000 // the blog's dead window: nothing runs before aten::matmul
-		g.lag = 2_500_000
-		g.f.DeadWindowNs = dead
-	} else {
-		g.lag = 0
-	}
-	mm := ma + dead
-	// aten::matmul > aten::mm > occupancy query + launch
-	mmIn := mm + 6_000
-	occ := mmIn + 8_000
-	launch1 := occ + 5_000
-	mmEnd := launch1 + 18_000 + 4_000
-	matmulEnd := mmEnd + 3_000
-	add := matmulEnd + 11_000
-	launch2 := add + 9_000
-	addEnd := launch2 + 16_000 + 6_000
-	maEnd := addEnd + 8_000
-
-	// the body of the step after matmul_add
-	cur := maEnd + 10_000
-	var ops []func()
-	_ = ops
-	stepNo := s + 2
-	// We must write the step annotation first (begin order), so compute its end
-	// by simulating the layers' CPU time: each layer is fixed-width.
-	const layerW = layerWidth
-	bodyEnd := cur + int64(layers)*layerW
-	comm := layers > 0 || cfg.World > 0
-	if comm {
-		bodyEnd += 90_000 + g.stragglerDelay(cfg) - lateIn // copy + all-reduce
-	}
-	rfStart := bodyEnd
-	bodyEnd += rooflineLen(cfg)
-	stepEnd := bodyEnd + 15_000
-	if cold {
-		stepEnd += 40_000
-		if cfg.World > 0 {
-			// rank mode: the cold step lasts until its GPU lag has drained,
-			// so every later all-reduce starts when it is launched
-			stepEnd += g.lag
-		}
-	}
+	p := g.planStep(s, t, cfg)
 	writeStep := func(end int64) {
-		g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(stepNo), mainTid, stepStart, end-stepStart, "", "")
+		g.op("user_annotation", "ProfilerStep#"+strconv.Itoa(p.no), mainTid, p.start, end-p.start, "", "")
 	}
 	var endHeld func(int64, func(int64)) int64
 	if cfg.GPUBound {
 		endHeld = g.stepHold() // the step's end is known after its body
 	} else {
-		writeStep(stepEnd)
+		writeStep(p.end)
 	}
-	g.knobs(cfg, s, stepStart+21_000)
-	g.scenario(cfg, stepStart+21_000+knobLen(cfg, s))
-	g.stepModules(cfg, ma, maEnd, cur)
-	g.op("user_annotation", "matmul_add", mainTid, ma, maEnd-ma, "", "")
-	g.memStepBody(maEnd, stepStart)
-	var gemmEnd int64
-	switch variant {
-	case "compiled":
-		// torch.compile: a cache lookup, then the compiled region runs one
-		// addmm that first copies the bias device to device.
-		g.op("user_annotation", "TorchDynamo Cache Lookup", mainTid, mm, 5_000, "", "")
-		g.op("user_annotation", g.region(cfg, stepNo, stepStart+2_000), mainTid, mm+6_000, matmulEnd-mm-6_000+addEnd-matmulEnd, "", "")
-		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, mmIn+4_000, mmEnd-mmIn, "[[64], [64, 64], [64, 64], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
-		g.launch(mainTid, eAddmm, "cudaMemcpyAsync", occ, 4_000, devMemcpy, 7, "Memcpy DtoD (Device -> Device)", 1_200)
-		gemmEnd = g.launch(mainTid, eAddmm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
-	case "triton":
-		// torch.compile with Inductor: the GEMM stays a cuBLAS call inside
-		// the compiled graph, the add becomes one Triton kernel.
-		g.op("cpu_op", "TorchDynamo Cache Lookup", mainTid, mm, 5_000, "", "")
-		g.op("cpu_op", g.region(cfg, stepNo, stepStart+2_000), mainTid, mm+6_000, addEnd-mm-6_000, "", "")
-		g.op("cpu_op", "AOTDispatcher Runtime Wrapper Prologue", mainTid, mm+6_500, 1_500, "", "")
-		g.op("user_annotation", "## Call CompiledFxGraph fgen3xq7v2tracetab ##", mainTid, mm+9_000, addEnd-1_000-mm-9_000, "", "")
-		eMm := g.op("cpu_op", "aten::mm", mainTid, mmIn+4_000, mmEnd-mmIn-4_000, dims64, types2)
-		g.x("cuda_runtime", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", [2]int{pid, mainTid}, occ, 2_700,
-			"\"External id\": "+strconv.FormatInt(eMm, 10)+", \"cbid\": 183, \"correlation\": "+strconv.FormatInt(g.corr, 10))
-		g.corr++
-		g.f.LaunchCalls++
-		gemmEnd = g.launch(mainTid, eMm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, gemm, gemmDur)
-	default:
-		inner, dims, kern := "aten::mm", dims64, gemm
-		if variant == "bmm" {
-			inner, dims, kern = "aten::bmm", "[[8, 64, 64], [8, 64, 64]]", "void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_nn_align1>(cutlass_80_simt_sgemm_64x64_8x5_nn_align1::Params)"
-		}
-		g.op("cpu_op", "aten::matmul", mainTid, mm, matmulEnd-mm, dims, types2)
-		eMm := g.op("cpu_op", inner, mainTid, mmIn, mmEnd-mmIn, dims, types2)
-		g.x("cuda_runtime", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", [2]int{pid, mainTid}, occ, 2_700,
-			"\"External id\": "+strconv.FormatInt(eMm, 10)+", \"cbid\": 183, \"correlation\": "+strconv.FormatInt(g.corr, 10))
-		g.corr++
-		g.f.LaunchCalls++
-		gemmEnd = g.launch(mainTid, eMm, "cudaLaunchKernel", launch1, 18_000, devKernel, 7, kern, gemmDur)
-	}
+	g.knobs(cfg, s, p.start+21_000)
+	g.scenario(cfg, p.start+21_000+knobLen(cfg, s))
+	g.stepModules(cfg, p.ma, p.maEnd, p.cur)
+	g.op("user_annotation", "matmul_add", mainTid, p.ma, p.maEnd-p.ma, "", "")
+	g.memStepBody(p.maEnd, p.start)
+	gemmEnd := g.matmul(cfg, p, gemmDur)
 	g.f.GEMMDurNs = gemmDur
-	if cold {
+	if p.cold {
 		// the profiler's own buffer request (CUPTI's pseudo-thread) stalls
 		// the GPU between the first GEMM and the first add
 		g.x("overhead", "Activity Buffer Request", [2]int{-1, 0}, gemmEnd-2_000, 171_000, "")
 		g.f.BufferRequestNs = 171_000
 		g.free[7] = gemmEnd - 2_000 + 171_000
 	}
-	if variant == "triton" {
-		eTri := g.op("cpu_op", fusedKernel, mainTid, add, addEnd-2_000-add, "", "")
-		g.launchCat("cuda_driver", mainTid, eTri, "cuLaunchKernel", launch2, 16_000, devKernel, 7, fusedKernel, fusedDur)
-		g.f.FusedDurNs = fusedDur
+	g.addOp(cfg, p)
+	g.graphReplay(cfg, p.maEnd+1_000)
+	for l := 0; l < cfg.Layers; l++ {
+		g.layer(cfg, l, p.cur+int64(l)*layerWidth)
 	}
-	if variant != "compiled" && variant != "triton" {
-		eAdd := g.op("cpu_op", "aten::add", mainTid, add, addEnd-add, dimsAdd, typesAdd)
-		g.launch(mainTid, eAdd, "cudaLaunchKernel", launch2, 16_000, devKernel, 7, addKernel, addDur)
+	if p.comm {
+		g.allReduce(cfg, p.cur+int64(cfg.Layers)*layerWidth)
+	}
+	g.overlapFrames(cfg, p.ma, p.maEnd, p.end)
+	g.rooflineBlock(cfg, p.rfStart)
+	end := p.end
+	if endHeld != nil {
+		end = endHeld(p.bodyEnd, writeStep)
+	}
+	return end + 2_000
+}
+
+// planStep lays out step s from t (the straggler's late entry, when it
+// has one, written first), and sets the lag and dead window a cold first
+// step has.
+func (g *writer) planStep(s int, t int64, cfg Config) stepPlan {
+	p := stepPlan{no: s + 2, cold: s == 0 && !cfg.Warm}
+	p.lateIn = g.enterLate(cfg, t)
+	p.start = t + p.lateIn
+	p.ma = p.start + 21_000 + scenarioLen(cfg) + knobLen(cfg, s)
+	p.dead = 9_000
+	if p.cold {
+		p.dead = 228_000 // the blog's dead window: nothing runs before aten::matmul
+		g.lag = 2_500_000
+		g.f.DeadWindowNs = p.dead
+	} else {
+		g.lag = 0
+	}
+	// aten::matmul > aten::mm > occupancy query + launch
+	p.mm = p.ma + p.dead
+	p.mmIn = p.mm + 6_000
+	p.occ = p.mmIn + 8_000
+	p.launch1 = p.occ + 5_000
+	p.mmEnd = p.launch1 + 18_000 + 4_000
+	p.matmulEnd = p.mmEnd + 3_000
+	p.add = p.matmulEnd + 11_000
+	p.launch2 = p.add + 9_000
+	p.addEnd = p.launch2 + 16_000 + 6_000
+	p.maEnd = p.addEnd + 8_000
+	p.cur = p.maEnd + 10_000
+	p.bodyEnd = p.cur + int64(cfg.Layers)*layerWidth
+	p.comm = cfg.Layers > 0 || cfg.World > 0
+	if p.comm {
+		p.bodyEnd += 90_000 + g.stragglerDelay(cfg) - p.lateIn // copy + all-reduce
+	}
+	p.rfStart = p.bodyEnd
+	p.bodyEnd += rooflineLen(cfg)
+	p.end = p.bodyEnd + 15_000
+	if p.cold {
+		p.end += 40_000
+		if cfg.World > 0 {
+			// rank mode: the cold step lasts until its GPU lag has drained,
+			// so every later all-reduce starts when it is launched
+			p.end += g.lag
+		}
+	}
+	return p
+}
+
+// matmul writes matmul_add's GEMM as the variant runs it (eager, bmm,
+// torch.compile's region, Inductor's graph) and returns the GEMM's end.
+func (g *writer) matmul(cfg Config, p stepPlan, gemmDur int64) int64 {
+	switch cfg.Variant {
+	case "compiled":
+		// torch.compile: a cache lookup, then the compiled region runs one
+		// addmm that first copies the bias device to device.
+		g.op("user_annotation", "TorchDynamo Cache Lookup", mainTid, p.mm, 5_000, "", "")
+		g.op("user_annotation", g.region(cfg, p.no, p.start+2_000), mainTid, p.mm+6_000, p.matmulEnd-p.mm-6_000+p.addEnd-p.matmulEnd, "", "")
+		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, p.mmIn+4_000, p.mmEnd-p.mmIn, "[[64], [64, 64], [64, 64], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
+		g.launch(mainTid, eAddmm, "cudaMemcpyAsync", p.occ, 4_000, devMemcpy, 7, "Memcpy DtoD (Device -> Device)", 1_200)
+		return g.launch(mainTid, eAddmm, "cudaLaunchKernel", p.launch1, 18_000, devKernel, 7, gemm, gemmDur)
+	case "triton":
+		// torch.compile with Inductor: the GEMM stays a cuBLAS call inside
+		// the compiled graph, the add becomes one Triton kernel.
+		g.op("cpu_op", "TorchDynamo Cache Lookup", mainTid, p.mm, 5_000, "", "")
+		g.op("cpu_op", g.region(cfg, p.no, p.start+2_000), mainTid, p.mm+6_000, p.addEnd-p.mm-6_000, "", "")
+		g.op("cpu_op", "AOTDispatcher Runtime Wrapper Prologue", mainTid, p.mm+6_500, 1_500, "", "")
+		g.op("user_annotation", "## Call CompiledFxGraph fgen3xq7v2tracetab ##", mainTid, p.mm+9_000, p.addEnd-1_000-p.mm-9_000, "", "")
+		eMm := g.op("cpu_op", "aten::mm", mainTid, p.mmIn+4_000, p.mmEnd-p.mmIn-4_000, dims64, types2)
+		g.occupancyQuery(eMm, p.occ)
+		return g.launch(mainTid, eMm, "cudaLaunchKernel", p.launch1, 18_000, devKernel, 7, gemm, gemmDur)
+	}
+	inner, dims, kern := "aten::mm", dims64, gemm
+	if cfg.Variant == "bmm" {
+		inner, dims, kern = "aten::bmm", "[[8, 64, 64], [8, 64, 64]]", "void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_nn_align1>(cutlass_80_simt_sgemm_64x64_8x5_nn_align1::Params)"
+	}
+	g.op("cpu_op", "aten::matmul", mainTid, p.mm, p.matmulEnd-p.mm, dims, types2)
+	eMm := g.op("cpu_op", inner, mainTid, p.mmIn, p.mmEnd-p.mmIn, dims, types2)
+	g.occupancyQuery(eMm, p.occ)
+	return g.launch(mainTid, eMm, "cudaLaunchKernel", p.launch1, 18_000, devKernel, 7, kern, gemmDur)
+}
+
+// occupancyQuery writes the occupancy query a GEMM makes before its
+// launch (picking its variant), on op e's correlation.
+func (g *writer) occupancyQuery(e, at int64) {
+	g.x("cuda_runtime", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", [2]int{pid, mainTid}, at, 2_700,
+		"\"External id\": "+strconv.FormatInt(e, 10)+", \"cbid\": 183, \"correlation\": "+strconv.FormatInt(g.corr, 10))
+	g.corr++
+	g.f.LaunchCalls++
+}
+
+// addOp writes matmul_add's add: one Triton kernel under Inductor, an
+// aten::add launch in eager mode (the compiled region's addmm has none).
+func (g *writer) addOp(cfg Config, p stepPlan) {
+	switch cfg.Variant {
+	case "triton":
+		eTri := g.op("cpu_op", fusedKernel, mainTid, p.add, p.addEnd-2_000-p.add, "", "")
+		g.launchCat("cuda_driver", mainTid, eTri, "cuLaunchKernel", p.launch2, 16_000, devKernel, 7, fusedKernel, fusedDur)
+		g.f.FusedDurNs = fusedDur
+	case "compiled":
+	default:
+		eAdd := g.op("cpu_op", "aten::add", mainTid, p.add, p.addEnd-p.add, dimsAdd, typesAdd)
+		g.launch(mainTid, eAdd, "cudaLaunchKernel", p.launch2, 16_000, devKernel, 7, addKernel, addDur)
 		g.f.AddDurNs = addDur
 	}
-	g.graphReplay(cfg, maEnd+1_000)
+}
 
-	for l := 0; l < layers; l++ {
-		lt := cur + int64(l)*layerW
-		g.layerModule(cfg, "Linear", l, lt, 52_000)
-		eLin := g.op("cpu_op", "aten::linear", mainTid, lt, 52_000, "[[64, 512], [512, 512], [512]]", "[\"float\", \"float\", \"float\"]")
-		_ = eLin
-		g.op("cpu_op", "aten::t", mainTid, lt+2_000, 7_000, "[[512, 512]]", "[\"float\"]")
-		g.op("cpu_op", "aten::transpose", mainTid, lt+3_500, 4_000, "[[512, 512], [], []]", "[\"float\", \"Scalar\", \"Scalar\"]")
-		eAddmm := g.op("cpu_op", "aten::addmm", mainTid, lt+11_000, 38_000, "[[512], [64, 512], [512, 512], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
-		g.launch(mainTid, eAddmm, "cudaLaunchKernel", lt+26_000, 9_000, devKernel, 7,
-			"sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas", 19_000+int64(l%3)*2_000)
-		g.layerModule(cfg, "ReLU", l, lt+52_500, 6_500)
-		eRelu := g.op("cpu_op", "aten::relu", mainTid, lt+52_500, 6_500, "[[64, 512]]", "[\"float\"]")
-		g.launch(mainTid, eRelu, "cudaLaunchKernel", lt+54_000, 4_000, devKernel, 7,
-			"void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)", 3_200)
-		// backward on the autograd thread, linked by a fwdbwd flow
-		bt := lt + 5_000
-		g.flow("fwdbwd", 's', eAddmm, pid, mainTid, lt+11_000)
-		eEval := g.op("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", bwdTid, bt, 40_000, "", "")
-		g.flow("fwdbwd", 'f', eAddmm, pid, bwdTid, bt)
-		_ = eEval
-		eBwd := g.op("cpu_op", "AddmmBackward0", bwdTid, bt+2_000, 36_000, "", "")
-		_ = eBwd
-		eMmB := g.op("cpu_op", "aten::mm", bwdTid, bt+5_000, 20_000, "[[64, 512], [512, 512]]", "[\"float\", \"float\"]")
-		g.launch(bwdTid, eMmB, "cudaLaunchKernel", bt+10_000, 7_000, devKernel, 7, gemm, 21_000)
-		eSum := g.op("cpu_op", "aten::sum", bwdTid, bt+27_000, 9_000, "[[64, 512], [], [], []]", "[\"float\", \"ScalarList\", \"Scalar\", \"\"]")
-		g.launch(bwdTid, eSum, "cudaLaunchKernel", bt+30_000, 4_500, devKernel, 7, "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4>)", 6_400)
-	}
-	if comm {
-		ct := cur + int64(layers)*layerW
-		eCopy := g.op("cpu_op", "aten::copy_", mainTid, ct, 30_000, "[[64, 64], [64, 64], []]", "[\"float\", \"float\", \"Scalar\"]")
-		g.launch(mainTid, eCopy, "cudaMemcpyAsync", ct+6_000, 12_000, devMemcpy, 7, "Memcpy HtoD (Pinned -> Device)", 2_000)
-		eZero := g.op("cpu_op", "aten::zero_", mainTid, ct+32_000, 12_000, "[[512, 512]]", "[\"float\"]")
-		g.launch(mainTid, eZero, "cudaMemsetAsync", ct+35_000, 5_000, devMemset, 7, "Memset (Device)", 1_300)
-		ct += g.rankCollective(cfg, ct)
-		eAR := g.op("cpu_op", "c10d::allreduce_", mainTid, ct+46_000, 40_000, "[[[512, 512]], [], [], [], []]", "[\"TensorList\", \"Object\", \"Object\", \"Object\", \"Int\"]")
-		eRec := g.op("cpu_op", "record_param_comms", mainTid, ct+50_000, 30_000, "", "")
-		_ = eAR
-		g.launch(mainTid, eRec, "cudaLaunchKernel", ct+60_000, 8_000, devKernel, 20,
-			"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", allReduceDur)
-		g.fixColl, g.collArgs = nil, ""
-	}
-	g.overlapFrames(cfg, ma, maEnd, stepEnd)
-	g.rooflineBlock(cfg, rfStart)
-	if endHeld != nil {
-		stepEnd = endHeld(bodyEnd, writeStep)
-	}
-	return stepEnd + 2_000
+// layer writes extra layer l from lt: linear and ReLU forward on the main
+// thread, the addmm's backward on the autograd thread (a fwdbwd flow).
+func (g *writer) layer(cfg Config, l int, lt int64) {
+	g.layerModule(cfg, "Linear", l, lt, 52_000)
+	g.op("cpu_op", "aten::linear", mainTid, lt, 52_000, "[[64, 512], [512, 512], [512]]", "[\"float\", \"float\", \"float\"]")
+	g.op("cpu_op", "aten::t", mainTid, lt+2_000, 7_000, "[[512, 512]]", "[\"float\"]")
+	g.op("cpu_op", "aten::transpose", mainTid, lt+3_500, 4_000, "[[512, 512], [], []]", "[\"float\", \"Scalar\", \"Scalar\"]")
+	eAddmm := g.op("cpu_op", "aten::addmm", mainTid, lt+11_000, 38_000, "[[512], [64, 512], [512, 512], [], []]", "[\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]")
+	g.launch(mainTid, eAddmm, "cudaLaunchKernel", lt+26_000, 9_000, devKernel, 7,
+		"sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas", 19_000+int64(l%3)*2_000)
+	g.layerModule(cfg, "ReLU", l, lt+52_500, 6_500)
+	eRelu := g.op("cpu_op", "aten::relu", mainTid, lt+52_500, 6_500, "[[64, 512]]", "[\"float\"]")
+	g.launch(mainTid, eRelu, "cudaLaunchKernel", lt+54_000, 4_000, devKernel, 7,
+		"void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)", 3_200)
+	// backward on the autograd thread, linked by a fwdbwd flow
+	bt := lt + 5_000
+	g.flow("fwdbwd", 's', eAddmm, pid, mainTid, lt+11_000)
+	g.op("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", bwdTid, bt, 40_000, "", "")
+	g.flow("fwdbwd", 'f', eAddmm, pid, bwdTid, bt)
+	g.op("cpu_op", "AddmmBackward0", bwdTid, bt+2_000, 36_000, "", "")
+	eMmB := g.op("cpu_op", "aten::mm", bwdTid, bt+5_000, 20_000, "[[64, 512], [512, 512]]", "[\"float\", \"float\"]")
+	g.launch(bwdTid, eMmB, "cudaLaunchKernel", bt+10_000, 7_000, devKernel, 7, gemm, 21_000)
+	eSum := g.op("cpu_op", "aten::sum", bwdTid, bt+27_000, 9_000, "[[64, 512], [], [], []]", "[\"float\", \"ScalarList\", \"Scalar\", \"\"]")
+	g.launch(bwdTid, eSum, "cudaLaunchKernel", bt+30_000, 4_500, devKernel, 7, "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4, 4>)", 6_400)
+}
+
+// allReduce writes the step's communication from ct: a host-to-device
+// copy, a memset, then the all-reduce (late on a straggler rank).
+func (g *writer) allReduce(cfg Config, ct int64) {
+	eCopy := g.op("cpu_op", "aten::copy_", mainTid, ct, 30_000, "[[64, 64], [64, 64], []]", "[\"float\", \"float\", \"Scalar\"]")
+	g.launch(mainTid, eCopy, "cudaMemcpyAsync", ct+6_000, 12_000, devMemcpy, 7, "Memcpy HtoD (Pinned -> Device)", 2_000)
+	eZero := g.op("cpu_op", "aten::zero_", mainTid, ct+32_000, 12_000, "[[512, 512]]", "[\"float\"]")
+	g.launch(mainTid, eZero, "cudaMemsetAsync", ct+35_000, 5_000, devMemset, 7, "Memset (Device)", 1_300)
+	ct += g.rankCollective(cfg, ct)
+	g.op("cpu_op", "c10d::allreduce_", mainTid, ct+46_000, 40_000, "[[[512, 512]], [], [], [], []]", "[\"TensorList\", \"Object\", \"Object\", \"Object\", \"Int\"]")
+	eRec := g.op("cpu_op", "record_param_comms", mainTid, ct+50_000, 30_000, "", "")
+	g.launch(mainTid, eRec, "cudaLaunchKernel", ct+60_000, 8_000, devKernel, 20,
+		"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", allReduceDur)
+	g.fixColl, g.collArgs = nil, ""
 }
 
 // finalSync writes the cudaDeviceSynchronize that waits for the GPU.
