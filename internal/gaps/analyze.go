@@ -63,11 +63,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		deviceGaps(c, d.dev, &d.seq, span, gl.emit)
 		busyIn = append(busyIn, busyInside(&d.seq, span, calls, &inCalls))
 	}
-	res := gl.listed.result()
-	r.Gaps = make([]Gap, 0, len(res))
-	for _, g := range res {
-		r.Gaps = append(r.Gaps, g.gap(t, allSteps))
-	}
+	listGaps(r, t, o, gl.listed.result(), allSteps)
 	r.Syncs = syncReport(t, syncs, mergeIvs(inCalls), o.Top)
 	cpuSpan := cpuWindow(span, devices)
 	wait()
