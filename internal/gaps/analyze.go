@@ -63,7 +63,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		deviceGaps(c, d.dev, &d.seq, span, gl.emit)
 		busyIn = append(busyIn, busyInside(&d.seq, span, calls, &inCalls))
 	}
-	listGaps(r, t, o, gl.listed.result(), allSteps)
+	listGaps(r, t, o, gl, allSteps)
 	r.Syncs = syncReport(t, syncs, mergeIvs(inCalls), o.Top)
 	cpuSpan := cpuWindow(span, devices)
 	wait()
@@ -110,6 +110,7 @@ type gapList struct {
 	acc    *idleAcc
 	listed *topN[gapRec]
 	minGap int64
+	all    *gapChunks // instead of listed with AllGaps and LazyGaps (eachgap.go)
 }
 
 func newGapList(t *trace.Trace, o Options) *gapList {
@@ -120,6 +121,9 @@ func newGapList(t *trace.Trace, o Options) *gapList {
 	}
 	if o.AllGaps {
 		g.listed.n = 0 // no bound
+		if o.LazyGaps {
+			g.all = &gapChunks{}
+		}
 	}
 	return g
 }
@@ -129,7 +133,7 @@ func (gl *gapList) emit(g *gapRec) {
 	if g.len() >= gl.minGap {
 		x := *g
 		x.suParts = nil // scratch of the causer
-		gl.listed.add(x)
+		gl.keep(x)
 	}
 }
 
