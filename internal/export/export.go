@@ -411,7 +411,7 @@ func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tra
 
 // writeSmallTables writes the datasets of a few rows per trace or step.
 func writeSmallTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, path string, d fileDigest, version string, reuse *trend.Reuse, record recordFunc) {
-	f, rows, size, err := writeRows(ctx, spec, DatasetMemory, memoryRows(c, t))
+	f, rows, size, err := writeFile(ctx, spec, DatasetMemory, func(emit func([]MemoryRow) error) error { return memoryRows(c, t, emit) })
 	record(DatasetMemory, f, rows, size, err)
 	rr, cr, rs := rankTables(c, t, path)
 	reuse.Ranks = rs
