@@ -23,6 +23,10 @@ type Options struct {
 	KeyOp     bool // --by kernel: device rows keyed by the op that launched them
 	// Roofline adds the ModelMetrics samples to the op rows (roofline.go).
 	Roofline bool
+
+	// Reuse is what the caller has already computed of the one trace it
+	// reduces (reuse.go); nil: nothing.
+	Reuse *Reuse
 }
 
 // TraceInfo is what a side knows of one of its traces.
@@ -141,6 +145,9 @@ func opKey(r *table.Row, shape bool) string {
 func Reduce(traces []*trace.Trace, files []string, o Options) (*Side, error) {
 	s := &Side{PerStep: o.Normalize, By: o.By, Totals: map[string][]float64{}, Missing: map[string]string{}, StepsPerSample: 1}
 	a := &acc{rows: map[string]*racc{}}
+	if len(traces) != 1 {
+		o.Reuse = nil // the analyses of one trace
+	}
 	var outside []vals
 	for k, t := range traces {
 		ov, err := reduceOne(s, a, t, files[k], o)
@@ -227,7 +234,7 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 	}
 	perStep := o.Normalize && len(steps) > 0
 	topt := table.Options{Torch: o.Torch, GroupByShape: o.GroupByShape}
-	all, err := table.Compute(t, topt)
+	all, err := o.Reuse.table(t, topt)
 	if err != nil {
 		return vals{}, err
 	}
@@ -268,7 +275,7 @@ func reduceOne(s *Side, a *acc, t *trace.Trace, file string, o Options) (vals, e
 		outside = addOpRows(a, all, per, groups, o.GroupByShape, base)
 	}
 	outside[iCPUTotal], outside[iCudaTotal] = outside[iSelfCPU], outside[iSelfCuda]
-	addTotals(s, t, all, per, groups, steps)
+	addTotals(s, t, all, per, groups, steps, o.Reuse.gaps(t))
 	return outside, nil
 }
 

@@ -162,8 +162,7 @@ func addOpRows(a *acc, all *table.Result, per []*table.Result, groups [][2]int, 
 // the union of the steps each extended to the end of the work it
 // launched; the GPU window without steps), whose per-step shares add up to
 // it (trace.FillGPU).
-func addTotals(s *Side, t *trace.Trace, all *table.Result, per []*table.Result, groups [][2]int, steps []trace.Step) {
-	g := gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, Top: 1})
+func addTotals(s *Side, t *trace.Trace, all *table.Result, per []*table.Result, groups [][2]int, steps []trace.Step, g *gaps.Report) {
 	v := g.Verdict
 	var laneBusy, laneWindow int64
 	for _, d := range g.Devices {

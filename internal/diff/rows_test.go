@@ -117,7 +117,7 @@ func TestTotalsPerStep(t *testing.T) {
 	all := &table.Result{SumSelfCPU: 9}
 	per := []*table.Result{{SumSelfCPU: 3}, {SumSelfCPU: 5.001}}
 	s := &Side{Totals: map[string][]float64{}}
-	addTotals(s, tr, all, per, [][2]int{{0, 0}, {1, 2}}, steps)
+	addTotals(s, tr, all, per, [][2]int{{0, 0}, {1, 2}}, steps, (*Reuse)(nil).gaps(tr))
 	if got := s.Totals["self_cpu"]; !slices.Equal(got, []float64{3000, 2501}) {
 		t.Errorf("self_cpu %v, want [3000 2501]", got)
 	}
@@ -125,7 +125,7 @@ func TestTotalsPerStep(t *testing.T) {
 		t.Errorf("step_time %v, want 100, 150 and 50 us", got)
 	}
 	s = &Side{Totals: map[string][]float64{}}
-	addTotals(s, tr, all, nil, nil, steps)
+	addTotals(s, tr, all, nil, nil, steps, (*Reuse)(nil).gaps(tr))
 	if got := s.Totals["step_time"]; !slices.Equal(got, []float64{100_000}) {
 		t.Errorf("whole trace: step_time %v, want the median, 100 us", got)
 	}

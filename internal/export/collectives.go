@@ -6,10 +6,11 @@ import (
 )
 
 // rankTables reduces the trace as tracetab ranks does (ranks.Summarize)
-// and lays the summary out as its rank row and collectives rows.
-func rankTables(c *common, t *trace.Trace, path string) (RankRow, []CollectiveRow) {
+// and lays the summary out as its rank row and collectives rows; the
+// summary is returned for the trend row.
+func rankTables(c *common, t *trace.Trace, path string) (RankRow, []CollectiveRow, *ranks.Summary) {
 	s := ranks.Summarize(t, 0)
-	return RankRowOf(c.id, c.rank, path, s), CollectiveRowsOf(c.id, c.rank, s)
+	return RankRowOf(c.id, c.rank, path, s), CollectiveRowsOf(c.id, c.rank, s), s
 }
 
 // RankRowOf is s's row; rank is the trace's own (nil when it names none).

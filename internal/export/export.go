@@ -17,7 +17,10 @@ import (
 
 	"github.com/tracetab/tracetab/internal/atomicfile"
 	"github.com/tracetab/tracetab/internal/fanout"
+	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
+	"github.com/tracetab/tracetab/internal/trend"
 )
 
 // EventPartRows is the most events one file holds: a larger trace's events
@@ -297,10 +300,13 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 	// events (most of the rows, streamed in parts of EventPartRows,
 	// several files of one trace), and the op and kernel tables of every
 	// step followed by the small datasets.
+	// What the trend row reads of the gaps report and of the whole
+	// trace's op table is kept from their own datasets (trend.Reuse).
+	reuse := &trend.Reuse{}
 	func() {
 		gc.enter()
 		defer gc.leave()
-		writeGapTables(ctx, spec, c, t, record)
+		reuse.Diff.Gaps = writeGapTables(ctx, spec, c, t, record)
 	}()
 	of := eventSteps(t)
 	var wg sync.WaitGroup
@@ -311,8 +317,10 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 	}()
 	go func() {
 		defer wg.Done()
-		if writeStepTables(ctx, spec, c, t, of, record) == nil {
-			writeSmallTables(ctx, spec, c, t, path, d, o.Version, record)
+		all, err := writeStepTables(ctx, spec, c, t, of, record)
+		if err == nil {
+			reuse.Diff.Table = all
+			writeSmallTables(ctx, spec, c, t, path, d, o.Version, reuse, record)
 		}
 	}()
 	wg.Wait()
@@ -388,8 +396,9 @@ func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace,
 
 // writeGapTables writes the datasets made from tracetab gaps' report
 // (steps, gaps, queues); the report, which lists every gap, is dropped
-// when they are written.
-func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) {
+// when they are written but for what the trend row reads of it (its
+// verdict and device lanes), which is returned.
+func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) *gaps.Report {
 	rep := analyzeGaps(t)
 	f, rows, size, err := writeRows(ctx, spec, DatasetSteps, stepRows(c, t, rep))
 	record(DatasetSteps, f, rows, size, err)
@@ -397,18 +406,20 @@ func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tra
 	record(DatasetGaps, f, rows, size, err)
 	f, rows, size, err = writeRows(ctx, spec, DatasetQueues, queueRows(c, rep))
 	record(DatasetQueues, f, rows, size, err)
+	return &gaps.Report{Verdict: rep.Verdict, Devices: rep.Devices}
 }
 
 // writeSmallTables writes the datasets of a few rows per trace or step.
-func writeSmallTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, path string, d fileDigest, version string, record recordFunc) {
-	f, rows, size, err := writeRows(ctx, spec, DatasetMemory, memoryRows(c, t))
+func writeSmallTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, path string, d fileDigest, version string, reuse *trend.Reuse, record recordFunc) {
+	f, rows, size, err := writeFile(ctx, spec, DatasetMemory, func(emit func([]MemoryRow) error) error { return memoryRows(c, t, emit) })
 	record(DatasetMemory, f, rows, size, err)
-	rr, cr := rankTables(c, t, path)
+	rr, cr, rs := rankTables(c, t, path)
+	reuse.Ranks = rs
 	f, rows, size, err = writeRows(ctx, spec, DatasetCollectives, cr)
 	record(DatasetCollectives, f, rows, size, err)
 	f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
 	record(DatasetRanks, f, rows, size, err)
-	if tr, err := trendRow(c, t, path); err != nil {
+	if tr, err := trendRow(c, t, path, reuse); err != nil {
 		record(DatasetTrend, nil, 0, 0, err)
 	} else {
 		f, rows, size, err = writeRows(ctx, spec, DatasetTrend, []TrendRow{tr})
@@ -429,24 +440,28 @@ type recordFunc func(dataset string, f *atomicfile.File, rows, size int64, err e
 
 // writeStepTables writes the op and kernel rows of the whole trace (step
 // null) and of each profiler step (computed on the step's own events: see
-// subTrace), a step at a time.
-func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of []int32, record recordFunc) error {
+// subTrace), a step at a time; it returns the whole trace's op table.
+func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of []int32, record recordFunc) (*table.Result, error) {
 	ops, err := newFileWriter[OpRow](ctx, spec, DatasetOps)
 	if err != nil {
 		record(DatasetOps, nil, 0, 0, err)
-		return err
+		return nil, err
 	}
 	kernels, err := newFileWriter[KernelRow](ctx, spec, DatasetKernels)
 	if err != nil {
 		ops.abort()
 		record(DatasetKernels, nil, 0, 0, err)
-		return err
+		return nil, err
 	}
+	var all *table.Result
 	err = func() error {
 		write := func(u *trace.Trace, step *int64) error {
-			o, err := opRows(c, u, step)
+			o, res, err := opRows(c, u, step)
 			if err != nil {
 				return err
+			}
+			if step == nil {
+				all = res
 			}
 			if err := ops.write(o); err != nil {
 				return err
@@ -469,17 +484,17 @@ func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tr
 		ops.abort()
 		kernels.abort()
 		record(DatasetOps, nil, 0, 0, err)
-		return err
+		return nil, err
 	}
 	f, rows, size, err := ops.finish()
 	record(DatasetOps, f, rows, size, err)
 	if err != nil {
 		kernels.abort()
-		return err
+		return nil, err
 	}
 	f, rows, size, err = kernels.finish()
 	record(DatasetKernels, f, rows, size, err)
-	return err
+	return all, err
 }
 
 // partitionValues are the Hive partition values of a trace's files.

@@ -26,18 +26,22 @@ func deviceKind(dt int8) string {
 	return "type " + strconv.Itoa(int(dt))
 }
 
-// memoryRows are the [memory] and [OutOfMemory] records as the trace
-// holds them, each with the op that made it: the innermost cpu_op on the
-// record's own thread whose interval holds the record's time, both ends
-// included (torch counts a record in an op's memory when start <= ts <=
-// end; the innermost such op is the one whose Self Mem it is).
-func memoryRows(c *common, t *trace.Trace) []MemoryRow {
+// memoryRows calls emit with the [memory] and [OutOfMemory] records as
+// the trace holds them, a batch at a time (tracegen -shape export at 200
+// MB holds 96k: all at once they were 14 MiB of export's peak), each with
+// the op that made it: the innermost cpu_op on the record's own thread
+// whose interval holds the record's time, both ends included (torch
+// counts a record in an op's memory when start <= ts <= end; the
+// innermost such op is the one whose Self Mem it is).
+func memoryRows(c *common, t *trace.Trace, emit func([]MemoryRow) error) error {
 	if len(t.Mem) == 0 {
-		return []MemoryRow{}
+		return nil
 	}
 	op := allocatingOps(t)
 	steps := t.StepWindows()
-	rows := make([]MemoryRow, 0, len(t.Mem))
+	lanes := laneCols(t)
+	rows := make([]MemoryRow, 0, min(len(t.Mem), batchRows))
+	sl := newSlab(cap(rows), 4, 0, 1, 0)
 	for k := range t.Mem {
 		m := &t.Mem[k]
 		r := MemoryRow{TraceID: c.id, Rank: c.rank, Record: int64(k), StartNs: m.Ts - t.TraceStart,
@@ -46,25 +50,33 @@ func memoryRows(c *common, t *trace.Trace) []MemoryRow {
 		if m.DevType < 0 {
 			r.DeviceType = -1
 		}
-		tr := &t.Tracks[m.Track]
-		r.Pid, _ = idCols(t, tr.Pid)
-		r.Tid, _ = idCols(t, tr.Tid)
+		r.Pid, r.Tid = lanes[m.Track].pid, lanes[m.Track].tid // shared by the track's rows (read only)
 		if m.Has&trace.MemHasAddr != 0 {
-			r.Addr = ptr(m.Addr)
+			r.Addr = sl.p64(m.Addr)
 		}
 		if m.Has&trace.MemHasReserved != 0 {
-			r.TotalReserved = ptr(m.TotalReserved)
+			r.TotalReserved = sl.p64(m.TotalReserved)
 		}
 		if s := trace.StepAt(steps, m.Ts); s >= 0 {
-			r.Step = ptr(steps[s].N)
+			r.Step = sl.p64(steps[s].N)
 		}
 		if o := op[k]; o >= 0 {
-			r.Op = ptr(int64(o))
-			r.OpName = ptr(t.NameOf(int(o)))
+			r.Op = sl.p64(int64(o))
+			r.OpName = sl.pstr(t.NameOf(int(o)))
 		}
 		rows = append(rows, r)
+		if len(rows) == batchRows {
+			if err := emit(rows); err != nil {
+				return err
+			}
+			rows = rows[:0]
+			sl.reset()
+		}
 	}
-	return rows
+	if len(rows) > 0 {
+		return emit(rows)
+	}
+	return nil
 }
 
 // allocatingOps finds each record's op (see memoryRows), -1 when none: per

@@ -9,11 +9,12 @@ import (
 
 // opRows are the rows of tracetab table (torch's key_averages(), by the
 // recording torch's rules, in first-occurrence order) of t, with step
-// set to nil for the whole trace or to the step's number.
-func opRows(c *common, t *trace.Trace, step *int64) ([]OpRow, error) {
+// set to nil for the whole trace or to the step's number; the table is
+// returned too (the whole trace's is the trend row's).
+func opRows(c *common, t *trace.Trace, step *int64) ([]OpRow, *table.Result, error) {
 	res, err := table.Compute(t, table.Options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows := make([]OpRow, 0, len(res.Rows))
 	for i := range res.Rows {
@@ -34,7 +35,7 @@ func opRows(c *common, t *trace.Trace, step *int64) ([]OpRow, error) {
 		}
 		rows = append(rows, o)
 	}
-	return rows, nil
+	return rows, res, nil
 }
 
 // kernelRows are the rows of tracetab table --by kernel of t.

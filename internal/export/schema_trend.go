@@ -35,9 +35,9 @@ type TrendRow struct {
 	Value     []float64 `parquet:"value,list"`
 }
 
-// trendRow reduces t as trend does.
-func trendRow(c *common, t *trace.Trace, path string) (TrendRow, error) {
-	r, err := trend.Summarize(t, path)
+// trendRow reduces t as trend does, taking what u holds as computed.
+func trendRow(c *common, t *trace.Trace, path string, u *trend.Reuse) (TrendRow, error) {
+	r, err := trend.SummarizeReusing(t, path, u)
 	if err != nil {
 		return TrendRow{}, err
 	}

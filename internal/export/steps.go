@@ -5,9 +5,10 @@ import (
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
-// analyzeGaps is tracetab gaps over the whole trace with every gap listed.
+// analyzeGaps is tracetab gaps over the whole trace with every gap listed
+// (resolved one at a time as the rows are made: Report.EachGap).
 func analyzeGaps(t *trace.Trace) *gaps.Report {
-	return gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, AllGaps: true, Top: 1})
+	return gaps.Analyze(t, gaps.Options{Device: -1, Stream: -1, AllGaps: true, LazyGaps: true, Top: 1})
 }
 
 // stepRows are the profiler steps: trace.Steps's rows (tracetab table --by
@@ -72,10 +73,10 @@ var edgeNames = map[gaps.Edge]string{gaps.Between: "between ops", gaps.BeforeFir
 // gapRows calls emit with a row for every idle stretch of every GPU,
 // with its cause, a batch at a time.
 func gapRows(c *common, rep *gaps.Report, emit func([]GapRow) error) error {
-	rows := make([]GapRow, 0, min(len(rep.Gaps), batchRows))
+	rows := make([]GapRow, 0, min(rep.NumGaps(), batchRows))
 	sl := newSlab(cap(rows), 4, 0, 6, 1)
 	causes := gaps.Causes()
-	for _, g := range rep.Gaps {
+	err := rep.EachGap(func(g *gaps.Gap) error {
 		r := GapRow{TraceID: c.id, Rank: c.rank, Device: int32(g.Device), StartNs: g.StartNs, LengthNs: g.LenNs,
 			Edge: edgeNames[g.Edge], Cause: g.Cause.String(), CausePct: g.CausePct, LaunchLagNs: g.LaunchLagNs}
 		if g.Edge == gaps.Between {
@@ -106,11 +107,12 @@ func gapRows(c *common, rep *gaps.Report, emit func([]GapRow) error) error {
 			rows = rows[:0]
 			sl.reset()
 		}
-	}
-	if len(rows) > 0 {
+		return nil
+	})
+	if err == nil && len(rows) > 0 {
 		return emit(rows)
 	}
-	return nil
+	return err
 }
 
 func optStr(s string) *string {

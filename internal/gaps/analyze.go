@@ -63,11 +63,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 		deviceGaps(c, d.dev, &d.seq, span, gl.emit)
 		busyIn = append(busyIn, busyInside(&d.seq, span, calls, &inCalls))
 	}
-	res := gl.listed.result()
-	r.Gaps = make([]Gap, 0, len(res))
-	for _, g := range res {
-		r.Gaps = append(r.Gaps, g.gap(t, allSteps))
-	}
+	listGaps(r, t, o, gl, allSteps)
 	r.Syncs = syncReport(t, syncs, mergeIvs(inCalls), o.Top)
 	cpuSpan := cpuWindow(span, devices)
 	wait()
@@ -114,6 +110,7 @@ type gapList struct {
 	acc    *idleAcc
 	listed *topN[gapRec]
 	minGap int64
+	all    *gapChunks // instead of listed with AllGaps and LazyGaps (eachgap.go)
 }
 
 func newGapList(t *trace.Trace, o Options) *gapList {
@@ -124,6 +121,9 @@ func newGapList(t *trace.Trace, o Options) *gapList {
 	}
 	if o.AllGaps {
 		g.listed.n = 0 // no bound
+		if o.LazyGaps {
+			g.all = &gapChunks{}
+		}
 	}
 	return g
 }
@@ -133,7 +133,7 @@ func (gl *gapList) emit(g *gapRec) {
 	if g.len() >= gl.minGap {
 		x := *g
 		x.suParts = nil // scratch of the causer
-		gl.listed.add(x)
+		gl.keep(x)
 	}
 }
 

@@ -39,6 +39,10 @@ type Options struct {
 	// MaxQueue is the launch queue length counted as full (Queue.FullNs);
 	// 0: QueueLimit, HTA's default.
 	MaxQueue int
+
+	// LazyGaps leaves Report.Gaps empty: Report.EachGap resolves the
+	// listed gaps one at a time (export's rows of every gap).
+	LazyGaps bool
 }
 
 // Lane is the busy/idle summary of one device or one stream.
@@ -171,6 +175,8 @@ type Report struct {
 	NoGPU         bool
 	Syncs         []Sync
 	Narrowed      string // "device 0", "stream 7": the verdict covers only that
+
+	lazy *lazyGaps // with Options.LazyGaps (eachgap.go)
 }
 
 // Sync is one blocking call on the CPU and the GPU work it waited for.

@@ -42,7 +42,6 @@ import (
 	"github.com/tracetab/tracetab/internal/changepoint"
 	"github.com/tracetab/tracetab/internal/diff"
 	"github.com/tracetab/tracetab/internal/memory"
-	"github.com/tracetab/tracetab/internal/ranks"
 	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -67,13 +66,13 @@ type Run struct {
 	Steps    int
 }
 
-// Summarize reduces t (read from path, as given) to a Run. The trace must
-// have been read with its [memory] records for the peak.
-func Summarize(t *trace.Trace, path string) (*Run, error) {
+// summarize reduces t (read from path, as given) to a Run. The trace must
+// have been read with its [memory] records for the peak. u: see Reuse.
+func summarize(t *trace.Trace, path string, u *Reuse) (*Run, error) {
 	r := &Run{Path: path, Env: diff.EnvOf(t), Values: map[string]float64{}, Units: map[string]string{}}
 	r.StartNs, r.HasClock = t.WallClock()
 	set := func(name, unit string, v float64) { r.Values[name], r.Units[name] = v, unit }
-	side, err := diff.Reduce([]*trace.Trace{t}, []string{path}, diff.Options{By: "op"})
+	side, err := diff.Reduce([]*trace.Trace{t}, []string{path}, diff.Options{By: "op", Reuse: u.diff()})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +96,7 @@ func Summarize(t *trace.Trace, path string) (*Run, error) {
 			set(OpPrefix+row.Key, UnitNs, v[0])
 		}
 	}
-	if s := ranks.Summarize(t, 0); s.CommKernels > 0 && s.HasGPU {
+	if s := u.ranks(t); s.CommKernels > 0 && s.HasGPU {
 		set(ExposedComm, UnitNs, float64(s.ExposedCommNs))
 	}
 	if len(t.Mem) > 0 {
