@@ -68,33 +68,30 @@ type Run struct {
 }
 
 // Summarize reduces t (read from path, as given) to a Run. The trace must
-// have been read with its [memory] records for the peak.
+// have been read with its [memory] records for the peak. The totals and
+// the op and kernel values are diff's totals-only reduction
+// (diff.ReduceTotals): what diff.Reduce gives for the trace alone, without
+// the per-step tables and the gaps report it would build and trend drop.
 func Summarize(t *trace.Trace, path string) (*Run, error) {
 	r := &Run{Path: path, Env: diff.EnvOf(t), Values: map[string]float64{}, Units: map[string]string{}}
 	r.StartNs, r.HasClock = t.WallClock()
 	set := func(name, unit string, v float64) { r.Values[name], r.Units[name] = v, unit }
-	side, err := diff.Reduce([]*trace.Trace{t}, []string{path}, diff.Options{By: "op"})
+	tot, err := diff.ReduceTotals(t)
 	if err != nil {
 		return nil, err
 	}
-	if v := side.Totals["step_time"]; len(v) == 1 {
-		set(StepTime, UnitNs, v[0])
+	if tot.HasStepTime {
+		set(StepTime, UnitNs, tot.StepTimeNs)
 	}
-	if v := side.Totals["gpu_idle_pct"]; len(v) == 1 {
-		set(GPUIdlePct, UnitPct, v[0])
+	if tot.HasGPUIdlePct {
+		set(GPUIdlePct, UnitPct, tot.GPUIdlePct)
 	}
-	if v := side.Totals["steps"]; len(v) == 1 {
-		r.Steps = int(v[0])
-	}
-	for _, row := range side.Rows {
-		v := row.Samples["self_cuda"]
-		if len(v) != 1 {
-			continue
-		}
+	r.Steps = tot.Steps
+	for _, row := range tot.Rows {
 		if row.Device {
-			set(KernelPrefix+strings.TrimPrefix(row.Key, "[device] "), UnitNs, v[0])
-		} else if v[0] > 0 {
-			set(OpPrefix+row.Key, UnitNs, v[0])
+			set(KernelPrefix+strings.TrimPrefix(row.Key, "[device] "), UnitNs, row.SelfCuda)
+		} else if row.SelfCuda > 0 {
+			set(OpPrefix+row.Key, UnitNs, row.SelfCuda)
 		}
 	}
 	if s := ranks.Summarize(t, 0); s.CommKernels > 0 && s.HasGPU {
