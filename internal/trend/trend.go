@@ -203,9 +203,7 @@ func Analyze(runs []*Run, o Options) (*Result, error) {
 	res.Method = withDefaults(o.CP)
 	res.TooShort = len(res.Runs) < 2*res.Method.MinSize
 	res.Metrics = metricsOf(res.Runs, o.Top)
-	for k := range res.Metrics {
-		points(&res.Metrics[k], res.Runs, res.Method)
-	}
+	allPoints(res.Metrics, res.Runs, res.Method)
 	return res, nil
 }
 
