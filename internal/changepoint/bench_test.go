@@ -21,13 +21,19 @@ func nightly(n int) []float64 {
 }
 
 // BenchmarkQValues: the integer sums against the pair by pair sweep, on
-// a 256-night series (about 20 us and 170 us here).
+// a 256-night series, and the pair by pair sweep four taus at a time
+// against one at a time.
 func BenchmarkQValues(b *testing.B) {
 	s := nightly(256)
 	b.Run("integers", func(b *testing.B) {
 		sc := &scratch{out: make([]float64, len(s)+1)}
 		for b.Loop() {
 			sc.qValuesInt(s, DefaultMinSize)
+		}
+	})
+	b.Run("one-by-one", func(b *testing.B) {
+		for b.Loop() {
+			sweepOneByOne(s, DefaultMinSize)
 		}
 	})
 	b.Run("pairs", func(b *testing.B) {

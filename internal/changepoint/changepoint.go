@@ -176,41 +176,6 @@ func QValues(s []float64, minSize int) []float64 {
 	return (&scratch{}).qValues(s, minSize)
 }
 
-// qValuesPairs is QValues pair by pair, into out (len(s)+1 values).
-func qValuesPairs(out, s []float64, minSize int) {
-	n := len(s)
-	minSize = max(minSize, 1)
-	// tau = 0: every pair on the right
-	var cross, left, right float64
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			right += math.Abs(s[i] - s[j])
-		}
-	}
-	for tau := 0; tau <= n; tau++ {
-		if tau > 0 {
-			// s[tau-1] moves from the right to the left
-			v := s[tau-1]
-			var toLeft, toRight float64
-			for i := 0; i < tau-1; i++ {
-				toLeft += math.Abs(v - s[i])
-			}
-			for j := tau; j < n; j++ {
-				toRight += math.Abs(v - s[j])
-			}
-			left += toLeft
-			right -= toRight
-			cross += toRight - toLeft
-		}
-		m, k := tau, n-tau
-		if m < minSize || k < minSize {
-			out[tau] = math.NaN()
-			continue
-		}
-		out[tau] = q(cross, left, right, m, k)
-	}
-}
-
 // q is m n/(m+n) times the energy divergence from the three pair sums.
 func q(cross, left, right float64, m, n int) float64 {
 	fm, fn := float64(m), float64(n)
