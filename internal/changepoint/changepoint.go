@@ -111,8 +111,9 @@ func Find(x []float64, o Options) []Point {
 	bounds := []int{0, len(x)} // segment boundaries, sorted
 	var points []Point
 	buf := make([]float64, len(x))
+	sc := &scratch{}
 	for {
-		best, ok := bestSplit(x, bounds, o.MinSize)
+		best, ok := bestSplit(x, bounds, o.MinSize, sc)
 		if !ok {
 			break
 		}
@@ -124,7 +125,7 @@ func Find(x []float64, o Options) []Point {
 				seg := buf[bounds[k]:bounds[k+1]]
 				rng.Shuffle(len(seg), func(i, j int) { seg[i], seg[j] = seg[j], seg[i] })
 			}
-			if p, ok := bestSplit(buf, bounds, o.MinSize); ok && p.Q >= best.Q {
+			if p, ok := bestSplit(buf, bounds, o.MinSize, sc); ok && p.Q >= best.Q {
 				reached++
 			}
 		}
@@ -143,11 +144,11 @@ func Find(x []float64, o Options) []Point {
 
 // bestSplit is the largest Q over the segments of x between bounds (the
 // earliest on a tie); false when no segment has 2*minSize values.
-func bestSplit(x []float64, bounds []int, minSize int) (Point, bool) {
+func bestSplit(x []float64, bounds []int, minSize int, sc *scratch) (Point, bool) {
 	best, found := Point{Q: math.Inf(-1)}, false
 	for k := 0; k+1 < len(bounds); k++ {
 		a, b := bounds[k], bounds[k+1]
-		tau, q, ok := bestIn(x[a:b], minSize)
+		tau, q, ok := bestIn(x[a:b], minSize, sc)
 		if ok && (!found || q > best.Q) {
 			best, found = Point{Index: a + tau, Q: q}, true
 		}
@@ -156,8 +157,8 @@ func bestSplit(x []float64, bounds []int, minSize int) (Point, bool) {
 }
 
 // bestIn is the tau of the largest Q(tau) over minSize <= tau <= len(s)-minSize.
-func bestIn(s []float64, minSize int) (int, float64, bool) {
-	qs := QValues(s, minSize)
+func bestIn(s []float64, minSize int, sc *scratch) (int, float64, bool) {
+	qs := sc.qValues(s, minSize)
 	best, q := -1, math.Inf(-1)
 	for tau, v := range qs {
 		if tau >= minSize && tau <= len(s)-minSize && v > q {
@@ -169,41 +170,10 @@ func bestIn(s []float64, minSize int) (int, float64, bool) {
 
 // QValues returns Q(tau) for every tau of s (NaN where a side has fewer
 // than minSize values, or fewer than 1). Sums are kept as tau moves right
-// one value at a time, so all of them take O(len(s)^2).
+// one value at a time, so all of them take O(len(s)^2); a series of
+// integers gets the same values in O(len(s) log len(s)) (exact.go).
 func QValues(s []float64, minSize int) []float64 {
-	n := len(s)
-	out := make([]float64, n+1)
-	minSize = max(minSize, 1)
-	// tau = 0: every pair on the right
-	var cross, left, right float64
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			right += math.Abs(s[i] - s[j])
-		}
-	}
-	for tau := 0; tau <= n; tau++ {
-		if tau > 0 {
-			// s[tau-1] moves from the right to the left
-			v := s[tau-1]
-			var toLeft, toRight float64
-			for i := 0; i < tau-1; i++ {
-				toLeft += math.Abs(v - s[i])
-			}
-			for j := tau; j < n; j++ {
-				toRight += math.Abs(v - s[j])
-			}
-			left += toLeft
-			right -= toRight
-			cross += toRight - toLeft
-		}
-		m, k := tau, n-tau
-		if m < minSize || k < minSize {
-			out[tau] = math.NaN()
-			continue
-		}
-		out[tau] = q(cross, left, right, m, k)
-	}
-	return out
+	return (&scratch{}).qValues(s, minSize)
 }
 
 // q is m n/(m+n) times the energy divergence from the three pair sums.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tracetab/tracetab/internal/gaps"
 	"github.com/tracetab/tracetab/internal/safe"
-	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -186,16 +185,12 @@ func addTotals(s *Side, t *trace.Trace, all *table.Result, per []*table.Result, 
 		add("self_cuda", ns(all.SumSelfDev))
 		add("gpu_busy", float64(v.BusyNs))
 		add("gpu_idle", float64(v.IdleNs))
-		if len(steps) > 0 {
-			d := make([]int64, 0, len(steps))
-			for _, st := range steps {
-				d = append(d, st.End-st.Start)
-			}
-			add("step_time", float64(stats.MedianNs(d)))
+		if m, ok := medianStepTime(steps); ok {
+			add("step_time", m)
 		}
 	}
-	if den := v.SpanNs * int64(v.Devices); den > 0 {
-		add("gpu_idle_pct", pct2(v.IdleNs, den))
+	if p, ok := idlePct(v.IdleNs, v.SpanNs, v.Devices); ok {
+		add("gpu_idle_pct", p)
 	}
 	if laneWindow > 0 {
 		add("gpu_idle_pct_lanes", pct2(laneWindow-laneBusy, laneWindow))

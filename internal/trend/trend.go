@@ -67,33 +67,31 @@ type Run struct {
 }
 
 // summarize reduces t (read from path, as given) to a Run. The trace must
-// have been read with its [memory] records for the peak. u: see Reuse.
+// have been read with its [memory] records for the peak. The totals and
+// the op and kernel values are diff's totals-only reduction
+// (diff.ReduceTotals): what diff.Reduce gives for the trace alone, without
+// the per-step tables and the gaps report it would build and trend drop.
+// u: see Reuse.
 func summarize(t *trace.Trace, path string, u *Reuse) (*Run, error) {
 	r := &Run{Path: path, Env: diff.EnvOf(t), Values: map[string]float64{}, Units: map[string]string{}}
 	r.StartNs, r.HasClock = t.WallClock()
 	set := func(name, unit string, v float64) { r.Values[name], r.Units[name] = v, unit }
-	side, err := diff.Reduce([]*trace.Trace{t}, []string{path}, diff.Options{By: "op", Reuse: u.diff()})
+	tot, err := diff.ReduceTotals(t, u.diff())
 	if err != nil {
 		return nil, err
 	}
-	if v := side.Totals["step_time"]; len(v) == 1 {
-		set(StepTime, UnitNs, v[0])
+	if tot.HasStepTime {
+		set(StepTime, UnitNs, tot.StepTimeNs)
 	}
-	if v := side.Totals["gpu_idle_pct"]; len(v) == 1 {
-		set(GPUIdlePct, UnitPct, v[0])
+	if tot.HasGPUIdlePct {
+		set(GPUIdlePct, UnitPct, tot.GPUIdlePct)
 	}
-	if v := side.Totals["steps"]; len(v) == 1 {
-		r.Steps = int(v[0])
-	}
-	for _, row := range side.Rows {
-		v := row.Samples["self_cuda"]
-		if len(v) != 1 {
-			continue
-		}
+	r.Steps = tot.Steps
+	for _, row := range tot.Rows {
 		if row.Device {
-			set(KernelPrefix+strings.TrimPrefix(row.Key, "[device] "), UnitNs, v[0])
-		} else if v[0] > 0 {
-			set(OpPrefix+row.Key, UnitNs, v[0])
+			set(KernelPrefix+strings.TrimPrefix(row.Key, "[device] "), UnitNs, row.SelfCuda)
+		} else if row.SelfCuda > 0 {
+			set(OpPrefix+row.Key, UnitNs, row.SelfCuda)
 		}
 	}
 	if s := u.ranks(t); s.CommKernels > 0 && s.HasGPU {
@@ -205,9 +203,7 @@ func Analyze(runs []*Run, o Options) (*Result, error) {
 	res.Method = withDefaults(o.CP)
 	res.TooShort = len(res.Runs) < 2*res.Method.MinSize
 	res.Metrics = metricsOf(res.Runs, o.Top)
-	for k := range res.Metrics {
-		points(&res.Metrics[k], res.Runs, res.Method)
-	}
+	allPoints(res.Metrics, res.Runs, res.Method)
 	return res, nil
 }
 
