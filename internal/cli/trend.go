@@ -68,7 +68,8 @@ of the runs before it (from the one before).
 
 Runs that are not comparable with the newest run (another GPU model or
 device count, world size or rank, exporter era, or number of profiler steps)
-are left out of the series and named on stderr, never mixed in.
+are left out of the series and named on stderr (ten by name, the rest
+counted), never mixed in.
 
 --fail-on METRIC>+P% (or METRIC<-P%; repeatable; METRIC may be a pattern such
 as 'kernel:*') exits 1 when a change point among the newest --window runs
@@ -204,10 +205,7 @@ func runTrend(e *env, o *trendOptions, args []string) error {
 	if err != nil {
 		return usageErrorf("trend: %v", err)
 	}
-	for _, l := range res.LeftOut {
-		note(e.stderr, fmt.Sprintf("left out of the series: %s: %s %s, the newest run's is %s", l.Path,
-			diff.MismatchLabel(l.Field), l.Value, l.Series))
-	}
+	noteLeftOut(e.stderr, res.LeftOut)
 	if res.TooShort {
 		note(e.stderr, fmt.Sprintf("%s: change points need at least %d (--min-segment %d on each side)",
 			units.Plural(len(res.Runs), "comparable run", "comparable runs"), 2*res.Method.MinSize, res.Method.MinSize))
