@@ -70,12 +70,18 @@ func Build(t *trace.Trace, o Options) *Result {
 	r := &Result{Options: o}
 	l := t.Links()
 	isRoot := rootSet(t, l, o, r)
+	// Each (root occurrence, stream) run is a group; the device ops are
+	// collected once with their group and laid out group by group in one
+	// array (a counting sort, each group in trace order), so a run costs
+	// no allocation of its own: the trace's thousands of runs repeat a few
+	// distinct sequences, and only a new one allocates its names and key.
 	type run struct {
 		root  int32
 		track int32
 	}
-	runs := map[run][]int32{}
-	var order []run // first-seen order, so the result does not depend on map order
+	group := map[run]int32{}
+	var keys []run // first-seen order, so the result does not depend on map order
+	var ops, groupOf []int32
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsDeviceWork() {
@@ -94,34 +100,58 @@ func Build(t *trace.Trace, o Options) *Result {
 			continue
 		}
 		k := run{root, e.Track}
-		if _, ok := runs[k]; !ok {
-			order = append(order, k)
+		g, ok := group[k]
+		if !ok {
+			g = int32(len(keys))
+			group[k] = g
+			keys = append(keys, k)
 		}
-		runs[k] = append(runs[k], int32(i))
+		ops = append(ops, int32(i))
+		groupOf = append(groupOf, g)
 	}
-	roots := map[int32]bool{}
+	start := make([]int32, len(keys)+1)
+	for _, g := range groupOf {
+		start[g+1]++
+	}
+	for g := range keys {
+		start[g+1] += start[g]
+	}
+	next := slices.Clone(start[:len(keys)])
+	flat := make([]int32, len(ops))
+	for j, g := range groupOf {
+		flat[next[g]] = ops[j]
+		next[g]++
+	}
 	byKey := map[string]int{}
-	for _, k := range order {
-		ops := runs[k]
-		roots[k.root] = true
+	var key []byte
+	inTrack := t.CompareInTrack
+	for g, k := range keys {
+		ops := flat[start[g]:start[g+1]]
 		if len(ops) < o.MinLen {
 			r.Short++
 			continue
 		}
-		slices.SortFunc(ops, t.CompareInTrack)
-		names := make([]string, len(ops))
+		slices.SortFunc(ops, inTrack)
 		var dev int64
+		op := t.NameOf(int(k.root))
+		key = append(append(key[:0], op...), 0)
+		key = append(strconv.AppendInt(key, int64(k.track), 10), 0)
 		for j, d := range ops {
-			names[j] = t.NameOf(int(d))
+			if j > 0 {
+				key = append(key, 0)
+			}
+			key = append(key, t.NameOf(int(d))...)
 			dev += t.Ev(int(d)).Dur
 		}
-		tr := &t.Tracks[k.track]
-		op := t.NameOf(int(k.root))
-		key := op + "\x00" + strconv.Itoa(int(k.track)) + "\x00" + strings.Join(names, "\x00")
-		s, ok := byKey[key]
+		s, ok := byKey[string(key)]
 		if !ok {
+			names := make([]string, len(ops))
+			for j, d := range ops {
+				names[j] = t.NameOf(int(d))
+			}
+			tr := &t.Tracks[k.track]
 			s = len(r.Sequences)
-			byKey[key] = s
+			byKey[string(key)] = s
 			r.Sequences = append(r.Sequences, Sequence{Op: op, Device: tr.Device, Stream: tr.Stream, Kernels: names})
 		}
 		q := &r.Sequences[s]
@@ -130,7 +160,12 @@ func Build(t *trace.Trace, o Options) *Result {
 		q.HostNs += t.Ev(int(k.root)).Dur
 		r.InSequencesNs += dev
 	}
-	r.Roots = len(roots)
+	roots := make([]int32, len(keys))
+	for g, k := range keys {
+		roots[g] = k.root
+	}
+	slices.Sort(roots)
+	r.Roots = len(slices.Compact(roots))
 	sortSequences(r.Sequences, o.Sort)
 	return r
 }
