@@ -6,8 +6,10 @@
 # before it, so a drifting machine shifts both. It prints, per command and
 # trace side by side: the median wall time, MB/s of JSON (decompressed for
 # gzip), the largest peak RSS (GNU time) and its ratio to the JSON, the
-# ratio of the median time to the baseline's, and the median of the
-# wall-time ratios to info.
+# ratio of the median time to the baseline's, the median of the wall-time
+# ratios to info and their spread (the least and the largest of the runs),
+# and the median of the CPU-time ratios to info (user + sys: on a machine
+# shared with other work, the steadier of the two).
 #
 # BENCH_COMMANDS replaces the command list below (one command a line).
 set -eu
@@ -48,35 +50,45 @@ tmp=$(mktemp)
 res=$(mktemp)
 trap 'rm -f "$tmp" "$res"' EXIT
 
-# one CMD...: prints "seconds peak-KiB" of one run
+# one CMD...: prints "seconds peak-KiB cpu-seconds" of one run
 one() {
-  /usr/bin/time -o "$tmp" -f "%e %M" "$@" >/dev/null 2>&1 || true
-  tail -n 1 "$tmp"
+  /usr/bin/time -o "$tmp" -f "%e %M %U %S" "$@" >/dev/null 2>&1 || true
+  tail -n 1 "$tmp" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # run COL LABEL PAIRED CMD...: RUNS runs (each after a run of info when
-# PAIRED is 1); appends "COL<tab>LABEL<tab>median<tab>KiB<tab>ratio" to $res
+# PAIRED is 1); appends "COL<tab>LABEL<tab>median<tab>KiB<tab>ratio<tab>
+# least ratio<tab>largest ratio<tab>CPU ratio" to $res
 run() {
   col=$1 label=$2 paired=$3
   shift 3
-  times="" ratios="" rss=0
+  times="" ratios="" cpus="" rss=0
   i=0
   while [ "$i" -lt "$runs" ]; do
     i=$((i + 1))
     if [ "$paired" = 1 ]; then
-      it=$(one "$bin" info "$trace" | cut -d' ' -f1)
+      iout=$(one "$bin" info "$trace")
+      it=$(echo "$iout" | cut -d' ' -f1) ic=$(echo "$iout" | cut -d' ' -f3)
     fi
     out=$(one "$@")
-    t=${out% *} r=${out#* }
+    t=$(echo "$out" | cut -d' ' -f1) r=$(echo "$out" | cut -d' ' -f2) c=$(echo "$out" | cut -d' ' -f3)
     times="$times $t"
-    [ "$paired" = 1 ] && ratios="$ratios $(awk -v a="$t" -v b="$it" 'BEGIN { if (b <= 0) b = 0.01; printf "%.4f", a/b }')"
+    if [ "$paired" = 1 ]; then
+      ratios="$ratios $(awk -v a="$t" -v b="$it" 'BEGIN { if (b <= 0) b = 0.01; printf "%.4f", a/b }')"
+      cpus="$cpus $(awk -v a="$c" -v b="$ic" 'BEGIN { if (b <= 0) b = 0.01; printf "%.4f", a/b }')"
+    fi
     [ "$r" -gt "$rss" ] && rss=$r
   done
   med=$(printf '%s\n' $times | median)
-  vs=""
-  [ -n "$ratios" ] && vs=$(printf '%s\n' $ratios | median)
-  printf '%s\t%s\t%s\t%s\t%s\n' "$col" "$label" "$med" "$rss" "$vs" >>"$res"
+  vs="" lo="" hi="" vc=""
+  if [ -n "$ratios" ]; then
+    vs=$(printf '%s\n' $ratios | median)
+    lo=$(printf '%s\n' $ratios | sort -n | head -n 1)
+    hi=$(printf '%s\n' $ratios | sort -n | tail -n 1)
+    vc=$(printf '%s\n' $cpus | median)
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$col" "$label" "$med" "$rss" "$vs" "$lo" "$hi" "$vc" >>"$res"
 }
 
 col=0
@@ -123,28 +135,30 @@ $1 == "B" { bname[$2] = $3; next }
 $1 == "R" {
   c = $2; l = $3
   if (!(l in seen)) { seen[l] = 1; order[++rows] = l }
-  t[c, l] = $4; rss[c, l] = $5; vi[c, l] = $6
+  t[c, l] = $4; rss[c, l] = $5; vi[c, l] = $6; lo[c, l] = $7; hi[c, l] = $8; vc[c, l] = $9
   if (l == "(baseline)") base[c] = $4
 }
 END {
-  printf "medians of %d runs; x base: median time over the baseline'"'"'s; x info: median of the ratios to a run of info just before each run\n", runs
+  printf "medians of %d runs; x base: median time over the baseline'"'"'s; x info: median of the wall-time ratios to a run of info just before each run, with their spread (least-largest); CPU: median of the CPU-time (user+sys) ratios to the same runs\n", runs
   for (c = 1; c <= n; c++)
     printf "%d: %s, %.0f MB of JSON (%.0f MB file); baseline: %s\n", c, name[c], text[c] / 1e6, size[c] / 1e6, bname[c]
   line = sprintf("%-44s", "command")
-  for (c = 1; c <= n; c++) line = line sprintf(" | %d: %7s %6s %19s %6s %6s", c, "time", "MB/s", "peak RSS (x JSON)", "x base", "x info")
+  for (c = 1; c <= n; c++) line = line sprintf(" | %d: %7s %6s %19s %6s %6s %11s %5s", c, "time", "MB/s", "peak RSS (x JSON)", "x base", "x info", "spread", "CPU")
   print line
   for (r = 1; r <= rows; r++) {
     l = order[r]
     line = sprintf("%-44s", l == "(baseline)" ? "baseline" : l)
     for (c = 1; c <= n; c++) {
-      if (!((c, l) in t)) { line = line sprintf(" | %2s %7s %6s %19s %6s %6s", "", "-", "-", "-", "-", "-"); continue }
+      if (!((c, l) in t)) { line = line sprintf(" | %2s %7s %6s %19s %6s %6s %11s %5s", "", "-", "-", "-", "-", "-", "-", "-"); continue }
       tt = t[c, l]; if (tt <= 0) tt = 0.01
       b = base[c]; if (b <= 0) b = 0.01
       if (l == "(baseline)") mem = "(maps/streams)"
       else mem = sprintf("%5.0f MiB (%.3f)", rss[c, l] / 1024, rss[c, l] * 1024 / text[c])
       xi = vi[c, l] == "" ? "" : sprintf("%.2f", vi[c, l])
+      sp = lo[c, l] == "" ? "" : sprintf("%.2f-%.2f", lo[c, l], hi[c, l])
+      xc = vc[c, l] == "" ? "" : sprintf("%.2f", vc[c, l])
       xb = l == "(baseline)" ? "" : sprintf("%.2f", tt / b)
-      line = line sprintf(" | %2s %6.2fs %6.0f %19s %6s %6s", "", tt, text[c] / tt / 1e6, mem, xb, xi)
+      line = line sprintf(" | %2s %6.2fs %6.0f %19s %6s %6s %11s %5s", "", tt, text[c] / tt / 1e6, mem, xb, xi, sp, xc)
     }
     print line
   }
