@@ -58,11 +58,12 @@ func (p *prep) fork() *prep {
 
 // scratch holds buffers that one window's graph uses and the next reuses.
 type scratch struct {
-	ev, cpu, gpu, syncs, nodes, open, outAt, out, indeg, next, order, pred, pos, last, touched []int32
-	edges                                                                                      []edge
-	stack                                                                                      []frame
-	rows                                                                                       []row
-	dist, w                                                                                    []int64
+	ev, cpu, gpu, syncs, nodes, open, outAt, out, indeg, next, pred, pos, last, touched []int32
+	order, tpos, at, to, edge, from, slotName                                           []int32
+	edges                                                                               []edge
+	stack                                                                               []frame
+	rows                                                                                []row
+	dist, slotW, slotCut                                                                []int64
 }
 
 // grow returns s with length n, reusing its array; zeroed when zero is set.

@@ -276,12 +276,7 @@ func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, map[string]
 		wr.Reason = "the window's graph has a cycle (device ops that start before their launch call, or clocks that disagree): no longest path"
 		return wr, tp, byName
 	}
-	weights := grow(g.p.s.w, len(g.edges), false)
-	for k := range g.edges {
-		weights[k] = g.edges[k].w
-	}
-	g.p.s.w = weights
-	length, path := g.longest(tp, weights)
+	length, path := g.longest(tp)
 	wr.HasPath, wr.PathNs = true, length
 
 	// events on the path, in order
@@ -413,23 +408,6 @@ func (g *graph) inDataLoader(a int32) bool {
 	}
 	p.s.open = chain[:0]
 	return v == 2
-}
-
-// whatIf is the longest path with every edge attributed to an event
-// named name cut to ceil(weight / speedup).
-func (g *graph) whatIf(tp *topo, name string, speedup float64) int64 {
-	t := g.p.t
-	id, ok := g.p.nameID(name)
-	w := grow(g.p.s.w, len(g.edges), false)
-	g.p.s.w = w
-	for k := range g.edges {
-		e := &g.edges[k]
-		w[k] = e.w
-		if ok && e.attr >= 0 && e.w > 0 && t.Ev(int(e.attr)).Name == id {
-			w[k] = int64(math.Ceil(float64(e.w) / speedup))
-		}
-	}
-	return g.length(tp, w)
 }
 
 func topNames(byName map[string]*NameTime, n int) []NameTime {
