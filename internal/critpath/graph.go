@@ -233,30 +233,38 @@ func (p *prep) build(w Window) *graph {
 // from the previous lock node when that is an end.
 func (g *graph) lockChain() {
 	t, names := g.p.t, g.p.names
-	nodes := g.p.s.nodes[:0]
-	defer func() { g.p.s.nodes = nodes[:0] }()
+	// the lock calls' nodes with their sort keys: one thread's calls come
+	// in start order and do not overlap, so the nodes are most often in
+	// order already (on a 20 MB trace the sort's comparisons, each reading
+	// two events, were 12 M instructions)
+	nodes := g.p.s.lock[:0]
+	defer func() { g.p.s.lock = nodes[:0] }()
 	for k, i := range g.ev {
 		e := t.Ev(int(i))
 		if hasNodes(e.Kind) && names[e.Name]&nmLock != 0 {
-			nodes = append(nodes, int32(2*k), int32(2*k+1))
+			nodes = append(nodes, lockNode{e.Start, i, int32(2 * k)}, lockNode{e.End(), i, int32(2*k + 1)})
 		}
 	}
 	if len(nodes) == 0 {
 		return
 	}
-	slices.SortFunc(nodes, func(a, b int32) int {
-		if c := cmp.Compare(g.ts(a), g.ts(b)); c != 0 {
+	byTime := func(a, b lockNode) int {
+		if c := cmp.Compare(a.ts, b.ts); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(g.event(a), g.event(b)); c != 0 {
+		if c := cmp.Compare(a.ev, b.ev); c != 0 {
 			return c
 		}
-		return cmp.Compare(a, b)
-	})
+		return cmp.Compare(a.v, b.v)
+	}
+	if !slices.IsSortedFunc(nodes, byTime) {
+		slices.SortFunc(nodes, byTime)
+	}
 	open := g.p.s.open[:0]
 	defer func() { g.p.s.open = open[:0] }()
 	last := int32(-1)
-	for _, v := range nodes {
+	for _, n := range nodes {
+		v := n.v
 		if isStart(v) {
 			open = append(open, v)
 		} else {
@@ -275,6 +283,11 @@ func (g *graph) lockChain() {
 		}
 		last = v
 	}
+}
+
+type lockNode struct {
+	ts    int64
+	ev, v int32 // the event in the trace, the node
 }
 
 func (g *graph) isLock(v int32) bool {

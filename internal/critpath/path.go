@@ -62,7 +62,7 @@ func (g *graph) topo() *topo {
 		edge:  grow(sc.edge, len(g.edges), false),
 		w:     grow(sc.slotW, len(g.edges), false),
 	}
-	order := tp.order
+	order, pos, at, to, edge, w := tp.order, tp.pos, tp.at, tp.to, tp.edge, tp.w
 	for v := 0; v < n; v++ {
 		if indeg[v] == 0 {
 			order = append(order, int32(v))
@@ -73,24 +73,24 @@ func (g *graph) topo() *topo {
 	s := int32(0)
 	for h := 0; h < len(order); h++ {
 		u := order[h]
-		tp.pos[u] = int32(h)
-		tp.at[h] = s
+		pos[u] = int32(h)
+		at[h] = s
 		for _, k := range out[outAt[u]:outAt[u+1]] {
 			e := &g.edges[k]
 			v := e.to
-			tp.to[s], tp.edge[s], tp.w[s] = v, k, e.w
+			to[s], edge[s], w[s] = v, k, e.w
 			s++
 			if indeg[v]--; indeg[v] == 0 {
 				order = append(order, v)
 			}
 		}
 	}
-	tp.at[len(order)] = s
+	at[len(order)] = s
 	tp.order = order
 	tp.cyclic = len(order) < n
 	if !tp.cyclic {
-		for k, v := range tp.to[:s] {
-			tp.to[k] = tp.pos[v]
+		for k, v := range to[:s] {
+			to[k] = pos[v]
 		}
 	}
 	sc.outAt, sc.out, sc.indeg, sc.next = outAt, out, indeg, next
@@ -176,29 +176,59 @@ func (g *graph) longest(tp *topo) (int64, []int32) {
 // whatIf is the longest path's length with every edge attributed to an
 // event named name cut to ceil(weight / speedup).
 func (g *graph) whatIf(tp *topo, name string, speedup float64) int64 {
-	id := int32(-2) // no slot's name
-	if x, ok := g.p.nameID(name); ok {
-		id = int32(x)
-	}
+	var out [1]int64
+	g.whatIfs(tp, []string{name}, speedup, out[:])
+	return out[0]
+}
+
+// whatIfs is whatIf of each name, three names at a time in one walk of
+// the slots, their distances side by side per position (three what-ifs in
+// one walk: 40% of the instructions of three walks on a 20 MB trace,
+// 2026-12-07; a loop over any number of names side by side saved none).
+func (g *graph) whatIfs(tp *topo, names []string, speedup float64, out []int64) {
 	if tp.name == nil || tp.speedup != speedup {
 		g.whatIfSlots(tp, speedup)
 	}
+	for j := 0; j < len(names); j += 3 {
+		ids := [3]int32{-2, -2, -2} // -2: no slot's name
+		for k := range 3 {
+			if j+k < len(names) {
+				if x, ok := g.p.nameID(names[j+k]); ok {
+					ids[k] = int32(x)
+				}
+			}
+		}
+		r := g.whatIf3(tp, ids)
+		copy(out[j:min(j+3, len(names))], r[:])
+	}
+}
+
+// whatIf3 is the longest path's length under three what-ifs, each cutting
+// the slots of one name (-2: none).
+func (g *graph) whatIf3(tp *topo, ids [3]int32) (best [3]int64) {
 	n := len(tp.order)
-	dist := grow(g.p.s.dist, n, true)
-	g.p.s.dist = dist
-	at, to, w, nm, cut := tp.at, tp.to, tp.w, tp.name, tp.cut
-	best := int64(0)
+	dist := grow(g.p.s.dist3, n, true)
+	g.p.s.dist3 = dist
+	at, to, w, nm, cut := tp.at[:n+1], tp.to, tp.w, tp.name, tp.cut
 	for h := 0; h < n; h++ {
 		du := dist[h]
-		best = max(best, du)
+		best[0], best[1], best[2] = max(best[0], du[0]), max(best[1], du[1]), max(best[2], du[2])
 		for s := at[h]; s < at[h+1]; s++ {
-			ws := w[s]
-			if nm[s] == id {
-				ws = cut[s]
+			ws, id := w[s], nm[s]
+			x0, x1, x2 := ws, ws, ws
+			if id >= 0 {
+				if id == ids[0] {
+					x0 = cut[s]
+				}
+				if id == ids[1] {
+					x1 = cut[s]
+				}
+				if id == ids[2] {
+					x2 = cut[s]
+				}
 			}
-			if d := du + ws; d > dist[to[s]] {
-				dist[to[s]] = d
-			}
+			dv := &dist[to[s]]
+			dv[0], dv[1], dv[2] = max(dv[0], du[0]+x0), max(dv[1], du[1]+x1), max(dv[2], du[2]+x2)
 		}
 	}
 	return best

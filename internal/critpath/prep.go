@@ -38,10 +38,11 @@ type prep struct {
 
 	// local maps an event to its number in the window being built, -1
 	// outside it
-	local []int32
-	comm  []int8 // per name: 0 unknown, 1 not a communication kernel, 2 one
-	ids   map[string]trace.StrID
-	dl    []int8 // per event: 0 unknown, 1 not in a DataLoader frame, 2 in one
+	local   []int32
+	comm    []int8 // per name: 0 unknown, 1 not a communication kernel, 2 one
+	ids     map[string]trace.StrID
+	dl      []int8  // per event: 0 unknown, 1 not in a DataLoader frame, 2 in one
+	nameIdx []int32 // per name id: analyze's index of the name + 1, 0 outside analyze
 
 	s scratch // buffers the windows' graphs reuse, one graph at a time
 }
@@ -52,7 +53,7 @@ type prep struct {
 // communication kernels, DataLoader frames).
 func (p *prep) fork() *prep {
 	q := *p
-	q.local, q.s, q.ids, q.comm, q.dl = nil, scratch{}, nil, nil, nil
+	q.local, q.s, q.ids, q.comm, q.dl, q.nameIdx = nil, scratch{}, nil, nil, nil, nil
 	return &q
 }
 
@@ -63,7 +64,13 @@ type scratch struct {
 	edges                                                                               []edge
 	stack                                                                               []frame
 	rows                                                                                []row
+	lock                                                                                []lockNode
 	dist, slotW, slotCut                                                                []int64
+	dist3                                                                               [][3]int64
+	onPath                                                                              []bool
+	own                                                                                 []int64
+	owners                                                                              []int32
+	other                                                                               []eventNs
 }
 
 // grow returns s with length n, reusing its array; zeroed when zero is set.
