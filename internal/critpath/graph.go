@@ -175,7 +175,7 @@ func (p *prep) build(w Window) *graph {
 	if nf == 1 && nb == 1 && fwd != bwd {
 		merged = make([]int32, 0, threads[fwd].hi-threads[fwd].lo+threads[bwd].hi-threads[bwd].lo)
 		merged = append(append(merged, evs(threads[fwd])...), evs(threads[bwd])...)
-		slices.SortFunc(merged, t.CompareInTrack)
+		p.s.mergeBuf = sortRuns(merged, p.s.mergeBuf, t.CompareInTrack)
 		threads = slices.Delete(threads, bwd, bwd+1)
 		if bwd < fwd {
 			fwd--
@@ -257,9 +257,7 @@ func (g *graph) lockChain() {
 		}
 		return cmp.Compare(a.v, b.v)
 	}
-	if !slices.IsSortedFunc(nodes, byTime) {
-		slices.SortFunc(nodes, byTime)
-	}
+	g.p.s.lockBuf = sortRuns(nodes, g.p.s.lockBuf, byTime)
 	open := g.p.s.open[:0]
 	defer func() { g.p.s.open = open[:0] }()
 	last := int32(-1)

@@ -163,7 +163,8 @@ func (g *graph) longest(tp *topo) (int64, []int32) {
 			end = h
 		}
 	}
-	var path []int32
+	path := g.p.s.path[:0]
+	defer func() { g.p.s.path = path[:0] }()
 	for h := int32(end); pred[h] >= 0; h = from[pred[h]] {
 		path = append(path, tp.edge[pred[h]])
 	}

@@ -342,7 +342,7 @@ func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, []NameTime)
 	}
 	// per name, by the name's id
 	at := g.p.nameAt()
-	var byName []NameTime
+	byName := g.p.s.names[:0]
 	count := func(i int32, ns int64) {
 		id := t.Ev(int(i)).Name
 		if at[id] == 0 {
@@ -365,7 +365,8 @@ func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, []NameTime)
 	for _, o := range other {
 		at[t.Ev(int(o.i)).Name] = 0
 	}
-	g.p.s.owners, g.p.s.other = owners[:0], other[:0]
+	g.p.s.owners, g.p.s.other, g.p.s.names = owners[:0], other[:0], byName[:0]
+	byName = slices.Clone(byName)
 
 	if detail {
 		g.detail(&wr, path)
@@ -486,8 +487,10 @@ func (g *graph) inDataLoader(a int32) bool {
 	return v == 2
 }
 
+// topNames sorts byName in place, most path time first, and returns its
+// first n (all for n < 0).
 func topNames(byName []NameTime, n int) []NameTime {
-	out := slices.Clone(byName)
+	out := byName
 	slices.SortFunc(out, func(a, b NameTime) int {
 		if c := cmp.Compare(b.OnPathNs, a.OnPathNs); c != 0 {
 			return c
