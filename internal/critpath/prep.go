@@ -67,6 +67,8 @@ type scratch struct {
 	lock                                                                                []lockNode
 	dist, slotW, slotCut                                                                []int64
 	dist3                                                                               [][3]int64
+	tsv                                                                                 []int64
+	cls                                                                                 []uint16
 	path                                                                                []int32
 	names                                                                               []NameTime
 	lockBuf                                                                             []lockNode
