@@ -95,39 +95,6 @@ func newMemIndex(t *trace.Trace) *memIndex {
 
 func (m *memIndex) ns(k int) int64 { return m.t.Base + m.t.Mem[m.idx[k]].Ts }
 
-// after is the first k >= from with ns(k) > hi, found by doubling steps
-// from from and then halving: a window of n records costs about 2 log n
-// reads, where a walk cost n.
-func (m *memIndex) after(from int, hi int64) int {
-	n := len(m.idx)
-	if from >= n || m.ns(from) > hi {
-		return from
-	}
-	lo, step := from, 1 // ns(lo) <= hi
-	up := n
-	for {
-		nx := lo + step
-		if nx >= n {
-			break
-		}
-		if m.ns(nx) > hi {
-			up = nx
-			break
-		}
-		lo, step = nx, step*2
-	}
-	// ts[lo] <= hi; the answer is in (lo, up]
-	for lo+1 < up {
-		mid := int(uint(lo+up) >> 1)
-		if m.ns(mid) > hi {
-			up = mid
-		} else {
-			lo = mid
-		}
-	}
-	return up
-}
-
 // unusedMemory is the first half of torch's memory attribution (semantics
 // §2.7): every CPU event adds the bytes of every [memory] record whose time
 // lies in its interval, both ends included, on any thread. It finds the
@@ -192,7 +159,6 @@ type memTotals struct {
 	v         Version
 	j         int
 	parentRow []int32 // row index + 1 of the position's CPU parent, 0 none
-	cpu, dev  []int64 // sums(): at each memBlock-th record, made on first use
 }
 
 func newMemTotals(f *fevents, v Version) *memTotals {
@@ -210,32 +176,13 @@ func (m *memTotals) at(p int) (cpu, dev int64) {
 	if e.Kind.IsDevice() {
 		return 0, 0
 	}
-	if m.cpu == nil {
-		m.sums()
-	}
 	mi := f.mem
 	lo, hi := memWindow(t.Base+e.Start, t.Base+e.End(), m.v)
 	for m.j < len(mi.idx) && mi.ns(m.j) < lo {
 		m.j++
 	}
-	a, b := m.j, mi.after(m.j, hi)
-	// whole blocks by their running sums, the ends record by record
-	if ka, kb := (a+memBlock-1)/memBlock, b/memBlock; ka < kb {
-		cpu, dev = m.cpu[kb]-m.cpu[ka], m.dev[kb]-m.dev[ka]
-		c, d := m.add(a, ka*memBlock)
-		cpu, dev = cpu+c, dev+d
-		a = kb * memBlock
-	}
-	c, d := m.add(a, b)
-	return cpu + c, dev + d
-}
-
-// add is the bytes of the records at index positions [a, b), the
-// [OutOfMemory] ones aside.
-func (m *memTotals) add(a, b int) (cpu, dev int64) {
-	t := m.f.t
-	for _, x := range m.f.mem.idx[a:b] {
-		r := &t.Mem[x]
+	for q := m.j; q < len(mi.idx) && mi.ns(q) <= hi; q++ {
+		r := &t.Mem[mi.idx[q]]
 		if r.OOM {
 			continue
 		}
@@ -244,24 +191,6 @@ func (m *memTotals) add(a, b int) (cpu, dev int64) {
 		dev += d
 	}
 	return cpu, dev
-}
-
-// memBlock is the records a running sum spans: a window's usage is the
-// difference of two sums and at most 2 x memBlock records added one by
-// one, where each window added up all its records (a record as many times
-// as events enclose it: 7 M instructions on a 20 MB trace); the sums take
-// half a byte a record.
-const memBlock = 32
-
-// sums are the running sums of the records' bytes in index order at each
-// memBlock-th record.
-func (m *memTotals) sums() {
-	n := len(m.f.mem.idx) / memBlock
-	m.cpu, m.dev = make([]int64, n+1), make([]int64, n+1)
-	for k := 0; k < n; k++ {
-		c, d := m.add(k*memBlock, (k+1)*memBlock)
-		m.cpu[k+1], m.dev[k+1] = m.cpu[k]+c, m.dev[k]+d
-	}
 }
 
 // memWindow is the interval of record times [lo, hi] (integer ns, both
