@@ -35,6 +35,7 @@ type prep struct {
 
 	cpuTracks []int32
 	hasSync   bool // the trace has cuda_sync events
+	whatIf    bool // the analysis tries what-ifs: topo notes each slot's name
 
 	// local maps an event to its number in the window being built, -1
 	// outside it
@@ -65,7 +66,7 @@ type scratch struct {
 	stack                                                                               []frame
 	rows                                                                                []row
 	lock                                                                                []lockNode
-	dist, slotW, slotCut                                                                []int64
+	dist, slotW                                                                         []int64
 	dist3                                                                               [][3]int64
 	tsv                                                                                 []int64
 	cls                                                                                 []uint16

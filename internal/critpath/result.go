@@ -159,6 +159,7 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 		o.Speedup = 2
 	}
 	p := newPrep(t)
+	p.whatIf = o.WhatIf > 0
 	r := &Result{NoSyncEvents: !p.hasSync, Speedup: o.Speedup}
 	var a totals
 	tried := make([]map[string]int64, len(windows)) // per window: name -> new path
