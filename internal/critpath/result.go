@@ -207,6 +207,7 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 			one(p, k)
 		}
 	}
+	r.Windows = make([]WindowResult, 0, len(windows))
 	for k := range windows {
 		wr := results[k]
 		a.add(r, &wr, byNames[k], o.WhatIf > 0)
