@@ -78,8 +78,8 @@ func (g *graph) event(v int32) int32 { return g.ev[v>>1] }
 func (g *graph) ts(v int32) int64 { return g.tsv[v] }
 
 // add numbers event i in the window and keeps its nodes' times and its
-// name's classes (read by every edge added: on a 20 MB trace reading them
-// from the events each time took 8 M instructions).
+// name's classes, read by every edge added and every lock test (they were
+// read from the events each time).
 func (g *graph) add(i int32) int32 {
 	k := int32(len(g.ev))
 	g.ev = append(g.ev, i)
@@ -237,8 +237,8 @@ func (g *graph) lockChain() {
 	t := g.p.t
 	// the lock calls' nodes with their sort keys: one thread's calls come
 	// in start order and do not overlap, so the nodes are most often in
-	// order already (on a 20 MB trace the sort's comparisons, each reading
-	// two events, were 12 M instructions)
+	// order already (on the 20 MB default bench trace the sort's
+	// comparisons, each reading two events, were about 8 M instructions)
 	nodes := g.p.s.lock[:0]
 	defer func() { g.p.s.lock = nodes[:0] }()
 	for k, i := range g.ev {

@@ -187,7 +187,7 @@ func newPrep(t *trace.Trace) *prep {
 	// the launch calls by start (then by index), each track's from its
 	// order, the tracks merged: each track's units then come in the order
 	// queueRule sorts them in, and it need not sort (it did, from the
-	// calls in file order: 8 M instructions on a 20 MB trace)
+	// calls in file order: about 8 M instructions on the 20 MB default bench trace)
 	calls := make([]callKey, 0, l.LaunchCalls)
 	for k := range t.Tracks {
 		for _, r := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
@@ -431,8 +431,9 @@ func (p *prep) waitFor(op int32) *waitReg {
 // (one thread's calls after another's, ops after syncs) by merging them,
 // and by slices.SortFunc otherwise; buf is scratch, returned to be
 // reused. Merging two runs reads each element a few times where the sort
-// made n log n comparisons (on a 20 MB trace the sorts of the lock calls'
-// nodes and of the launch units took 10 M instructions).
+// made n log n comparisons (on the 20 MB default bench trace the sorts of
+// the lock calls' nodes and of the launch units took about 15 M
+// instructions).
 func sortRuns[T any](s, buf []T, cmp func(a, b T) int) []T {
 	runs := 1
 	for i := 1; i < len(s); i++ {
