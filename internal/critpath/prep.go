@@ -187,7 +187,8 @@ func newPrep(t *trace.Trace) *prep {
 	// the launch calls by start (then by index), each track's from its
 	// order, the tracks merged: each track's units then come in the order
 	// queueRule sorts them in, and it need not sort (it did, from the
-	// calls in file order: about 8 M instructions on the 20 MB default bench trace)
+	// calls in file order: about 8 M instructions on the 20 MB default
+	// bench trace)
 	calls := make([]callKey, 0, l.LaunchCalls)
 	for k := range t.Tracks {
 		for _, r := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
