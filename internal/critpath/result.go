@@ -159,6 +159,7 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 		o.Speedup = 2
 	}
 	p := newPrep(t)
+	p.whatIf = o.WhatIf > 0
 	r := &Result{NoSyncEvents: !p.hasSync, Speedup: o.Speedup}
 	var a totals
 	tried := make([]map[string]int64, len(windows)) // per window: name -> new path
@@ -166,7 +167,7 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	// here, the odd ones on another core (with a prep of its own: the
 	// graph buffers and the lazily filled caches), and their results are
 	// summed in window order below, as one loop would.
-	byNames := make([]map[string]*NameTime, len(windows))
+	byNames := make([][]NameTime, len(windows))
 	results := make([]WindowResult, len(windows))
 	one := func(p *prep, k int) {
 		w := windows[k]
@@ -174,8 +175,14 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 		wr, tp, byName := g.analyze(w, o.Detail)
 		if wr.HasPath && o.WhatIf > 0 {
 			tried[k] = map[string]int64{}
-			for _, nt := range topNames(byName, o.WhatIf) {
-				tried[k][nt.Name] = g.whatIf(tp, nt.Name, o.Speedup)
+			top := topNames(byName, o.WhatIf)
+			names, nw := make([]string, len(top)), make([]int64, len(top))
+			for j, nt := range top {
+				names[j] = nt.Name
+			}
+			g.whatIfs(tp, names, o.Speedup, nw)
+			for j, name := range names {
+				tried[k][name] = nw[j]
 			}
 		}
 		g.release()
@@ -200,9 +207,10 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 			one(p, k)
 		}
 	}
+	r.Windows = make([]WindowResult, 0, len(windows))
 	for k := range windows {
 		wr := results[k]
-		a.add(r, &wr, byNames[k])
+		a.add(r, &wr, byNames[k], o.WhatIf > 0)
 		byNames[k] = nil
 		if !o.Detail {
 			wr.Syncs = []SyncEdge{}
@@ -261,30 +269,137 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 
 // analyze finds the window's path and reads it; without detail it keeps
 // of the path's edges and of the graph's sync edges only what the totals
-// need.
-func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, map[string]*NameTime) {
+// need. The sums (path time per event and per name, the events on the
+// path) are kept per local event and per name id in the prep's buffers,
+// not in Event records and maps of strings: the text view reads only the
+// sums (on the 20 MB default bench trace the records and maps were 2 MB of
+// the 5 MB the analysis allocated).
+func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, []NameTime) {
 	t := g.p.t
 	wr := WindowResult{Window: w, StartNs: w.Start - t.TraceStart, EndNs: w.End - t.TraceStart,
 		Nodes: 2 * len(g.ev), GraphEdges: len(g.edges), Clamped: g.clamps, Events: []Event{}, Edges: []PathEdge{}, Syncs: []SyncEdge{}}
-	byName := map[string]*NameTime{}
 	tp := g.topo()
 	switch {
 	case len(g.edges) == 0:
 		wr.Reason = "the window holds no CPU op, runtime call or device op with a duration"
-		return wr, tp, byName
+		return wr, tp, nil
 	case tp.cyclic:
 		wr.Reason = "the window's graph has a cycle (device ops that start before their launch call, or clocks that disagree): no longest path"
-		return wr, tp, byName
+		return wr, tp, nil
 	}
-	weights := grow(g.p.s.w, len(g.edges), false)
-	for k := range g.edges {
-		weights[k] = g.edges[k].w
-	}
-	g.p.s.w = weights
-	length, path := g.longest(tp, weights)
+	length, path := g.longest(tp)
 	wr.HasPath, wr.PathNs = true, length
 
-	// events on the path, in order
+	onPathEdge := grow(g.p.s.onPath, len(g.edges), true)
+	g.p.s.onPath = onPathEdge
+	if len(path) > 0 {
+		first := g.edges[path[0]].from
+		wr.WallNs = g.ts(g.edges[path[len(path)-1]].to) - g.ts(first)
+	}
+	// events on the path: marked per local event
+	mark := grow(g.p.s.pos, len(g.ev), true)
+	g.p.s.pos = mark
+	for _, k := range path {
+		e := &g.edges[k]
+		onPathEdge[k] = true
+		wr.Uncounted.add(e.typ, g.ts(e.to)-g.ts(e.from)-e.w)
+		for _, v := range [2]int32{e.from, e.to} {
+			if mark[v>>1] == 0 {
+				mark[v>>1] = 1
+				wr.OnPathEvents++
+			}
+		}
+	}
+	// path time per event (attributed: an event with nodes by its local
+	// number, one without in a small list) and the breakdown
+	own := grow(g.p.s.own, len(g.ev), true)
+	g.p.s.own = own
+	owners, other := g.p.s.owners[:0], g.p.s.other[:0]
+	for _, k := range path {
+		e := &g.edges[k]
+		switch e.typ {
+		case EdgeLaunch:
+			wr.Breakdown[CatLaunch] += e.w
+		case EdgeKernelKernel:
+			wr.Breakdown[CatKernelKernel] += e.w
+		case EdgeOperator:
+			wr.Breakdown[g.category(e.attr)] += e.w
+		}
+		if e.attr < 0 || e.typ != EdgeOperator && e.typ != EdgeKernelKernel || e.w == 0 {
+			continue
+		}
+		if l := g.p.local[e.attr]; l >= 0 {
+			if own[l] == 0 {
+				owners = append(owners, e.attr)
+			}
+			own[l] += e.w
+			continue
+		}
+		x := slices.IndexFunc(other, func(o eventNs) bool { return o.i == e.attr })
+		if x < 0 {
+			other = append(other, eventNs{e.attr, 0})
+			x = len(other) - 1
+		}
+		other[x].ns += e.w
+	}
+	// per name, by the name's id
+	at := g.p.nameAt()
+	byName := g.p.s.names[:0]
+	count := func(i int32, ns int64) {
+		id := t.Ev(int(i)).Name
+		if at[id] == 0 {
+			byName = append(byName, NameTime{Name: t.Str(id)})
+			at[id] = int32(len(byName))
+		}
+		nt := &byName[at[id]-1]
+		nt.OnPathNs += ns
+		nt.Events++
+	}
+	for _, i := range owners {
+		count(i, own[g.p.local[i]])
+	}
+	for _, o := range other {
+		count(o.i, o.ns)
+	}
+	for _, i := range owners {
+		at[t.Ev(int(i)).Name] = 0
+	}
+	for _, o := range other {
+		at[t.Ev(int(o.i)).Name] = 0
+	}
+	g.p.s.owners, g.p.s.other, g.p.s.names = owners[:0], other[:0], byName[:0]
+	byName = slices.Clone(byName)
+
+	if detail {
+		g.detail(&wr, path)
+	}
+	for _, s := range g.syncs {
+		e := &g.edges[s.edge]
+		if detail || onPathEdge[s.edge] {
+			wr.Syncs = append(wr.Syncs, SyncEdge{Kind: s.kind, OnPath: onPathEdge[s.edge], From: g.ref(g.event(e.from)), To: g.ref(g.event(e.to))})
+		}
+	}
+	return wr, tp, byName
+}
+
+type eventNs struct {
+	i  int32
+	ns int64
+}
+
+// nameAt is a zeroed buffer of one int32 per name id (analyze leaves it
+// zeroed).
+func (p *prep) nameAt() []int32 {
+	if p.nameIdx == nil {
+		p.nameIdx = make([]int32, len(p.t.Strings))
+	}
+	return p.nameIdx
+}
+
+// detail lists the path's events and edges in wr (JSON, the overlay):
+// the events on the path in order, then those that only own path time.
+func (g *graph) detail(wr *WindowResult, path []int32) {
+	t := g.p.t
 	pos := grow(g.p.s.pos, len(g.ev), true) // local event -> index in Events + 1
 	g.p.s.pos = pos
 	other := map[int32]int{} // events without nodes (annotations the time is attributed to)
@@ -306,60 +421,19 @@ func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, map[string]
 			StartNs: e.Start - t.TraceStart, DurNs: e.Dur, OnPath: onPath})
 		return len(wr.Events) - 1
 	}
-	if detail {
-		wr.Edges = make([]PathEdge, 0, len(path))
-	}
-	onPathEdge := make([]bool, len(g.edges))
-	if len(path) > 0 {
-		first := g.edges[path[0]].from
-		wr.WallNs = g.ts(g.edges[path[len(path)-1]].to) - g.ts(first)
-	}
+	wr.Edges = make([]PathEdge, 0, len(path))
 	for _, k := range path {
 		e := &g.edges[k]
-		onPathEdge[k] = true
-		wr.Uncounted.add(e.typ, g.ts(e.to)-g.ts(e.from)-e.w)
 		from, to := addEvent(g.event(e.from), true), addEvent(g.event(e.to), true)
-		if detail {
-			wr.Edges = append(wr.Edges, PathEdge{Type: e.typ, From: from, To: to, FromEnd: !isStart(e.from), ToEnd: !isStart(e.to), WeightNs: e.w})
-		}
+		wr.Edges = append(wr.Edges, PathEdge{Type: e.typ, From: from, To: to, FromEnd: !isStart(e.from), ToEnd: !isStart(e.to), WeightNs: e.w})
 	}
 	for _, k := range path {
 		e := &g.edges[k]
-		switch e.typ {
-		case EdgeLaunch:
-			wr.Breakdown[CatLaunch] += e.w
-		case EdgeKernelKernel:
-			wr.Breakdown[CatKernelKernel] += e.w
-		case EdgeOperator:
-			wr.Breakdown[g.category(e.attr)] += e.w
-		}
 		if e.attr >= 0 && (e.typ == EdgeOperator || e.typ == EdgeKernelKernel) {
 			x := &wr.Events[addEvent(e.attr, false)]
 			x.OnPathNs += e.w
 		}
 	}
-	for _, e := range wr.Events {
-		if e.OnPath {
-			wr.OnPathEvents++
-		}
-		if e.OnPathNs == 0 {
-			continue
-		}
-		nt := byName[e.Name]
-		if nt == nil {
-			nt = &NameTime{Name: e.Name}
-			byName[e.Name] = nt
-		}
-		nt.OnPathNs += e.OnPathNs
-		nt.Events++
-	}
-	for _, s := range g.syncs {
-		e := &g.edges[s.edge]
-		if detail || onPathEdge[s.edge] {
-			wr.Syncs = append(wr.Syncs, SyncEdge{Kind: s.kind, OnPath: onPathEdge[s.edge], From: g.ref(g.event(e.from)), To: g.ref(g.event(e.to))})
-		}
-	}
-	return wr, tp, byName
 }
 
 func (g *graph) ref(i int32) EventRef {
@@ -415,28 +489,10 @@ func (g *graph) inDataLoader(a int32) bool {
 	return v == 2
 }
 
-// whatIf is the longest path with every edge attributed to an event
-// named name cut to ceil(weight / speedup).
-func (g *graph) whatIf(tp *topo, name string, speedup float64) int64 {
-	t := g.p.t
-	id, ok := g.p.nameID(name)
-	w := grow(g.p.s.w, len(g.edges), false)
-	g.p.s.w = w
-	for k := range g.edges {
-		e := &g.edges[k]
-		w[k] = e.w
-		if ok && e.attr >= 0 && e.w > 0 && t.Ev(int(e.attr)).Name == id {
-			w[k] = int64(math.Ceil(float64(e.w) / speedup))
-		}
-	}
-	return g.length(tp, w)
-}
-
-func topNames(byName map[string]*NameTime, n int) []NameTime {
-	out := make([]NameTime, 0, len(byName))
-	for _, nt := range byName {
-		out = append(out, *nt)
-	}
+// topNames sorts byName in place, most path time first, and returns its
+// first n (all for n < 0).
+func topNames(byName []NameTime, n int) []NameTime {
+	out := byName
 	slices.SortFunc(out, func(a, b NameTime) int {
 		if c := cmp.Compare(b.OnPathNs, a.OnPathNs); c != 0 {
 			return c
@@ -462,7 +518,7 @@ type syncKey struct {
 }
 
 // add counts one window in, and keeps its path time per name (for what-if).
-func (a *totals) add(r *Result, w *WindowResult, byName map[string]*NameTime) {
+func (a *totals) add(r *Result, w *WindowResult, byName []NameTime, keep bool) {
 	if a.byName == nil {
 		a.byName, a.syncs = map[string]*NameTime{}, map[syncKey]int{}
 	}
@@ -474,9 +530,14 @@ func (a *totals) add(r *Result, w *WindowResult, byName map[string]*NameTime) {
 	for c, ns := range w.Breakdown {
 		r.TotalBreakdown[c] += ns
 	}
-	w.names = make(map[string]int64, len(byName))
-	for name, nt := range byName {
-		w.names[name] = nt.OnPathNs
+	if keep {
+		w.names = make(map[string]int64, len(byName))
+	}
+	for _, nt := range byName {
+		name := nt.Name
+		if keep {
+			w.names[name] = nt.OnPathNs
+		}
 		x := a.byName[name]
 		if x == nil {
 			x = &NameTime{Name: name}
@@ -494,7 +555,11 @@ func (a *totals) add(r *Result, w *WindowResult, byName map[string]*NameTime) {
 
 // finish sorts the sums into r.
 func (a *totals) finish(r *Result) {
-	r.Names = topNames(a.byName, -1)
+	names := make([]NameTime, 0, len(a.byName))
+	for _, nt := range a.byName {
+		names = append(names, *nt)
+	}
+	r.Names = topNames(names, -1)
 	for k, n := range a.syncs {
 		r.PathSyncs = append(r.PathSyncs, SyncCount{Kind: k.kind, From: k.from, To: k.to, Count: n})
 	}

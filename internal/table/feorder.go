@@ -40,7 +40,7 @@ type feHead struct {
 type feMerge struct {
 	t    *trace.Trace
 	isFE func(int, *trace.Event) bool
-	hp   headHeap[*feHead]
+	hp   headHeap
 }
 
 func newFEMerge(t *trace.Trace, l *trace.Links, isFE func(int, *trace.Event) bool, extra []feItem) *feMerge {
@@ -59,7 +59,7 @@ func newFEMerge(t *trace.Trace, l *trace.Links, isFE func(int, *trace.Event) boo
 			live = append(live, h)
 		}
 	}
-	m.hp = headHeap[*feHead]{hs: live, less: func(a, b *feHead) bool { return feItemCmp(a.it, b.it) < 0 }}
+	m.hp = headHeap{hs: live}
 	m.hp.init()
 	return m
 }

@@ -47,24 +47,27 @@ func newMemIndex(t *trace.Trace) *memIndex {
 	const maxRuns = 8
 	var cur [maxRuns]int // each thread's next record
 	var tracks [maxRuns]int32
+	var last [maxRuns]int64 // each thread's last time (a map of them was 3 M instructions on the 20 MB export bench trace)
 	runs := 0
-	last := map[int32]int64{}
 	inOrder := true
 	for i := range t.Mem {
 		r := &t.Mem[i]
-		ts, seen := last[r.Track]
-		if !seen {
+		k := 0
+		for k < runs && tracks[k] != r.Track {
+			k++
+		}
+		if k == runs {
 			if runs == maxRuns {
 				inOrder = false
 				break
 			}
 			tracks[runs], cur[runs] = r.Track, i
 			runs++
-		} else if r.Ts < ts {
+		} else if r.Ts < last[k] {
 			inOrder = false
 			break
 		}
-		last[r.Track] = r.Ts
+		last[k] = r.Ts
 	}
 	if !inOrder {
 		for i := range t.Mem {
@@ -111,21 +114,33 @@ func (f *fevents) unusedMemory(t *trace.Trace, l *trace.Links, v Version, isFE f
 	mi := newMemIndex(t)
 	f.mem = mi
 	used := make([]uint64, (len(t.Mem)+63)/64)
+	n := len(mi.idx)
 	for k := range t.Tracks {
-		j := 0
+		// the windows come by their start (lo): the records a window
+		// claims are a run of the index from its first, and the runs
+		// already marked on the track end at done; what lies between
+		// the window's first record and done is marked already (it is
+		// inside an earlier run, which began at or before that record).
+		// So each record is marked once per track, not once per
+		// enclosing event (a deep stack of ops marked each record as
+		// many times: 7.3 M instructions, now 5.4 M, on the 20 MB export
+		// bench trace).
+		j, done := 0, 0
 		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
 			e := t.Ev(int(i))
 			if e.Kind.IsDevice() || !isFE(int(i), e) {
 				continue
 			}
 			lo, hi := memWindow(t.Base+e.Start, t.Base+e.End(), v)
-			for j < len(mi.idx) && mi.ns(j) < lo {
+			for j < n && mi.ns(j) < lo {
 				j++
 			}
-			for q := j; q < len(mi.idx) && mi.ns(q) <= hi; q++ {
+			q := max(j, done)
+			for ; q < n && mi.ns(q) <= hi; q++ {
 				r := mi.idx[q]
 				used[r/64] |= 1 << (r % 64)
 			}
+			done = max(done, q)
 		}
 	}
 	var out []int
