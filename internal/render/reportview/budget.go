@@ -3,7 +3,6 @@ package reportview
 import (
 	"math"
 
-	"github.com/tracetab/tracetab/internal/chain"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -13,12 +12,13 @@ import (
 // the budget, each device op with the launch chain chain.Frames names.
 func (tl *Timeline) choose(t *trace.Trace, lim Limits, detail *Window) {
 	tl.written = make([]bool, t.NumEvents())
-	c := &chooser{tl: tl, t: t}
+	c := &chooser{tl: tl, t: t, l: t.Links()}
 	if total := c.inLaneCount(); total <= lim.MaxEvents {
 		c.writeAll()
 		tl.Written = total
 		return
 	}
+	c.listInLane()
 	budget := lim.MaxEvents
 	if detail != nil {
 		c.writeDetail(detail, budget)
@@ -42,21 +42,23 @@ func (tl *Timeline) choose(t *trace.Trace, lim Limits, detail *Window) {
 type chooser struct {
 	tl   *Timeline
 	t    *trace.Trace
+	l    *trace.Links
 	n    int
 	need []int // withFrames's buffer
+	// the events of the lanes in file order, and each one's length class
+	// (lenClass: computed once, the rounds read it twice each)
+	ev  []int32
+	cls []uint16
 }
 
 // inLane reports whether event i is drawn in one of the lanes.
-func (c *chooser) inLane(i int) bool {
-	e := c.t.Ev(i)
-	return c.tl.lanesOf[e.Track] >= 0 && drawn(c.t, e)
-}
+func (c *chooser) inLane(i int) bool { return c.tl.inLane[i] }
 
 func (c *chooser) inLaneCount() int {
 	total := 0
-	for i := 0; i < c.t.NumEvents(); i++ {
-		if c.inLane(i) {
-			total++
+	for k, ln := range c.tl.lanesOf {
+		if ln >= 0 {
+			total += len(c.tl.drawnOf(k))
 		}
 	}
 	return total
@@ -64,10 +66,27 @@ func (c *chooser) inLaneCount() int {
 
 // writeAll marks every event of the lanes.
 func (c *chooser) writeAll() {
-	for i := 0; i < c.t.NumEvents(); i++ {
-		if c.inLane(i) {
-			c.tl.written[i] = true
+	for k, ln := range c.tl.lanesOf {
+		if ln >= 0 {
+			for _, i := range c.tl.drawnOf(k) {
+				c.tl.written[i] = true
+			}
 		}
+	}
+}
+
+// listInLane lists the events of the lanes in file order (the order the
+// rounds sample them in) with their length classes.
+func (c *chooser) listInLane() {
+	c.ev = make([]int32, 0, c.inLaneCount())
+	for i, in := range c.tl.inLane {
+		if in {
+			c.ev = append(c.ev, int32(i))
+		}
+	}
+	c.cls = make([]uint16, len(c.ev))
+	for j, i := range c.ev {
+		c.cls[j] = uint16(lenClass(c.t.Ev(int(i)).Dur))
 	}
 }
 
@@ -84,10 +103,11 @@ func (c *chooser) mark(i int) {
 func (c *chooser) withFrames(i int, budget int) bool {
 	c.need = append(c.need[:0], i)
 	if c.t.Ev(i).Kind.IsDevice() {
-		launch, enclosing := chain.Frames(c.t, i)
-		if launch >= 0 && c.inLane(int(launch)) {
+		// chain.Frames' launch call and enclosing events, walked here
+		// without the list it allocates per call
+		if launch := c.l.Launch[i]; launch >= 0 && c.inLane(int(launch)) {
 			c.need = append(c.need, int(launch))
-			for _, p := range enclosing {
+			for p := c.l.Parent[launch]; p >= 0; p = c.l.Parent[p] {
 				if c.inLane(int(p)) {
 					c.need = append(c.need, int(p))
 				}
@@ -115,9 +135,9 @@ func (c *chooser) withFrames(i int, budget int) bool {
 func (c *chooser) writeDetail(detail *Window, budget int) {
 	t := c.t
 	var in []int
-	for i := 0; i < t.NumEvents(); i++ {
-		if e := t.Ev(i); c.inLane(i) && e.Start < detail.EndNs+t.TraceStart && e.End() > detail.StartNs+t.TraceStart {
-			in = append(in, i)
+	for _, i := range c.ev {
+		if e := t.Ev(int(i)); e.Start < detail.EndNs+t.TraceStart && e.End() > detail.StartNs+t.TraceStart {
+			in = append(in, int(i))
 		}
 	}
 	if len(in) <= budget/2 {
@@ -140,18 +160,18 @@ func (c *chooser) longestRound(budget int) {
 		cuts[ln] = cutFor(&byCls[ln], quota[ln])
 	}
 	seen := make([]int, len(tl.Lanes))
-	for i := 0; i < t.NumEvents(); i++ {
-		if !c.inLane(i) || tl.written[i] {
+	for j, i := range c.ev {
+		if tl.written[i] {
 			continue
 		}
-		ln, cls := tl.lanesOf[t.Ev(i).Track], lenClass(t.Ev(i).Dur)
+		ln, cls := tl.lanesOf[t.Ev(int(i)).Track], int(c.cls[j])
 		cut := cuts[ln]
 		switch {
 		case cls > cut.cut:
-			c.withFrames(i, budget)
+			c.withFrames(int(i), budget)
 		case cls == cut.cut && cut.stride > 0:
 			if seen[ln]%cut.stride == 0 {
-				c.withFrames(i, budget)
+				c.withFrames(int(i), budget)
 			}
 			seen[ln]++
 		}
@@ -167,10 +187,10 @@ func (c *chooser) longestRound(budget int) {
 func (c *chooser) unwrittenByClass() ([][numClasses]int, []int) {
 	byCls := make([][numClasses]int, len(c.tl.Lanes))
 	total := make([]int, len(c.tl.Lanes))
-	for i := 0; i < c.t.NumEvents(); i++ {
-		if c.inLane(i) && !c.tl.written[i] {
-			ln := c.tl.lanesOf[c.t.Ev(i).Track]
-			byCls[ln][lenClass(c.t.Ev(i).Dur)]++
+	for j, i := range c.ev {
+		if !c.tl.written[i] {
+			ln := c.tl.lanesOf[c.t.Ev(int(i)).Track]
+			byCls[ln][c.cls[j]]++
 			total[ln]++
 		}
 	}
