@@ -3,6 +3,8 @@ package reportview
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"strconv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +104,19 @@ func TestDataMatchesEncodingJSON(t *testing.T) {
 	}
 	if n < 8 {
 		t.Errorf("%d traces compared, want the bench shapes and the testdata traces", n)
+	}
+}
+
+// TestAppendInt: appendInt writes what strconv.AppendInt does, at the
+// edges of each digit count, of int64 and of the two-digit steps.
+func TestAppendInt(t *testing.T) {
+	vals := []int64{0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, -1, -9, -10, -99, -100, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	for p := int64(1); p < math.MaxInt64/10; p *= 10 {
+		vals = append(vals, p-1, p, p+1, -p+1, -p, -p-1, 7*p+3)
+	}
+	for _, v := range vals {
+		if got, want := string(appendInt([]byte("x"), v)), strconv.FormatInt(v, 10); got != "x"+want {
+			t.Errorf("%d: %q, want x%s", v, got, want)
+		}
 	}
 }

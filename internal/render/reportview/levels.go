@@ -121,7 +121,7 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 			keep = append(keep, e)
 			s, end := e.s, e.end
 			if s >= to {
-				keep = append(keep, c[j+1:]...)
+				keep = rejoin(keep, c, j+1)
 				break
 			}
 			if end < from || (end == from && dur > 0) {
@@ -146,7 +146,7 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 				rows[r] = append(row, cell{bin: b, covered: cov, count: 1})
 				cells++
 				if limit >= 0 && cells > limit {
-					cand[ln] = append(keep, c[j+1:]...) // the lane's candidates stay whole
+					cand[ln] = rejoin(keep, c, j+1) // the lane's candidates stay whole
 					return lv, cells, more, false
 				}
 			}
@@ -169,6 +169,17 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 		}
 	}
 	return lv, cells, more, true
+}
+
+// rejoin is keep (a prefix of c's storage) followed by c[j:]: c itself
+// when keep is c[:j] (no candidate left the list), else the rest moved up.
+// A detail level stops at its window's end: moving every candidate after
+// it, for each of the ten or so levels, was most of the levels' copying.
+func rejoin(keep, c []candEv, j int) []candEv {
+	if len(keep) == j {
+		return c
+	}
+	return append(keep, c[j:]...)
 }
 
 // mergeCells sorts a row's cells by bin and adds up those of one bin (an
