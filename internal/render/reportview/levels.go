@@ -111,17 +111,21 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 		first, _ := slices.BinarySearchFunc(c, from-maxDur[ln], func(e candEv, s int64) int {
 			return cmp.Compare(e.s, s)
 		})
-		keep := c[:first]
+		keep := first // c[:keep] are the candidates kept so far
+		past := false // stopped at the first candidate past to
 		for j := first; j < len(c); j++ {
 			e := c[j]
 			dur := e.end - e.s
 			if e.written && dur >= w {
 				continue
 			}
-			keep = append(keep, e)
+			if keep != j {
+				c[keep] = e
+			}
+			keep++
 			s, end := e.s, e.end
 			if s >= to {
-				keep = rejoin(keep, c, j+1)
+				cand[ln], past = rejoin(c[:keep], c, j+1), true
 				break
 			}
 			if end < from || (end == from && dur > 0) {
@@ -130,7 +134,25 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 			more = more || dur > 0
 			s, end = max(s, from), min(end, to)
 			r := e.row
-			b1, b2 := (s-from)/w, (end-from)/w
+			b1 := (s - from) / w
+			if lo := from + b1*w; end <= lo+w {
+				// within one bin (most events at every level): its
+				// cell is [b1, b1], covered end - s
+				row := rows[r]
+				if n := len(row); n > 0 && row[n-1].bin == b1 {
+					row[n-1].covered += end - s
+					row[n-1].count++
+					continue
+				}
+				rows[r] = append(row, cell{bin: b1, covered: end - s, count: 1})
+				cells++
+				if limit >= 0 && cells > limit {
+					cand[ln] = rejoin(c[:keep], c, j+1) // the lane's candidates stay whole
+					return lv, cells, more, false
+				}
+				continue
+			}
+			b2 := (end - from) / w
 			if end > s && (end-from)%w == 0 {
 				b2-- // the event ends exactly at a bin's start
 			}
@@ -146,12 +168,14 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 				rows[r] = append(row, cell{bin: b, covered: cov, count: 1})
 				cells++
 				if limit >= 0 && cells > limit {
-					cand[ln] = rejoin(keep, c, j+1) // the lane's candidates stay whole
+					cand[ln] = rejoin(c[:keep], c, j+1) // the lane's candidates stay whole
 					return lv, cells, more, false
 				}
 			}
 		}
-		cand[ln] = keep
+		if !past {
+			cand[ln] = c[:keep]
+		}
 		for r, row := range rows {
 			if len(row) == 0 {
 				continue
