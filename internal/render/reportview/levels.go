@@ -53,9 +53,13 @@ func (tl *Timeline) levels(t *trace.Trace, l *trace.Links, lim Limits) {
 			if len(tl.Levels) > 0 && w >= tl.Levels[len(tl.Levels)-1].BinNs {
 				return true
 			}
-			limit := budget - used
+			// level 0 has no limit (at most Width cells per row); when it
+			// alone takes the budget, the next level may take none (a
+			// negative limit meant none at all: every finer level down to
+			// MinBinNs was built, without bound)
+			limit := max(budget-used, 0)
 			if len(tl.Levels) == 0 {
-				limit = -1 // level 0: no limit (at most Width cells per row)
+				limit = -1
 			}
 			lv, cells, more, ok := tl.level(cand, maxDur, w, from, to, limit)
 			if !ok {
