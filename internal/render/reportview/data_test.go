@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
