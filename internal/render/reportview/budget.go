@@ -86,6 +86,7 @@ func (c *chooser) listInLane(detail *Window) (inDetail []int) {
 	t := c.t
 	n := c.inLaneCount()
 	c.ev, c.lane, c.cls = make([]int32, 0, n), make([]int32, 0, n), make([]uint16, 0, n)
+	starts := classStarts()
 	for i, in := range c.tl.inLane {
 		if !in {
 			continue
@@ -93,7 +94,7 @@ func (c *chooser) listInLane(detail *Window) (inDetail []int) {
 		e := t.Ev(i)
 		c.ev = append(c.ev, int32(i))
 		c.lane = append(c.lane, c.tl.lanesOf[e.Track])
-		c.cls = append(c.cls, uint16(lenClassFast(e.Dur)))
+		c.cls = append(c.cls, uint16(lenClassFast(e.Dur, starts)))
 		if detail != nil && e.Start < detail.EndNs+t.TraceStart && e.End() > detail.StartNs+t.TraceStart {
 			inDetail = append(inDetail, i)
 		}
@@ -257,11 +258,10 @@ func lenClass(d int64) int {
 // 10^14 ns the float's error is under 0.1 ns of duration), so only the
 // durations within 2 ns of a start, and the longer ones, take the
 // logarithm (TestLenClassFast).
-func lenClassFast(d int64) int {
+func lenClassFast(d int64, starts []int64) int {
 	if d < 0 || d >= fastClassMaxNs {
 		return lenClass(d)
 	}
-	starts := classStarts()
 	c := 8 * (bits.Len64(uint64(d)+1) - 1)
 	for starts[c+1] <= d {
 		c++
@@ -275,8 +275,9 @@ func lenClassFast(d int64) int {
 // fastClassMaxNs bounds the durations lenClassFast classes itself.
 const fastClassMaxNs = 100_000_000_000_000
 
-// classStarts are classStart of the classes of the durations below
-// fastClassMaxNs (up to 8 * 47), and of the class after the last.
+// classStarts (lenClassFast's starts) are classStart of the classes of
+// the durations below fastClassMaxNs (up to 8 * 47), and of the class
+// after the last.
 var classStarts = sync.OnceValue(func() []int64 {
 	n := lenClass(fastClassMaxNs) + 2
 	out := make([]int64, n)

@@ -50,7 +50,7 @@ func TestLenClass(t *testing.T) {
 // what it classes itself, and for durations spread over every length.
 func TestLenClassFast(t *testing.T) {
 	check := func(d int64) {
-		if got, want := lenClassFast(d), lenClass(d); got != want {
+		if got, want := lenClassFast(d, classStarts()), lenClass(d); got != want {
 			t.Fatalf("lenClassFast(%d) = %d, lenClass %d", d, got, want)
 		}
 	}
