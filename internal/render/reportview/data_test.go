@@ -114,6 +114,16 @@ func TestAppendInt(t *testing.T) {
 	for p := int64(1); p < math.MaxInt64/10; p *= 10 {
 		vals = append(vals, p-1, p, p+1, -p+1, -p, -p-1, 7*p+3)
 	}
+	for k := range 63 {
+		vals = append(vals, 1<<k-1, 1<<k, -1<<k)
+	}
+	x := uint64(0x2545f4914f6cdd1d)
+	for range 100_000 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		vals = append(vals, int64(x)>>(x%64))
+	}
 	for _, v := range vals {
 		if got, want := string(appendInt([]byte("x"), v)), strconv.FormatInt(v, 10); got != "x"+want {
 			t.Errorf("%d: %q, want x%s", v, got, want)
