@@ -109,7 +109,11 @@ type cell struct {
 func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, limit int) (lv Level, cells int, more, ok bool) {
 	lv = Level{BinNs: w, FromNs: from, ToNs: to}
 	for ln, lane := range tl.Lanes {
+		// each row's cells are rows[r][:lens[r]]: the lengths apart, so
+		// that a cell added stores no slice header (with a pointer) into
+		// the heap, which pays the write barrier while the collector marks
 		rows := make([][]cell, lane.Rows)
+		lens := make([]int, lane.Rows)
 		c := cand[ln]
 		// the first candidate that can reach from, by start
 		first, _ := slices.BinarySearchFunc(c, from-maxDur[ln], func(e candEv, s int64) int {
@@ -142,13 +146,17 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 			if lo := from + b1*w; end <= lo+w {
 				// within one bin (most events at every level): its
 				// cell is [b1, b1], covered end - s
-				row := rows[r]
-				if n := len(row); n > 0 && row[n-1].bin == b1 {
+				row, n := rows[r], lens[r]
+				if n > 0 && row[n-1].bin == b1 {
 					row[n-1].covered += end - s
 					row[n-1].count++
 					continue
 				}
-				rows[r] = append(row, cell{bin: b1, covered: end - s, count: 1})
+				if n == len(row) {
+					row = growCells(row)
+					rows[r] = row
+				}
+				row[n], lens[r] = cell{bin: b1, covered: end - s, count: 1}, n+1
 				cells++
 				if limit >= 0 && cells > limit {
 					cand[ln] = rejoin(c[:keep], c, j+1) // the lane's candidates stay whole
@@ -163,13 +171,17 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 			for b := b1; b <= b2; b++ {
 				lo, hi := from+b*w, from+(b+1)*w
 				cov := min(end, hi) - max(s, lo)
-				row := rows[r]
-				if n := len(row); n > 0 && row[n-1].bin == b {
+				row, n := rows[r], lens[r]
+				if n > 0 && row[n-1].bin == b {
 					row[n-1].covered += cov
 					row[n-1].count++
 					continue
 				}
-				rows[r] = append(row, cell{bin: b, covered: cov, count: 1})
+				if n == len(row) {
+					row = growCells(row)
+					rows[r] = row
+				}
+				row[n], lens[r] = cell{bin: b, covered: cov, count: 1}, n+1
 				cells++
 				if limit >= 0 && cells > limit {
 					cand[ln] = rejoin(c[:keep], c, j+1) // the lane's candidates stay whole
@@ -181,6 +193,7 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 			cand[ln] = c[:keep]
 		}
 		for r, row := range rows {
+			row = row[:lens[r]]
 			if len(row) == 0 {
 				continue
 			}
@@ -197,6 +210,14 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 		}
 	}
 	return lv, cells, more, true
+}
+
+// growCells is row with room for more cells: its length is its new
+// capacity (the cells in use are counted apart).
+func growCells(row []cell) []cell {
+	grown := make([]cell, max(2*len(row), 64))
+	copy(grown, row)
+	return grown
 }
 
 // rejoin is keep (a prefix of c's storage) followed by c[j:]: c itself

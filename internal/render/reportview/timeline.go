@@ -147,23 +147,26 @@ func (tl *Timeline) lanes(t *trace.Trace, l *trace.Links, lim Limits) {
 	count := make([]int, len(t.Tracks))
 	ops := make([]int, len(t.Tracks))       // cpu ops and runtime calls
 	launches := make([]bool, len(t.Tracks)) // a launch call with its device op in the trace
-	tl.drawnIdx = make([]int32, 0, len(l.Order))
+	// (appended to a local slice: a slice header stored into the heap
+	// per event pays the write barrier while the collector marks)
+	idx := make([]int32, 0, len(l.Order))
 	tl.drawnStart = make([]int32, len(t.Tracks)+1)
 	for k := range t.Tracks {
 		tk := t.Tracks[k].Kind
 		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
 			e := t.Ev(int(i))
 			if drawnOn(tk, e.Kind) {
-				tl.drawnIdx = append(tl.drawnIdx, i)
+				idx = append(idx, i)
 				if e.Kind == trace.KindCPUOp || e.Kind.IsLaunch() {
 					ops[k]++
 				}
 			}
 		}
-		tl.drawnStart[k+1] = int32(len(tl.drawnIdx))
+		tl.drawnStart[k+1] = int32(len(idx))
 		count[k] = int(tl.drawnStart[k+1] - tl.drawnStart[k])
 		tl.Events += count[k]
 	}
+	tl.drawnIdx = idx
 	for i := 0; i < t.NumEvents(); i++ {
 		if r := l.Launch[i]; r >= 0 {
 			launches[t.Ev(int(r)).Track] = true
@@ -353,7 +356,7 @@ func (tl *Timeline) writeEvents(t *trace.Trace, l *trace.Links) {
 	}
 	for ln := range tl.Lanes {
 		k := trackOf[ln]
-		lane := &tl.Lanes[ln]
+		var evs []Ev // local while it grows (no write barrier per event), nil when none
 		for _, i := range tl.drawnOf(k) {
 			if !tl.written[i] {
 				continue
@@ -365,9 +368,10 @@ func (tl *Timeline) writeEvents(t *trace.Trace, l *trace.Links) {
 			}
 			tl.page[i] = next
 			next++
-			lane.Ev = append(lane.Ev, Ev{StartNs: e.Start - t.TraceStart, DurNs: e.Dur, Name: intern(e.Name),
+			evs = append(evs, Ev{StartNs: e.Start - t.TraceStart, DurNs: e.Dur, Name: intern(e.Name),
 				Shape: shape, Row: tl.rowOf[i], Kind: e.Kind, Page: tl.page[i], Link: -1})
 		}
+		tl.Lanes[ln].Ev = evs
 	}
 	for ln := range tl.Lanes {
 		k := trackOf[ln]
