@@ -397,13 +397,21 @@ func categoriesData(r *categories.Result) *categoriesJSON {
 	if r == nil {
 		return nil
 	}
-	j := &categoriesJSON{DeviceNs: r.DeviceNs, Kernels: r.Kernels, Steps: []categoryStepJSON{}}
+	// lists sized ahead (one allocation each, not their doublings); an
+	// empty one stays nil (null), as before
+	j := &categoriesJSON{DeviceNs: r.DeviceNs, Kernels: r.Kernels, Steps: make([]categoryStepJSON, 0, len(r.Steps))}
+	if len(r.Cells) > 0 {
+		j.Categories = make([]categoryJSON, 0, len(r.Cells))
+	}
 	for k, c := range r.Cells {
 		cat := opclass.Categories[k]
 		j.Categories = append(j.Categories, categoryJSON{Category: string(cat), Color: CategoryColors[cat], DeviceNs: c.DeviceNs, Kernels: c.Kernels})
 	}
 	for _, s := range r.Steps {
 		st := categoryStepJSON{Step: s.N, DeviceNs: s.DeviceNs, Kernels: s.Kernels}
+		if len(s.Cells) > 0 {
+			st.Ns, st.Count = make([]int64, 0, len(s.Cells)), make([]int, 0, len(s.Cells))
+		}
 		for _, c := range s.Cells {
 			st.Ns = append(st.Ns, c.DeviceNs)
 			st.Count = append(st.Count, c.Kernels)
