@@ -1,6 +1,7 @@
 package reportview
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -41,5 +42,34 @@ func TestLenClass(t *testing.T) {
 	}
 	if lenClass(0) != 0 || lenClass(1) != 8 || lenClass(3) != 16 || lenClass(1<<62) != 8*62 {
 		t.Errorf("classes %d %d %d %d", lenClass(0), lenClass(1), lenClass(3), lenClass(1<<62))
+	}
+}
+
+// TestLenClassFast: lenClassFast is lenClass for every duration up to 2^20
+// ns, around every class start it classes itself, across the limit of
+// what it classes itself, and for durations spread over every length.
+func TestLenClassFast(t *testing.T) {
+	check := func(d int64) {
+		if got, want := lenClassFast(d, classStarts()), lenClass(d); got != want {
+			t.Fatalf("lenClassFast(%d) = %d, lenClass %d", d, got, want)
+		}
+	}
+	for d := int64(-3); d <= 1<<20; d++ {
+		check(d)
+	}
+	for _, s := range classStarts() {
+		for d := s - 5; d <= s+5; d++ {
+			check(d)
+		}
+	}
+	for d := int64(fastClassMaxNs - 5); d <= fastClassMaxNs+5; d++ {
+		check(d)
+	}
+	x := uint64(0x9e3779b97f4a7c15)
+	for range 1_000_000 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		check(int64(x>>(x%63)) & math.MaxInt64)
 	}
 }

@@ -128,7 +128,10 @@ func (p *Page) WriteHTML(w io.Writer, t *trace.Trace) error {
 	v.Limits = p.limitNotes()
 	v.Legend = p.legend()
 	v.Tables = append(v.Tables, p.kernelTable(), p.opTable())
+	// the page is its data, script and style and some 100 KB of markup
+	// around them: sized ahead, the buffer is not grown (copied) to it
 	var buf bytes.Buffer
+	buf.Grow(len(data) + len(pageJS) + len(pageCSS) + 1<<20)
 	if err := pageTmpl.Execute(&buf, v); err != nil {
 		return err
 	}

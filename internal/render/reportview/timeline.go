@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tracetab/tracetab/internal/chain"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -45,6 +44,11 @@ type Timeline struct {
 	rowOf             []int16
 	lanesOf           []int32 // track -> lane, -1
 	page              []int32 // event -> its position among the written events, -1
+	// the drawn events of every track, by start (Links.Order less what no
+	// lane draws): track k's are drawnIdx[drawnStart[k]:drawnStart[k+1]];
+	// levels takes them over as its candidates
+	drawnIdx, drawnStart []int32
+	inLane               []bool // event -> drawn in one of the lanes
 }
 
 // Window is a stretch of the time axis.
@@ -99,14 +103,24 @@ type Band struct {
 
 // drawn says whether event e is a lane's: CPU events, and kernels,
 // memcpys and memsets on device streams.
-func drawn(t *trace.Trace, e *trace.Event) bool {
-	switch t.Tracks[e.Track].Kind {
+func drawn(t *trace.Trace, e *trace.Event) bool { return drawnOn(t.Tracks[e.Track].Kind, e.Kind) }
+
+// drawnOn says whether an event of kind k on a track of kind tk is a
+// lane's (drawn).
+func drawnOn(tk trace.TrackKind, k trace.Kind) bool {
+	switch tk {
 	case trace.TrackCPU:
-		return e.Kind.IsCPU()
+		return k.IsCPU()
 	case trace.TrackDevice:
-		return e.Kind.IsDeviceWork()
+		return k.IsDeviceWork()
 	}
 	return false
+}
+
+// drawnOf is track k's drawn events, by start.
+func (tl *Timeline) drawnOf(k int) []int32 {
+	a, b := tl.drawnStart[k], tl.drawnStart[k+1]
+	return tl.drawnIdx[a:b:b]
 }
 
 // BuildTimeline lays t out under the limits; detail, when set, is the
@@ -133,18 +147,26 @@ func (tl *Timeline) lanes(t *trace.Trace, l *trace.Links, lim Limits) {
 	count := make([]int, len(t.Tracks))
 	ops := make([]int, len(t.Tracks))       // cpu ops and runtime calls
 	launches := make([]bool, len(t.Tracks)) // a launch call with its device op in the trace
+	// (appended to a local slice: a slice header stored into the heap
+	// per event pays the write barrier while the collector marks)
+	idx := make([]int32, 0, len(l.Order))
+	tl.drawnStart = make([]int32, len(t.Tracks)+1)
 	for k := range t.Tracks {
+		tk := t.Tracks[k].Kind
 		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
 			e := t.Ev(int(i))
-			if drawn(t, e) {
-				count[k]++
+			if drawnOn(tk, e.Kind) {
+				idx = append(idx, i)
 				if e.Kind == trace.KindCPUOp || e.Kind.IsLaunch() {
 					ops[k]++
 				}
 			}
 		}
+		tl.drawnStart[k+1] = int32(len(idx))
+		count[k] = int(tl.drawnStart[k+1] - tl.drawnStart[k])
 		tl.Events += count[k]
 	}
+	tl.drawnIdx = idx
 	for i := 0; i < t.NumEvents(); i++ {
 		if r := l.Launch[i]; r >= 0 {
 			launches[t.Ev(int(r)).Track] = true
@@ -204,6 +226,12 @@ func (tl *Timeline) lanes(t *trace.Trace, l *trace.Links, lim Limits) {
 		tl.lanesOf[k] = int32(len(tl.Lanes))
 		tl.Lanes = append(tl.Lanes, ln)
 	}
+	tl.inLane = make([]bool, t.NumEvents())
+	for _, k := range order {
+		for _, i := range tl.drawnOf(k) {
+			tl.inLane[i] = true
+		}
+	}
 }
 
 func compareID(t *trace.Trace, pa, pb, ta, tb trace.ID) int {
@@ -252,16 +280,17 @@ func (tl *Timeline) rows(t *trace.Trace, l *trace.Links, lim Limits) {
 			if depth == nil {
 				depth = make([]int32, t.NumEvents())
 			}
+			// the parent is on the same thread: drawn is inLane there
 			for _, i := range order {
 				d := 0
 				if p := l.Parent[i]; p >= 0 {
 					d = int(depth[p])
-					if drawn(t, t.Ev(int(p))) {
+					if tl.inLane[p] {
 						d++
 					}
 				}
 				depth[i] = int32(d)
-				if !drawn(t, t.Ev(int(i))) {
+				if !tl.inLane[i] {
 					continue
 				}
 				if d >= lim.MaxCPURows {
@@ -274,11 +303,8 @@ func (tl *Timeline) rows(t *trace.Trace, l *trace.Links, lim Limits) {
 			continue
 		}
 		var ends []int64
-		for _, i := range order {
+		for _, i := range tl.drawnOf(k) {
 			e := t.Ev(int(i))
-			if !drawn(t, e) {
-				continue
-			}
 			r := 0
 			for r < len(ends) && ends[r] > e.Start {
 				r++
@@ -302,13 +328,19 @@ func (tl *Timeline) rows(t *trace.Trace, l *trace.Links, lim Limits) {
 // numbers them in page order.
 func (tl *Timeline) writeEvents(t *trace.Trace, l *trace.Links) {
 	str := map[string]int32{}
-	intern := func(s string) int32 {
-		if id, ok := str[s]; ok {
-			return id
+	byID := make([]int32, len(t.Strings)) // the trace's string -> 1 + its index in Strings, 0: not yet
+	intern := func(sid trace.StrID) int32 {
+		if id := byID[sid]; id > 0 {
+			return id - 1
 		}
-		id := int32(len(tl.Strings))
-		str[s] = id
-		tl.Strings = append(tl.Strings, s)
+		s := t.Str(sid)
+		id, ok := str[s]
+		if !ok {
+			id = int32(len(tl.Strings))
+			str[s] = id
+			tl.Strings = append(tl.Strings, s)
+		}
+		byID[sid] = id + 1
 		return id
 	}
 	tl.page = make([]int32, t.NumEvents())
@@ -324,32 +356,35 @@ func (tl *Timeline) writeEvents(t *trace.Trace, l *trace.Links) {
 	}
 	for ln := range tl.Lanes {
 		k := trackOf[ln]
-		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+		var evs []Ev // local while it grows (no write barrier per event), nil when none
+		for _, i := range tl.drawnOf(k) {
 			if !tl.written[i] {
 				continue
 			}
 			e := t.Ev(int(i))
 			shape := int32(-1)
 			if x := t.ExtraOf(int(i)); x != nil && x.InputDims != 0 {
-				shape = intern(t.Str(x.InputDims))
+				shape = intern(x.InputDims)
 			}
 			tl.page[i] = next
 			next++
-			tl.Lanes[ln].Ev = append(tl.Lanes[ln].Ev, Ev{StartNs: e.Start - t.TraceStart, DurNs: e.Dur, Name: intern(t.NameOf(int(i))),
+			evs = append(evs, Ev{StartNs: e.Start - t.TraceStart, DurNs: e.Dur, Name: intern(e.Name),
 				Shape: shape, Row: tl.rowOf[i], Kind: e.Kind, Page: tl.page[i], Link: -1})
 		}
+		tl.Lanes[ln].Ev = evs
 	}
 	for ln := range tl.Lanes {
 		k := trackOf[ln]
 		j := 0
-		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
+		for _, i := range tl.drawnOf(k) {
 			if !tl.written[i] {
 				continue
 			}
 			ev := &tl.Lanes[ln].Ev[j]
 			j++
-			if t.Ev(int(i)).Kind.IsDevice() {
-				if launch, _ := chain.Frames(t, int(i)); launch >= 0 {
+			if ev.Kind.IsDevice() {
+				// its launch call (chain.Frames' launch)
+				if launch := l.Launch[i]; launch >= 0 {
 					ev.Link = tl.page[launch]
 				}
 			} else if p := l.Parent[i]; p >= 0 {
