@@ -68,7 +68,11 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	cpuSpan := cpuWindow(span, devices)
 	wait()
 	r.Steps, r.Breakdown, r.Dead = stepRows, bd, dead
-	r.Efficiency = deviceEfficiency(t, bd, o.Device)
+	var whole []stream // every op of each device: the kernels kerneleff measures
+	if o.Stream < 0 && !o.LinkedOnly && !o.HasStep {
+		whole = devices
+	}
+	r.Efficiency = deviceEfficiency(t, bd, o.Device, whole)
 	facts := stepFacts(stepRows)
 	facts.python, facts.graphs = c.python, c.graphs
 	r.Verdict = verdict(span, spanName, r.Devices, busyIn, gl.acc, intersect(cpuBusy, cpuSpan), r.Narrowed, facts)
