@@ -1,9 +1,6 @@
 package gaps
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/tracetab/tracetab/internal/kerneleff"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -85,36 +82,37 @@ func deviceEfficiency(t *trace.Trace, bd *Breakdown, device int, devices []strea
 	return e
 }
 
-// effPoint is a kernel's start or end for the SM efficiency sweep.
+// effPoint is a kernel's end for the SM efficiency sweep.
 type effPoint struct{ t, blocks int64 }
 
 // devicesEff is kerneleff.Devices over the kernels of the device lanes
 // (each sorted by start, then event): the same definitions in the same
 // order of arithmetic. kerneleff sorts a device's kernels by start alone,
 // an order that is unique only when no two start at the same instant: ok
-// is false when two do (the occupancy's float sum follows that order), and
-// the caller takes kerneleff's own. On the 200 MB default trace this took
-// kerneleff.Devices' 43 MB of allocation per run (73% of Analyze's, each 2
-// MB a collection at the command's GC target of 5) and 41 ms of CPU down
-// to two reused point lists.
+// is false when two do (the occupancy's float sum follows that order), or
+// when a kernel ends before it starts, and the caller takes kerneleff's
+// own. On the 200 MB default trace kerneleff.Devices allocated 43 MB per
+// run (73% of Analyze's, each 2 MB a collection at the command's GC target
+// of 5) and took 41 ms of CPU; this allocates nothing per kernel.
 func devicesEff(t *trace.Trace, w kerneleff.Window, devices []stream) ([]kerneleff.Device, bool) {
 	var out []kerneleff.Device
-	var starts, ends []effPoint
+	var running effHeap
 	clip := func(s, e int64) int64 { return max(0, min(e, w.EndNs)-max(s, w.StartNs)) }
 	for k := range devices {
 		q := &devices[k].seq
 		d := kerneleff.Device{Device: devices[k].dev, WindowNs: max(0, w.EndNs-w.StartNs)}
-		starts, ends = starts[:0], ends[:0]
 		var cs, ce, prevS int64
 		open := false
 		var occW float64
 		var occNs int64
+		sm := smSweep{clip: clip}
+		running = running[:0]
 		for j := range q.n() {
 			x := q.at(j)
 			if t.Ev(int(x.i)).Kind != trace.KindKernel {
 				continue
 			}
-			if d.Kernels > 0 && x.s == prevS {
+			if (d.Kernels > 0 && x.s == prevS) || x.e < x.s {
 				return nil, false
 			}
 			d.Kernels++
@@ -133,8 +131,13 @@ func devicesEff(t *trace.Trace, w kerneleff.Window, devices []stream) ([]kernele
 				blocks, occ = a.BlocksPerSM, a.OccupancyPct
 			}
 			if blocks != trace.NoValue && blocks > 0 {
-				starts = append(starts, effPoint{x.s, blocks})
-				ends = append(ends, effPoint{x.e, blocks})
+				// the SM efficiency's points in time order: the ends
+				// before this start, then the start
+				for len(running) > 0 && running[0].t < x.s {
+					sm.point(running.pop(), true)
+				}
+				sm.point(effPoint{x.s, blocks}, false)
+				running.push(effPoint{x.e, blocks})
 			}
 			// occupancy: weighted by the part of each kernel in the window
 			if occ != trace.NoValue && occ >= 0 {
@@ -153,7 +156,12 @@ func devicesEff(t *trace.Trace, w kerneleff.Window, devices []stream) ([]kernele
 		if d.WindowNs > 0 {
 			d.UtilizationPct = float64(d.BusyNs) * 100 / float64(d.WindowNs)
 		}
-		d.SMEfficiencyPct, d.HasSMEfficiency = smEff(starts, ends, clip, d.WindowNs)
+		for len(running) > 0 {
+			sm.point(running.pop(), true)
+		}
+		if sm.seen && d.WindowNs > 0 {
+			d.SMEfficiencyPct, d.HasSMEfficiency = sm.sum*100/float64(d.WindowNs), true
+		}
 		if occNs > 0 {
 			d.OccupancyPct, d.HasOccupancy = occW/float64(occNs), true
 		}
@@ -162,49 +170,75 @@ func devicesEff(t *trace.Trace, w kerneleff.Window, devices []stream) ([]kernele
 	return out, true
 }
 
-// smEff is kerneleff's SM efficiency from the kernels' starts (sorted) and
-// ends: between two successive instants of the points in time order, the
-// blocks per SM of the running kernels, summed and capped at 1, count for
-// the part of the stretch inside the window. The order of points at one
-// instant changes nothing (no stretch lies between them).
-func smEff(starts, ends []effPoint, clip func(s, e int64) int64, windowNs int64) (float64, bool) {
-	if len(starts) == 0 || windowNs <= 0 {
-		return 0, false
+// smSweep is kerneleff's SM efficiency over the kernels' starts and ends
+// in time order: between two successive instants, the blocks per SM of
+// the running kernels, summed and capped at 1, count for the part of the
+// stretch inside the window. The order of points at one instant changes
+// nothing (no stretch lies between them).
+type smSweep struct {
+	clip    func(s, e int64) int64
+	sum     float64 // capped blocks per SM x ns
+	seen    bool    // some stretch counted
+	started bool
+	cur     int64
+	last    int64
+}
+
+func (w *smSweep) point(p effPoint, end bool) {
+	if !w.started {
+		w.started, w.last = true, p.t
 	}
-	byT := func(a, b effPoint) int { return cmp.Compare(a.t, b.t) }
-	if !slices.IsSortedFunc(ends, byT) {
-		slices.SortFunc(ends, byT)
-	}
-	var sum float64
-	seen := false
-	cur := int64(0)
-	last := min(starts[0].t, ends[0].t)
-	i, j := 0, 0
-	for i < len(starts) || j < len(ends) {
-		var p effPoint
-		end := false
-		if j == len(ends) || (i < len(starts) && starts[i].t <= ends[j].t) {
-			p = starts[i]
-			i++
-		} else {
-			p, end = ends[j], true
-			j++
-		}
-		if p.t > last && cur > 0 {
-			if c := clip(last, p.t); c > 0 {
-				sum += float64(min(cur, trace.Nano)) / trace.Nano * float64(c)
-				seen = true
-			}
-		}
-		last = p.t
-		if end {
-			cur -= p.blocks
-		} else {
-			cur += p.blocks
+	if p.t > w.last && w.cur > 0 {
+		if c := w.clip(w.last, p.t); c > 0 {
+			w.sum += float64(min(w.cur, trace.Nano)) / trace.Nano * float64(c)
+			w.seen = true
 		}
 	}
-	if !seen {
-		return 0, false
+	w.last = p.t
+	if end {
+		w.cur -= p.blocks
+	} else {
+		w.cur += p.blocks
 	}
-	return sum * 100 / float64(windowNs), true
+}
+
+// effHeap is the running kernels' ends, the earliest first (a binary heap:
+// it holds the kernels running at once).
+type effHeap []effPoint
+
+func (h *effHeap) push(p effPoint) {
+	*h = append(*h, p)
+	x := *h
+	for k := len(x) - 1; k > 0; {
+		up := (k - 1) / 2
+		if x[up].t <= x[k].t {
+			break
+		}
+		x[up], x[k] = x[k], x[up]
+		k = up
+	}
+}
+
+func (h *effHeap) pop() effPoint {
+	x := *h
+	top := x[0]
+	n := len(x) - 1
+	x[0] = x[n]
+	x = x[:n]
+	for k := 0; ; {
+		c := 2*k + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && x[c+1].t < x[c].t {
+			c++
+		}
+		if x[k].t <= x[c].t {
+			break
+		}
+		x[k], x[c] = x[c], x[k]
+		k = c
+	}
+	*h = x
+	return top
 }
