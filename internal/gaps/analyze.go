@@ -18,14 +18,14 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	keep := keepOps(t, l, o, steps)
 	r := &Report{Narrowed: narrowedTo(o)}
 	cpuSteps := cpuStepWindows(o, steps)
-	// The step rows, the step breakdown and the dead windows (and the
-	// threads these two read) do not depend on the device lanes: the other
-	// core computes them meanwhile (the trace's caches are safe to share),
-	// then the devices' efficiency, which needs the breakdown's steps and
-	// the lanes collected here. On the 200 MB default trace the breakdown
-	// and the dead windows took about 0.6 of this side's time (the lanes,
-	// the gaps and their causes): the step rows, the threads and the
-	// efficiency moved over.
+	// The causer's tables, the blocking calls, the step rows, the step
+	// breakdown and the dead windows (and the threads these two read) do
+	// not depend on the device lanes: the other core computes them
+	// meanwhile (the trace's caches are safe to share), then the devices'
+	// efficiency, which needs the breakdown's steps and the lanes
+	// collected here. On the 200 MB default trace the breakdown and the
+	// dead windows alone took about 0.6 of this side's time (the lanes,
+	// the gaps and their causes): the rest moved over.
 	var bd *Breakdown
 	var dead []DeadWindow
 	var cpuBusy ivs
@@ -36,7 +36,12 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	// collect panic, the other side ends all the same)
 	collected := make(chan []stream, 1)
 	defer close(collected)
+	// the causer's tables and the blocking calls, read from the events
+	// alone, go first (closed when that side ends, a panic included)
+	causes := make(chan causerParts, 1)
 	wait := safe.Go(func() { // a panic there is raised again by wait
+		defer close(causes)
+		causes <- causerParts{newCauser(t, l), blockingCalls(t, cpuSteps)}
 		stepRows, cells = stepLanesCells(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
 		launchers, withSteps := activeThreads(t, l)
 		want := deadWindowThreads(o, launchers, withSteps)
@@ -70,9 +75,13 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	r.Idle = idleReport(t, streams, devices, o.HTA, lo, hi)
 
 	// Gaps and their causes, busy time inside the span.
-	c := laneCauser(t, l, o.Stream, streams)
+	parts, ok := <-causes
+	if !ok {
+		wait() // the other side panicked: raised again here
+	}
+	c := laneCauser(parts.c, t, l, o.Stream, streams)
 	gl := newGapList(t, o)
-	syncs := blockingCalls(t, cpuSteps)
+	syncs := parts.syncs
 	calls := callWindows(syncs)
 	var busyIn []int64
 	var inCalls [][2]int64
@@ -107,10 +116,16 @@ func addStreamLanes(r *Report, t *trace.Trace, streams []stream, maxQueue int) {
 	}
 }
 
-// laneCauser is the causer of the gaps, knowing the selected streams' ops
-// and, narrowed to one stream, the other streams' busy time.
-func laneCauser(t *trace.Trace, l *trace.Links, stream int64, streams []stream) *causer {
-	c := newCauser(t, l)
+// causerParts is what the second goroutine reads for the gaps' causes.
+type causerParts struct {
+	c     *causer
+	syncs []span // blockingCalls
+}
+
+// laneCauser makes c (newCauser) the causer of the gaps, knowing the
+// selected streams' ops and, narrowed to one stream, the other streams'
+// busy time.
+func laneCauser(c *causer, t *trace.Trace, l *trace.Links, stream int64, streams []stream) *causer {
 	if stream >= 0 {
 		c.others = otherStreamsBusy(t, l, stream)
 	}
