@@ -42,7 +42,11 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	wait := safe.Go(func() { // a panic there is raised again by wait
 		defer close(causes)
 		causes <- causerParts{newCauser(t, l), blockingCalls(t, cpuSteps)}
-		stepRows, cells = stepLanesCells(t, o, func(i int) bool { return keep(i, t.Ev(i)) })
+		var keepI func(i int) bool
+		if keep != nil {
+			keepI = func(i int) bool { return keep(i, t.Ev(i)) }
+		}
+		stepRows, cells = stepLanesCells(t, o, keepI)
 		launchers, withSteps := activeThreads(t, l)
 		want := deadWindowThreads(o, launchers, withSteps)
 		bd, cpuBusy = stepBreakdownRuns(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) }, launchers)
