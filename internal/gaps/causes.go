@@ -93,8 +93,8 @@ type causer struct {
 	self  []int64
 	inner []int64
 	stack []open
-	hint  map[int32]int // per track: where its last search in splitThread ended
-	pairs [][2]int64    // scratch of profilerIn
+	hint  []int      // per track: where its last search in splitThread ended, -1
+	pairs [][2]int64 // scratch of profilerIn
 	// suParts is the current gap's start-up calls and the time each holds
 	// (valid until the next gap is explained).
 	suParts []callPart
@@ -113,7 +113,10 @@ type span struct {
 
 func newCauser(t *trace.Trace, l *trace.Links) *causer {
 	c := &causer{t: t, l: l, class: make([]eventClass, t.NumEvents()), names: make([]uint8, len(t.Strings)), waits: map[int32][]int64{},
-		gsync: map[[2]int64][]span{}, hint: map[int32]int{}}
+		gsync: map[[2]int64][]span{}, hint: make([]int, len(t.Tracks))}
+	for k := range c.hint {
+		c.hint[k] = -1
+	}
 	su := newStartupFinder(t, l)
 	waitName := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
 	for i := 0; i < t.NumEvents(); i++ {
@@ -399,7 +402,7 @@ func (c *causer) splitThread(track int32, lo, hi, gapLen int64) split {
 func (c *causer) firstAtOrAfter(track int32, ord []int32, lo int64) int {
 	start := func(k int) int64 { return c.t.Ev(int(ord[k])).Start }
 	from, to := 0, len(ord)
-	if h, ok := c.hint[track]; ok && h <= len(ord) {
+	if h := c.hint[track]; h >= 0 && h <= len(ord) {
 		step := 1
 		if h == 0 || start(h-1) < lo {
 			// every event before h starts before lo: gallop forward

@@ -73,8 +73,8 @@ func byStart(a, b op) int {
 	return cmp.Compare(a.i, b.i)
 }
 
-// collect gathers the selected device ops per stream and per device in two
-// passes over the device tracks (count, then fill): each device's ops are
+// collect gathers the device ops keep selects (nil: all) per stream and per
+// device in two passes over the device tracks (count, then fill): each device's ops are
 // one array, each of its streams a part of it, so nothing is copied. Each
 // track is already in time order: the only sorts are of streams spread
 // over several tracks and the merge of a device's streams (n log n in the
@@ -89,7 +89,7 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 		}
 		n := 0
 		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
-			if e := t.Ev(int(i32)); e.Kind.IsDeviceWork() && keep(int(i32), e) {
+			if e := t.Ev(int(i32)); e.Kind.IsDeviceWork() && (keep == nil || keep(int(i32), e)) {
 				n++
 			}
 		}
@@ -162,7 +162,7 @@ func collect(t *trace.Trace, l *trace.Links, keep func(i int, e *trace.Event) bo
 		for _, i32 := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
 			i := int(i32)
 			e := t.Ev(i)
-			if !e.Kind.IsDeviceWork() || !keep(i, e) {
+			if !e.Kind.IsDeviceWork() || (keep != nil && !keep(i, e)) {
 				continue
 			}
 			if n := len(streams[si].ops); n > 0 && streams[si].ops[n-1].s > e.Start {

@@ -20,7 +20,7 @@ type IdleTotals struct {
 func IdleTotalsOf(t *trace.Trace) IdleTotals {
 	l := t.Links()
 	allSteps := t.StepWindows()
-	_, devices := collect(t, l, func(int, *trace.Event) bool { return true })
+	_, devices := collect(t, l, nil)
 	if len(devices) == 0 {
 		return IdleTotals{}
 	}

@@ -18,8 +18,12 @@ func selectedSteps(all []trace.Step, o Options) []trace.Step {
 
 // keepOps is the device op filter: the op's device and stream, a launch
 // call in the trace with LinkedOnly, and with --steps a launch call (the
-// op's own start without one) inside a selected step.
+// op's own start without one) inside a selected step; nil when it keeps
+// every op.
 func keepOps(t *trace.Trace, l *trace.Links, o Options, steps []trace.Step) func(i int, e *trace.Event) bool {
+	if o.Device < 0 && o.Stream < 0 && !o.LinkedOnly && !o.HasStep {
+		return nil // every op: no call per op
+	}
 	inSteps := func(i int) bool { return !o.HasStep || trace.StepAt(steps, t.LaunchTime(i)) >= 0 }
 	return func(i int, e *trace.Event) bool {
 		tr := &t.Tracks[e.Track]

@@ -27,10 +27,12 @@ func stepLanesCells(t *trace.Trace, o Options, keep func(i int) bool) ([]StepLan
 		steps = slices.DeleteFunc(steps, func(s trace.Step) bool { return s.N < o.StepLo || s.N > o.StepHi })
 	}
 	l := t.Links()
+	// room for the events of the device tracks, where device work lies (a
+	// bound counted per track, not a pass over the events and the filter)
 	n := 0
-	for i := 0; i < t.NumEvents(); i++ {
-		if e := t.Ev(i); e.Kind.IsDeviceWork() && (keep == nil || keep(i)) {
-			n++
+	for k := range t.Tracks {
+		if t.Tracks[k].Kind == trace.TrackDevice {
+			n += int(l.TrackStart[k+1] - l.TrackStart[k])
 		}
 	}
 	work := make([]trace.DeviceWork, 0, n)

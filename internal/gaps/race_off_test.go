@@ -1,0 +1,5 @@
+//go:build !race
+
+package gaps
+
+const raceOn = false
