@@ -1,12 +1,10 @@
 package critpath
 
 import (
-	"bytes"
-	"runtime"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/gen"
-	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/benchtrace"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // Bounds on what the text view's analysis (every step's graph, path and
@@ -28,38 +26,22 @@ func TestAnalyzeMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates traces")
 	}
-	for _, sh := range gen.BenchShapes() {
-		measure := func(steps int) (bytesPerEvent, allocsPerWindow float64) {
-			cfg := sh.Cfg
-			cfg.Steps = steps
-			var buf bytes.Buffer
-			if _, err := gen.Write(&buf, cfg); err != nil {
-				t.Fatal(err)
-			}
-			tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "mem", lean)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr.Links()
-			windows := StepWindows(tr)
-			var a, b runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&a)
+	got := benchtrace.MeasurePrepared(t, lean, nil, func(tr *trace.Trace) func() int {
+		windows := StepWindows(tr)
+		return func() int {
 			r := Analyze(tr, windows, Options{WhatIf: 3, Speedup: 2})
-			runtime.ReadMemStats(&b)
 			if len(r.Windows) == 0 || !r.Windows[0].HasPath {
-				t.Fatalf("%s: no path", sh.Name)
+				return 0
 			}
-			return float64(b.TotalAlloc-a.TotalAlloc) / float64(tr.NumEvents()), float64(b.Mallocs-a.Mallocs) / float64(len(windows))
+			return len(windows)
 		}
-		b1, a1 := measure(50)
-		b2, a2 := measure(200)
-		t.Logf("%s: 50 steps: %.1f bytes per event, %.1f allocations per window; 200 steps: %.1f bytes per event, %.1f allocations per window", sh.Name, b1, a1, b2, a2)
-		if b2 > maxAnalyzeBytesPerEvent {
-			t.Errorf("%s: Analyze allocates %.1f bytes per event, more than %d", sh.Name, b2, maxAnalyzeBytesPerEvent)
+	})
+	for _, a := range got {
+		if b := a.Large.BytesPerEvent(); b > maxAnalyzeBytesPerEvent {
+			t.Errorf("%s: Analyze allocates %.1f bytes per event, more than %d", a.Shape, b, maxAnalyzeBytesPerEvent)
 		}
-		if a2 > maxAnalyzeAllocsPerWindow {
-			t.Errorf("%s: Analyze makes %.1f allocations per window, more than %d: it allocates per event or per node", sh.Name, a2, maxAnalyzeAllocsPerWindow)
+		if w := float64(a.Large.Allocs) / float64(a.Large.Found); w > maxAnalyzeAllocsPerWindow {
+			t.Errorf("%s: Analyze makes %.1f allocations per window, more than %d: it allocates per event or per node", a.Shape, w, maxAnalyzeAllocsPerWindow)
 		}
 	}
 }

@@ -1,12 +1,11 @@
 package gaps
 
 import (
-	"bytes"
-	"runtime"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/gen"
+	"github.com/tracetab/tracetab/internal/benchtrace"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // Bounds on what Analyze allocates beyond the trace (the command's
@@ -27,38 +26,15 @@ func TestAnalyzeMemory(t *testing.T) {
 	if raceOn {
 		t.Skip("the race detector allocates on its own")
 	}
-	for _, sh := range gen.BenchShapes() {
-		measure := func(steps int) (bytesPerEvent float64, allocs uint64) {
-			cfg := sh.Cfg
-			cfg.Steps = steps
-			var buf bytes.Buffer
-			if _, err := gen.Write(&buf, cfg); err != nil {
-				t.Fatal(err)
-			}
-			tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "mem", parse.Options{NoExtras: true, NoMemory: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr.Links()
-			tr.StepWindows()
-			var a, b runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&a)
+	got := benchtrace.MeasurePrepared(t, parse.Options{NoExtras: true, NoMemory: true}, nil, func(tr *trace.Trace) func() int {
+		tr.StepWindows()
+		return func() int {
 			r := Analyze(tr, Options{Device: -1, Stream: -1, Top: 10, Cells: 16})
-			runtime.ReadMemStats(&b)
-			if len(r.Devices) == 0 || len(r.Steps) == 0 || r.Efficiency == nil {
-				t.Fatalf("%s: Analyze found %d devices, %d steps", sh.Name, len(r.Devices), len(r.Steps))
+			if len(r.Devices) == 0 || r.Efficiency == nil {
+				return 0
 			}
-			return float64(b.TotalAlloc-a.TotalAlloc) / float64(tr.NumEvents()), b.Mallocs - a.Mallocs
+			return len(r.Steps)
 		}
-		b1, a1 := measure(50)
-		b2, a2 := measure(200)
-		t.Logf("%s: 50 steps: %.1f bytes per event, %d allocations; 200 steps: %.1f bytes per event, %d allocations", sh.Name, b1, a1, b2, a2)
-		if b2 > maxAnalyzeBytesPerEvent {
-			t.Errorf("%s: Analyze allocates %.1f bytes per event, more than %d", sh.Name, b2, maxAnalyzeBytesPerEvent)
-		}
-		if a2 > a1+150*maxAnalyzeAllocsPerStep {
-			t.Errorf("%s: Analyze makes %d allocations for 4 times the steps and events of %d, more than %d per step: it allocates per event", sh.Name, a2, a1, maxAnalyzeAllocsPerStep)
-		}
-	}
+	})
+	benchtrace.Hold(t, got, maxAnalyzeBytesPerEvent, 3*benchtrace.AllocSteps*maxAnalyzeAllocsPerStep)
 }

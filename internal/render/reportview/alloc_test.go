@@ -1,13 +1,12 @@
 package reportview
 
 import (
-	"bytes"
-	"runtime"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/gen"
+	"github.com/tracetab/tracetab/internal/benchtrace"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/report"
+	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // Bounds on what the page's model step allocates (Build: the step chart,
@@ -34,41 +33,25 @@ func TestPageModelMemory(t *testing.T) {
 	}
 	o := DefaultOptions
 	o.Limits.MaxEvents, o.Limits.MaxCells = 2000, 60000
-	for _, sh := range gen.BenchShapes() {
-		measure := func(steps int) (size uint64, allocs uint64, events int) {
-			cfg := sh.Cfg
-			cfg.Steps = steps
-			var buf bytes.Buffer
-			if _, err := gen.Write(&buf, cfg); err != nil {
-				t.Fatal(err)
-			}
-			tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "mem", parse.Options{DimsOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			in := report.NewInputs(tr, "mem")
-			var a, b runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&a)
+	got := benchtrace.MeasurePrepared(t, parse.Options{DimsOnly: true}, nil, func(tr *trace.Trace) func() int {
+		in := report.NewInputs(tr, "mem")
+		return func() int {
 			p := Build(tr, in, o)
 			data, err := p.data(tr)
-			runtime.ReadMemStats(&b)
-			if err != nil || len(data) == 0 || p.Timeline.Written == 0 {
-				t.Fatalf("the page's data: %v, %d bytes, %d events written", err, len(data), p.Timeline.Written)
+			if err != nil || len(data) == 0 {
+				t.Fatalf("the page's data: %v, %d bytes", err, len(data))
 			}
-			return b.TotalAlloc - a.TotalAlloc, b.Mallocs - a.Mallocs, tr.NumEvents()
+			return p.Timeline.Written
 		}
-		b1, a1, n1 := measure(50)
-		b2, a2, n2 := measure(200)
-		perEvent := float64(int64(b2)-int64(b1)) / float64(n2-n1)
-		allocsPerEvent := float64(int64(a2)-int64(a1)) / float64(n2-n1)
-		t.Logf("%s: %d events: %d bytes, %d allocations; %d events: %d bytes, %d allocations: %.1f bytes and %.4f allocations per event added",
-			sh.Name, n1, b1, a1, n2, b2, a2, perEvent, allocsPerEvent)
+	})
+	for _, a := range got {
+		perEvent, allocsPerEvent := a.AddedPerEvent()
+		t.Logf("%s: %.1f bytes and %.4f allocations per event added", a.Shape, perEvent, allocsPerEvent)
 		if perEvent > maxPageBytesPerEvent {
-			t.Errorf("%s: the page's model allocates %.1f bytes per event added, more than %d", sh.Name, perEvent, maxPageBytesPerEvent)
+			t.Errorf("%s: the page's model allocates %.1f bytes per event added, more than %d", a.Shape, perEvent, maxPageBytesPerEvent)
 		}
 		if allocsPerEvent > maxPageAllocsPerEvent {
-			t.Errorf("%s: the page's model makes %.4f allocations per event added: it allocates per event", sh.Name, allocsPerEvent)
+			t.Errorf("%s: the page's model makes %.4f allocations per event added: it allocates per event", a.Shape, allocsPerEvent)
 		}
 	}
 }
