@@ -384,9 +384,7 @@ func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace,
 					ps.part = fmt.Sprintf("-%d", k)
 				}
 				lo, hi := k*EventPartRows, min(n, (k+1)*EventPartRows)
-				f, rows, size, err := writeFile(ctx, &ps, DatasetEvents, func(emit func([]EventRow) error) error {
-					return eventRows(c, t, of, lo, hi, emit)
-				})
+				f, rows, size, err := writeEventsFile(ctx, &ps, c, t, of, lo, hi)
 				record(DatasetEvents, f, rows, size, err)
 			}
 		}()

@@ -83,7 +83,13 @@ func newFileWriter[T any](ctx context.Context, s *fileSpec, dataset string) (*fi
 	if err != nil {
 		return nil, err
 	}
-	w := parquet.NewGenericWriter[T](f,
+	w := parquet.NewGenericWriter[T](f, s.options(dataset)...)
+	return &fileWriter[T]{ctx: ctx, f: f, w: w}, nil
+}
+
+// options are the writer options of a dataset's file.
+func (s *fileSpec) options(dataset string) []parquet.WriterOption {
+	return []parquet.WriterOption{
 		parquet.Compression(s.codec),
 		parquet.MaxRowsPerRowGroup(s.rowGroups),
 		parquet.DataPageVersion(1), // the page form every engine reads
@@ -91,8 +97,7 @@ func newFileWriter[T any](ctx context.Context, s *fileSpec, dataset string) (*fi
 		parquet.KeyValueMetadata("tracetab.schema", Schema),
 		parquet.KeyValueMetadata("tracetab.dataset", dataset),
 		parquet.KeyValueMetadata("tracetab.trace_id", s.traceID),
-	)
-	return &fileWriter[T]{ctx: ctx, f: f, w: w}, nil
+	}
 }
 
 // write adds a batch of rows.
