@@ -190,7 +190,7 @@ func (b *eventBlock) write(w *pqcol.Writer, c *common, t *trace.Trace, lanes []l
 	str := func(k uint32) string { return t.Str(trace.StrID(k)) }
 	w.Strings(b.traceID, nil, func(uint32) string { return c.id })
 	w.Int64(b.rank.v, b.rank.d)
-	w.Int64(b.event, nil)
+	w.Int64Delta(b.event, nil)
 	w.Strings(b.category, nil, func(k uint32) string { return trace.Kind(k).String() })
 	w.Strings(b.name, nil, str)
 	w.Int64(b.pid.v, b.pid.d)
@@ -199,10 +199,14 @@ func (b *eventBlock) write(w *pqcol.Writer, c *common, t *trace.Trace, lanes []l
 	w.Strings(b.tidText.v, b.tidText.d, func(k uint32) string { return *lanes[k].tidText })
 	w.Int32(b.device.v, b.device.d)
 	w.Int64(b.stream.v, b.stream.d)
-	w.Int64(b.start, nil)
+	w.Int64Delta(b.start, nil)
 	w.Int64(b.dur, nil)
-	for _, o := range []*opt[int64]{&b.corr, &b.ext, &b.step, &b.parent, &b.launchCall, &b.launchOp} {
-		w.Int64(o.v, o.d)
+	// ids and indices that grow with the file's order: as deltas
+	w.Int64Delta(b.corr.v, b.corr.d)
+	w.Int64Delta(b.ext.v, b.ext.d)
+	w.Int64(b.step.v, b.step.d)
+	for _, o := range []*opt[int64]{&b.parent, &b.launchCall, &b.launchOp} {
+		w.Int64Delta(o.v, o.d)
 	}
 	w.Bool(b.unfinished, nil)
 	for _, o := range []*opt[uint32]{&b.dims, &b.types, &b.stack} {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/encoding/delta"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
@@ -185,7 +186,34 @@ func (w *Writer) Int64(vals []int64, defs []byte) {
 	for _, v := range vals {
 		w.scratch = binary.LittleEndian.AppendUint64(w.scratch, uint64(v))
 	}
-	w.page(c, defs, w.scratch, format.Plain, len(vals))
+	w.page(c, defs, w.scratch, format.Plain)
+}
+
+// Int64Delta is Int64 in DELTA_BINARY_PACKED: for a column whose values
+// mostly grow (indices, start times), which it writes as small deltas, so
+// that the compression has a fraction of the bytes to read.
+func (w *Writer) Int64Delta(vals []int64, defs []byte) {
+	c := w.next(format.Int64, defs)
+	if c == nil {
+		return
+	}
+	if !w.count(c, len(vals), defs) {
+		return
+	}
+	if len(vals) == 0 {
+		w.page(c, defs, nil, format.Plain)
+		return
+	}
+	for _, v := range vals {
+		c.stat64(v)
+	}
+	var err error
+	w.scratch, err = (&delta.BinaryPackedEncoding{}).EncodeInt64(w.scratch[:0], vals)
+	if err != nil {
+		w.err = err
+		return
+	}
+	w.page(c, defs, w.scratch, format.DeltaBinaryPacked)
 }
 
 // Int32 is Int64 for an INT32 column.
@@ -204,7 +232,7 @@ func (w *Writer) Int32(vals []int32, defs []byte) {
 	for _, v := range vals {
 		w.scratch = binary.LittleEndian.AppendUint32(w.scratch, uint32(v))
 	}
-	w.page(c, defs, w.scratch, format.Plain, len(vals))
+	w.page(c, defs, w.scratch, format.Plain)
 }
 
 // Bool is Int64 for a BOOLEAN column.
@@ -233,7 +261,7 @@ func (w *Writer) Bool(vals []bool, defs []byte) {
 	if len(vals)%8 != 0 {
 		w.scratch = append(w.scratch, b)
 	}
-	w.page(c, defs, w.scratch, format.Plain, len(vals))
+	w.page(c, defs, w.scratch, format.Plain)
 }
 
 // Strings gives a BYTE_ARRAY column's block as keys of the caller's (an
@@ -251,7 +279,7 @@ func (w *Writer) Strings(keys []uint32, defs []byte, text func(key uint32) strin
 	if len(keys) == 0 {
 		// every row of the block is null: a PLAIN page of no values, so
 		// that a chunk of nulls alone has no (empty) dictionary
-		w.page(c, defs, nil, format.Plain, 0)
+		w.page(c, defs, nil, format.Plain)
 		return
 	}
 	if c.pos == nil {
@@ -280,7 +308,7 @@ func (w *Writer) Strings(keys []uint32, defs []byte, text func(key uint32) strin
 		w.err = err
 		return
 	}
-	w.page(c, defs, w.scratch, format.RLEDictionary, len(keys))
+	w.page(c, defs, w.scratch, format.RLEDictionary)
 }
 
 // count checks vals against defs and counts the chunk's values and nulls.
@@ -303,7 +331,7 @@ func (w *Writer) count(c *chunk, vals int, defs []byte) bool {
 
 // page compresses one data page (v1) of the block: the definition levels
 // (optional columns), then the encoded values, and keeps it in the chunk.
-func (w *Writer) page(c *chunk, defs []byte, values []byte, enc format.Encoding, n int) {
+func (w *Writer) page(c *chunk, defs []byte, values []byte, enc format.Encoding) {
 	body := w.packed[:0]
 	if c.leaf.optional {
 		if defs == nil {
@@ -350,9 +378,9 @@ func (w *Writer) page(c *chunk, defs []byte, values []byte, enc format.Encoding,
 	}
 	c.pages = append(c.pages, hb...)
 	c.pages = append(c.pages, comp...)
+	c.encodings |= 1 << enc
 	c.uncompressed += int64(len(hb) + len(body))
 	c.dataPages++
-	_ = n
 }
 
 // chunk is one column's part of the row group being written.
@@ -366,6 +394,7 @@ type chunk struct {
 	hasStat      bool
 	min, max     int64
 	dictEncoded  bool
+	encodings    uint64 // a bit per format.Encoding of the data pages
 	dict         []string
 	pos          map[uint32]int32
 }
@@ -412,6 +441,7 @@ func (w *Writer) EndRowGroup() error {
 			NumValues:    c.values,
 		}
 		var uncompressed int64
+		encs := c.encodings | 1<<format.RLE // the levels'
 		if c.dictEncoded {
 			md.DictionaryPageOffset = w.off
 			n, err := w.dictPage(c)
@@ -420,9 +450,12 @@ func (w *Writer) EndRowGroup() error {
 				return err
 			}
 			uncompressed += n
-			md.Encoding = []format.Encoding{format.Plain, format.RLE, format.RLEDictionary}
-		} else {
-			md.Encoding = []format.Encoding{format.Plain, format.RLE}
+			encs |= 1 << format.Plain // the dictionary's
+		}
+		for e := range format.Encoding(64) {
+			if encs&(1<<e) != 0 {
+				md.Encoding = append(md.Encoding, e)
+			}
 		}
 		md.DataPageOffset = w.off
 		w.write(c.pages)

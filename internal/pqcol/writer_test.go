@@ -14,6 +14,7 @@ type row struct {
 	N    *int32  `parquet:"n,optional"`
 	Name *string `parquet:"name,optional,dict"`
 	Flag bool    `parquet:"flag"`
+	T    *int64  `parquet:"t,optional"`
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -28,7 +29,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	var b bytes.Buffer
 	w := New(&b, meta, &snappy.Codec{})
-	if got := strings.Join(w.Columns(), ","); got != "id,n,name,flag" {
+	if got := strings.Join(w.Columns(), ","); got != "id,n,name,flag,t" {
 		t.Fatalf("columns %s", got)
 	}
 	names := []string{"a", "b"}
@@ -39,6 +40,7 @@ func TestRoundTrip(t *testing.T) {
 	w.Int32([]int32{7}, []byte{0, 1, 0})
 	w.Strings([]uint32{1, 0}, []byte{1, 0, 1}, text)
 	w.Bool([]bool{true, false, true}, nil)
+	w.Int64Delta([]int64{100, 90}, []byte{1, 1, 0})
 	if err := w.EndBlock(); err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +53,7 @@ func TestRoundTrip(t *testing.T) {
 	w.Int32([]int32{8, 9}, nil)
 	w.Strings(nil, []byte{0, 0}, text)
 	w.Bool([]bool{false, false}, nil)
+	w.Int64Delta(nil, []byte{0, 0})
 	if err := w.EndBlock(); err != nil {
 		t.Fatal(err)
 	}
@@ -61,15 +64,16 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []row{{1, nil, ptr("b"), true}, {2, ptr[int32](7), nil, false}, {3, nil, ptr("a"), true},
-		{-4, ptr[int32](8), nil, false}, {5, ptr[int32](9), nil, false}}
+	want := []row{{1, nil, ptr("b"), true, ptr[int64](100)}, {2, ptr[int32](7), nil, false, ptr[int64](90)}, {3, nil, ptr("a"), true, nil},
+		{-4, ptr[int32](8), nil, false, nil}, {5, ptr[int32](9), nil, false, nil}}
 	if len(got) != len(want) {
 		t.Fatalf("%d rows, want %d", len(got), len(want))
 	}
 	for k := range want {
 		g, w := got[k], want[k]
 		if g.ID != w.ID || g.Flag != w.Flag || (g.N == nil) != (w.N == nil) || (g.N != nil && *g.N != *w.N) ||
-			(g.Name == nil) != (w.Name == nil) || (g.Name != nil && *g.Name != *w.Name) {
+			(g.Name == nil) != (w.Name == nil) || (g.Name != nil && *g.Name != *w.Name) ||
+			(g.T == nil) != (w.T == nil) || (g.T != nil && *g.T != *w.T) {
 			t.Errorf("row %d: %+v, want %+v", k, g, w)
 		}
 	}
@@ -102,7 +106,7 @@ func TestMisuse(t *testing.T) {
 			w.Int64([]int64{1}, nil)
 			return w.EndBlock()
 		},
-		"ended after 1 of 4": func(w *Writer) error {
+		"ended after 1 of 5": func(w *Writer) error {
 			w.BeginBlock(1)
 			w.Int64([]int64{1}, nil)
 			return w.EndBlock()
