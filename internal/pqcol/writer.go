@@ -78,6 +78,12 @@ type Writer struct {
 	packed  []byte
 	idx     []int32
 	comp    []byte
+	stamp   uint32 // Strings' mark of the entries a page has met
+	present int    // the non-null values of the column's block
+	// the page index of each row group's columns, written before the
+	// footer: a column index (a page's least and largest values, nulls)
+	// and an offset index (where each page is) per column chunk
+	indexes [][2][]byte
 }
 
 type leaf struct {
@@ -179,14 +185,12 @@ func (w *Writer) Int64(vals []int64, defs []byte) {
 	if !w.count(c, len(vals), defs) {
 		return
 	}
-	for _, v := range vals {
-		c.stat64(v)
-	}
+	st := w.ints64(c, vals)
 	w.scratch = w.scratch[:0]
 	for _, v := range vals {
 		w.scratch = binary.LittleEndian.AppendUint64(w.scratch, uint64(v))
 	}
-	w.page(c, defs, w.scratch, format.Plain)
+	w.page(c, defs, w.scratch, format.Plain, st)
 }
 
 // Int64Delta is Int64 in DELTA_BINARY_PACKED: for a column whose values
@@ -201,19 +205,17 @@ func (w *Writer) Int64Delta(vals []int64, defs []byte) {
 		return
 	}
 	if len(vals) == 0 {
-		w.page(c, defs, nil, format.Plain)
+		w.page(c, defs, nil, format.Plain, pageStat{})
 		return
 	}
-	for _, v := range vals {
-		c.stat64(v)
-	}
+	st := w.ints64(c, vals)
 	var err error
 	w.scratch, err = (&delta.BinaryPackedEncoding{}).EncodeInt64(w.scratch[:0], vals)
 	if err != nil {
 		w.err = err
 		return
 	}
-	w.page(c, defs, w.scratch, format.DeltaBinaryPacked)
+	w.page(c, defs, w.scratch, format.DeltaBinaryPacked, st)
 }
 
 // Int32 is Int64 for an INT32 column.
@@ -225,14 +227,21 @@ func (w *Writer) Int32(vals []int32, defs []byte) {
 	if !w.count(c, len(vals), defs) {
 		return
 	}
-	for _, v := range vals {
-		c.stat64(int64(v))
+	var st pageStat
+	if len(vals) > 0 {
+		lo, hi := vals[0], vals[0]
+		for _, v := range vals[1:] {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		c.stat64(int64(lo))
+		c.stat64(int64(hi))
+		st = pageStat{true, binary.LittleEndian.AppendUint32(nil, uint32(lo)), binary.LittleEndian.AppendUint32(nil, uint32(hi))}
 	}
 	w.scratch = w.scratch[:0]
 	for _, v := range vals {
 		w.scratch = binary.LittleEndian.AppendUint32(w.scratch, uint32(v))
 	}
-	w.page(c, defs, w.scratch, format.Plain)
+	w.page(c, defs, w.scratch, format.Plain, st)
 }
 
 // Bool is Int64 for a BOOLEAN column.
@@ -246,12 +255,14 @@ func (w *Writer) Bool(vals []bool, defs []byte) {
 	}
 	w.scratch = w.scratch[:0]
 	var b byte
+	var st pageStat
+	lo, hi := byte(1), byte(0)
 	for k, v := range vals {
 		if v {
 			b |= 1 << (k % 8)
-			c.stat64(1)
+			hi = 1
 		} else {
-			c.stat64(0)
+			lo = 0
 		}
 		if k%8 == 7 {
 			w.scratch = append(w.scratch, b)
@@ -261,7 +272,12 @@ func (w *Writer) Bool(vals []bool, defs []byte) {
 	if len(vals)%8 != 0 {
 		w.scratch = append(w.scratch, b)
 	}
-	w.page(c, defs, w.scratch, format.Plain)
+	if len(vals) > 0 {
+		c.stat64(int64(lo))
+		c.stat64(int64(hi))
+		st = pageStat{true, []byte{lo}, []byte{hi}}
+	}
+	w.page(c, defs, w.scratch, format.Plain, st)
 }
 
 // Strings gives a BYTE_ARRAY column's block as keys of the caller's (an
@@ -279,7 +295,7 @@ func (w *Writer) Strings(keys []uint32, defs []byte, text func(key uint32) strin
 	if len(keys) == 0 {
 		// every row of the block is null: a PLAIN page of no values, so
 		// that a chunk of nulls alone has no (empty) dictionary
-		w.page(c, defs, nil, format.Plain)
+		w.page(c, defs, nil, format.Plain, pageStat{})
 		return
 	}
 	if c.pos == nil {
@@ -302,13 +318,53 @@ func (w *Writer) Strings(keys []uint32, defs []byte, text func(key uint32) strin
 		w.idx = append(w.idx, i)
 	}
 	c.dictEncoded = true
+	// the page's least and largest strings: each distinct entry compared once
+	w.stamp++
+	for len(c.seen) < len(c.dict) {
+		c.seen = append(c.seen, 0)
+	}
+	lo, hi := "", ""
+	first := true
+	for _, i := range w.idx {
+		if c.seen[i] == w.stamp {
+			continue
+		}
+		c.seen[i] = w.stamp
+		d := c.dict[i]
+		if first {
+			lo, hi, first = d, d, false
+			continue
+		}
+		lo, hi = min(lo, d), max(hi, d)
+	}
 	var err error
 	w.scratch, err = (&rle.DictionaryEncoding{}).EncodeInt32(w.scratch[:0], w.idx)
 	if err != nil {
 		w.err = err
 		return
 	}
-	w.page(c, defs, w.scratch, format.RLEDictionary)
+	w.page(c, defs, w.scratch, format.RLEDictionary, pageStat{true, []byte(lo), []byte(hi)})
+}
+
+// pageStat is a page's least and largest values, encoded as in
+// statistics (ok: the page has a value).
+type pageStat struct {
+	ok     bool
+	lo, hi []byte
+}
+
+// ints64 is the page statistics of an INT64 block, folded into the chunk's.
+func (w *Writer) ints64(c *chunk, vals []int64) pageStat {
+	if len(vals) == 0 {
+		return pageStat{}
+	}
+	lo, hi := vals[0], vals[0]
+	for _, v := range vals[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	c.stat64(lo)
+	c.stat64(hi)
+	return pageStat{true, binary.LittleEndian.AppendUint64(nil, uint64(lo)), binary.LittleEndian.AppendUint64(nil, uint64(hi))}
 }
 
 // count checks vals against defs and counts the chunk's values and nulls.
@@ -326,12 +382,13 @@ func (w *Writer) count(c *chunk, vals int, defs []byte) bool {
 	}
 	c.values += int64(w.block)
 	c.nulls += int64(w.block - vals)
+	w.present = vals
 	return true
 }
 
 // page compresses one data page (v1) of the block: the definition levels
 // (optional columns), then the encoded values, and keeps it in the chunk.
-func (w *Writer) page(c *chunk, defs []byte, values []byte, enc format.Encoding) {
+func (w *Writer) page(c *chunk, defs []byte, values []byte, enc format.Encoding, st pageStat) {
 	body := w.packed[:0]
 	if c.leaf.optional {
 		if defs == nil {
@@ -369,6 +426,7 @@ func (w *Writer) page(c *chunk, defs []byte, values []byte, enc format.Encoding)
 			Encoding:                enc,
 			DefinitionLevelEncoding: format.RLE,
 			RepetitionLevelEncoding: format.RLE,
+			Statistics:              format.Statistics{NullCount: int64(w.block - w.present), MinValue: st.lo, MaxValue: st.hi},
 		}),
 	}
 	hb, err := thrift.Marshal(&thrift.CompactProtocol{}, &h)
@@ -376,6 +434,8 @@ func (w *Writer) page(c *chunk, defs []byte, values []byte, enc format.Encoding)
 		w.err = err
 		return
 	}
+	c.locs = append(c.locs, pageLoc{rel: int64(len(c.pages)), size: int32(len(hb) + len(comp)),
+		firstRow: c.values - int64(w.block), nulls: int64(w.block - w.present), stat: st})
 	c.pages = append(c.pages, hb...)
 	c.pages = append(c.pages, comp...)
 	c.encodings |= 1 << enc
@@ -397,6 +457,19 @@ type chunk struct {
 	encodings    uint64 // a bit per format.Encoding of the data pages
 	dict         []string
 	pos          map[uint32]int32
+	seen         []uint32 // per dictionary entry: the stamp of the last page that met it
+	locs         []pageLoc
+}
+
+// pageLoc is a data page of a chunk: where it is in the chunk's pages,
+// its size with its header, its first row in the row group, its nulls
+// and its least and largest values.
+type pageLoc struct {
+	rel      int64
+	size     int32
+	firstRow int64
+	nulls    int64
+	stat     pageStat
 }
 
 func (c *chunk) stat64(v int64) {
@@ -409,8 +482,8 @@ func (c *chunk) stat64(v int64) {
 }
 
 func (c *chunk) reset() {
-	pages := c.pages[:0]
-	*c = chunk{pages: pages}
+	pages, locs := c.pages[:0], c.locs[:0]
+	*c = chunk{pages: pages, locs: locs}
 }
 
 // EndRowGroup writes the row group's column chunks (a column's dictionary
@@ -458,6 +531,12 @@ func (w *Writer) EndRowGroup() error {
 			}
 		}
 		md.DataPageOffset = w.off
+		ci, oi, err := c.pageIndex(w.off)
+		if err != nil {
+			w.err = err
+			return err
+		}
+		w.indexes = append(w.indexes, [2][]byte{ci, oi})
 		w.write(c.pages)
 		uncompressed += c.uncompressed
 		md.TotalUncompressedSize = uncompressed
@@ -472,6 +551,30 @@ func (w *Writer) EndRowGroup() error {
 	w.meta.NumRows += w.rgRows
 	w.rgRows = 0
 	return w.err
+}
+
+// pageIndex is the chunk's column index and offset index (thrift), its
+// data pages starting at the file offset at.
+func (c *chunk) pageIndex(at int64) (ci, oi []byte, err error) {
+	var col format.ColumnIndex
+	var off format.OffsetIndex
+	for _, p := range c.locs {
+		col.NullPages = append(col.NullPages, !p.stat.ok)
+		lo, hi := p.stat.lo, p.stat.hi
+		if lo == nil {
+			lo, hi = []byte{}, []byte{}
+		}
+		col.MinValues = append(col.MinValues, lo)
+		col.MaxValues = append(col.MaxValues, hi)
+		col.NullCounts = append(col.NullCounts, p.nulls)
+		off.PageLocations = append(off.PageLocations, format.PageLocation{Offset: at + p.rel, CompressedPageSize: p.size, FirstRowIndex: p.firstRow})
+	}
+	col.BoundaryOrder = format.Unordered
+	if ci, err = thrift.Marshal(&thrift.CompactProtocol{}, &col); err != nil {
+		return nil, nil, err
+	}
+	oi, err = thrift.Marshal(&thrift.CompactProtocol{}, &off)
+	return ci, oi, err
 }
 
 // dictPage writes a chunk's dictionary (PLAIN) and returns its
@@ -538,6 +641,24 @@ func (c *chunk) statistics() format.Statistics {
 func (w *Writer) Close() error {
 	if err := w.EndRowGroup(); err != nil {
 		return err
+	}
+	// every column index, then every offset index, in row group and
+	// column order (as parquet-mr and parquet-go place them)
+	for kind := range 2 {
+		k := 0
+		for g := range w.meta.RowGroups {
+			cols := w.meta.RowGroups[g].Columns
+			for j := range cols {
+				b := w.indexes[k][kind]
+				if kind == 0 {
+					cols[j].ColumnIndexOffset, cols[j].ColumnIndexLength = w.off, int32(len(b))
+				} else {
+					cols[j].OffsetIndexOffset, cols[j].OffsetIndexLength = w.off, int32(len(b))
+				}
+				w.write(b)
+				k++
+			}
+		}
 	}
 	b, err := thrift.Marshal(&thrift.CompactProtocol{}, &w.meta)
 	if err != nil {
