@@ -240,29 +240,7 @@ func writeEventsFile(ctx context.Context, s *fileSpec, c *common, t *trace.Trace
 		f.Abort()
 		return nil, 0, 0, err
 	}
-	w := pqcol.New(f, meta, s.codec)
-	lanes := laneCols(t)
-	var b eventBlock
-	inGroup := int64(0)
-	for i := lo; i < hi; {
-		if err := ctx.Err(); err != nil {
-			return fail(err)
-		}
-		n := min(hi-i, eventBlockRows, int(s.rowGroups-inGroup))
-		b.fill(c, t, of, lanes, i, i+n)
-		b.write(w, c, t, lanes)
-		if err := w.EndBlock(); err != nil {
-			return fail(err)
-		}
-		i += n
-		if inGroup += int64(n); inGroup == s.rowGroups {
-			if err := w.EndRowGroup(); err != nil {
-				return fail(err)
-			}
-			inGroup = 0
-		}
-	}
-	if err := w.Close(); err != nil {
+	if err := encodeEvents(ctx, pqcol.New(f, meta, s.codec), s.rowGroups, c, t, of, lo, hi); err != nil {
 		return fail(err)
 	}
 	st, err := f.Stat()
@@ -270,4 +248,31 @@ func writeEventsFile(ctx context.Context, s *fileSpec, c *common, t *trace.Trace
 		return fail(err)
 	}
 	return f, int64(hi - lo), st.Size(), nil
+}
+
+// encodeEvents writes the events lo..hi-1 to w in row groups of rowGroups
+// rows, a block at a time, and closes it.
+func encodeEvents(ctx context.Context, w *pqcol.Writer, rowGroups int64, c *common, t *trace.Trace, of []int32, lo, hi int) error {
+	lanes := laneCols(t)
+	var b eventBlock
+	inGroup := int64(0)
+	for i := lo; i < hi; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(hi-i, eventBlockRows, int(rowGroups-inGroup))
+		b.fill(c, t, of, lanes, i, i+n)
+		b.write(w, c, t, lanes)
+		if err := w.EndBlock(); err != nil {
+			return err
+		}
+		i += n
+		if inGroup += int64(n); inGroup == rowGroups {
+			if err := w.EndRowGroup(); err != nil {
+				return err
+			}
+			inGroup = 0
+		}
+	}
+	return w.Close()
 }
