@@ -317,8 +317,14 @@ func (w *Writer) Strings(keys []uint32, defs []byte, text func(key uint32) strin
 		last, lastIdx = k, i
 		w.idx = append(w.idx, i)
 	}
+	w.indexPage(c, defs)
+}
+
+// indexPage writes the block's dictionary indices (w.idx) as an
+// RLE_DICTIONARY page, with the page's least and largest strings.
+func (w *Writer) indexPage(c *chunk, defs []byte) {
 	c.dictEncoded = true
-	// the page's least and largest strings: each distinct entry compared once
+	// each distinct entry compared once
 	w.stamp++
 	for len(c.seen) < len(c.dict) {
 		c.seen = append(c.seen, 0)
@@ -458,6 +464,8 @@ type chunk struct {
 	dict         []string
 	pos          map[uint32]int32
 	seen         []uint32 // per dictionary entry: the stamp of the last page that met it
+	hasF         bool
+	fmin, fmax   float64
 	locs         []pageLoc
 }
 
@@ -470,6 +478,19 @@ type pageLoc struct {
 	firstRow int64
 	nulls    int64
 	stat     pageStat
+}
+
+// statF folds a DOUBLE value (not NaN) into the chunk's statistics, -0
+// before +0.
+func (c *chunk) statF(v float64) {
+	switch {
+	case !c.hasF:
+		c.fmin, c.fmax, c.hasF = v, v, true
+	case v < c.fmin || v == c.fmin && math.Signbit(v):
+		c.fmin = v
+	case v > c.fmax || v == c.fmax && !math.Signbit(v):
+		c.fmax = v
+	}
 }
 
 func (c *chunk) stat64(v int64) {
@@ -620,6 +641,11 @@ func (c *chunk) statistics() format.Statistics {
 		if c.hasStat {
 			s.MinValue = binary.LittleEndian.AppendUint32(nil, uint32(int32(c.min)))
 			s.MaxValue = binary.LittleEndian.AppendUint32(nil, uint32(int32(c.max)))
+		}
+	case format.Double:
+		if c.hasF {
+			s.MinValue = binary.LittleEndian.AppendUint64(nil, math.Float64bits(c.fmin))
+			s.MaxValue = binary.LittleEndian.AppendUint64(nil, math.Float64bits(c.fmax))
 		}
 	case format.Boolean:
 		if c.hasStat {
