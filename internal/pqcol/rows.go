@@ -37,17 +37,17 @@ type Rows[T any] struct {
 const BlockRows = 8 << 10
 
 type field struct {
-	off      uintptr
-	kind     reflect.Kind
-	pointer  bool
-	i64      []int64
-	i32      []int32
-	f64      []float64
-	b        []bool
-	idx      []int32 // strings: their index in dict
-	dict     []string
-	byText   map[string]int32
-	defs     []byte
+	off     uintptr
+	kind    reflect.Kind
+	pointer bool
+	i64     []int64
+	i32     []int32
+	f64     []float64
+	b       []bool
+	idx     []int32 // strings: their index in dict
+	dict    []string
+	byText  map[string]int32
+	defs    []byte
 }
 
 // NewRows starts a file of rows of T on out, in row groups of rowGroups
