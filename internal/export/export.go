@@ -476,18 +476,26 @@ func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tr
 // see subTrace), a step at a time; it returns the whole trace's op table.
 func stepTableRows(c *common, t *trace.Trace, of, memOf []int32, ops func([]OpRow) error, kernels func([]KernelRow) error) (*table.Result, error) {
 	var all *table.Result
+	names := kernelNames()
+	// the rows and their optional values are reused from step to step:
+	// the writers copy what they are given
+	var opBuf []OpRow
+	var kernelBuf []KernelRow
+	opSlab, kernelSlab := newSlab(0, 0, 0, 0, 0), newSlab(0, 0, 0, 0, 0)
 	write := func(u *trace.Trace, step *int64) error {
-		o, res, err := opRows(c, u, step)
+		o, res, err := opRows(c, u, step, opBuf, opSlab)
 		if err != nil {
 			return err
 		}
 		if step == nil {
 			all = res
 		}
+		opBuf = o
 		if err := ops(o); err != nil {
 			return err
 		}
-		return kernels(kernelRows(c, u, step))
+		kernelBuf = kernelRows(c, u, step, names, kernelBuf, kernelSlab)
+		return kernels(kernelBuf)
 	}
 	if err := write(t, nil); err != nil {
 		return nil, err
