@@ -1,49 +1,57 @@
 package export
 
 import (
-	"context"
-	"io"
 	"testing"
 
 	"github.com/tracetab/tracetab/internal/benchtrace"
 	"github.com/tracetab/tracetab/internal/parse"
-	"github.com/tracetab/tracetab/internal/pqcol"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
-// Bounds on encoding the events dataset (encodeEvents, to io.Discard):
-// the block's columns (a fixed 32 Ki rows), each column chunk's compressed
-// pages and dictionary, the zstd encoders; allocations come per page (a
-// header, its statistics), per row group and per new dictionary entry,
-// not per event. Measured 2026-12-07 on the three shapes at 50 and 200
-// steps: 357-732 bytes per event (falling as the trace grows past a
-// block), 1,938-2,636 allocations, 61-698 more for 4 times the events.
+// Bounds on what export's second lane and its gaps phase allocate beyond
+// the trace and the gaps report, per event of the trace. The per-step
+// tables make each step a trace of its own (subTrace: its events copied,
+// its links built) and a table of it, so the lane allocates per step, not
+// only per trace: on the benchmark shapes (150-250 events a step) some
+// 0.4-0.6 allocations and 380-480 bytes per event. An allocation per
+// event (or per row of a per-event dataset) adds 1 to the first.
 const (
-	maxEventsBytesPerEvent = 1000
-	maxEventsAllocGrowth   = 2000
+	maxLaneBytesPerEvent  = 700
+	maxLaneAllocsPerEvent = 0.9
 )
 
-// TestEventsAllocs: encoding the events dataset allocates per block of
-// rows and per page, never per event.
-func TestEventsAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates traces")
-	}
-	codec, _ := codecOf("")
+// TestLaneAllocs holds export's second lane and its gaps phase without
+// the Parquet writers (the op and kernel rows of the whole trace and of
+// each step, the gap rows, the memory rows) on the three benchmark shapes.
+func TestLaneAllocs(t *testing.T) {
 	got := benchtrace.MeasurePrepared(t, parse.Options{}, nil, func(tr *trace.Trace) func() int {
-		c := &common{id: "0123456789abcdef"}
-		of := eventSteps(tr)
-		s := &fileSpec{traceID: c.id, codec: codec, rowGroups: RowGroupRows, version: "test"}
-		meta, err := pqcol.Template[EventRow](s.options(DatasetEvents)...)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := analyzeGaps(tr)
+		of, memOf := eventSteps(tr), memSteps(tr)
+		c := &common{id: "x"}
 		return func() int {
-			if err := encodeEvents(context.Background(), pqcol.New(io.Discard, meta, codec), RowGroupRows, c, tr, of, 0, tr.NumEvents()); err != nil {
+			n := 0
+			if _, err := stepTableRows(c, tr, of, memOf, func(r []OpRow) error { n += len(r); return nil },
+				func(r []KernelRow) error { n += len(r); return nil }); err != nil {
 				t.Fatal(err)
 			}
-			return tr.NumEvents()
+			if err := gapRows(c, rep, func(r []GapRow) error { n += len(r); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if err := memoryRows(c, tr, memOf, func(r []MemoryRow) error { n += len(r); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			return n
 		}
 	})
-	benchtrace.Hold(t, got, maxEventsBytesPerEvent, maxEventsAllocGrowth)
+	for _, a := range got {
+		for _, s := range []benchtrace.Sample{a.Small, a.Large} {
+			if b := s.BytesPerEvent(); b > maxLaneBytesPerEvent {
+				t.Errorf("%s, %d steps: the lane allocates %.1f bytes per event, more than %d", a.Shape, s.Steps, b, maxLaneBytesPerEvent)
+			}
+			if n := float64(s.Allocs) / float64(s.Events); n > maxLaneAllocsPerEvent {
+				t.Errorf("%s, %d steps: the lane makes %.3f allocations per event, more than %g: it allocates per event",
+					a.Shape, s.Steps, n, maxLaneAllocsPerEvent)
+			}
+		}
+	}
 }

@@ -308,7 +308,7 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 		defer gc.leave()
 		reuse.Diff.Gaps = writeGapTables(ctx, spec, c, t, record)
 	}()
-	of := eventSteps(t)
+	of, memOf := eventSteps(t), memSteps(t)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
@@ -317,10 +317,10 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 	}()
 	go func() {
 		defer wg.Done()
-		all, err := writeStepTables(ctx, spec, c, t, of, record)
+		all, err := writeStepTables(ctx, spec, c, t, of, memOf, record)
 		if err == nil {
 			reuse.Diff.Table = all
-			writeSmallTables(ctx, spec, c, t, path, d, o.Version, reuse, record)
+			writeSmallTables(ctx, spec, c, t, memOf, path, d, o.Version, reuse, record)
 		}
 	}()
 	wg.Wait()
@@ -408,8 +408,8 @@ func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tra
 }
 
 // writeSmallTables writes the datasets of a few rows per trace or step.
-func writeSmallTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, path string, d fileDigest, version string, reuse *trend.Reuse, record recordFunc) {
-	f, rows, size, err := writeFile(ctx, spec, DatasetMemory, func(emit func([]MemoryRow) error) error { return memoryRows(c, t, emit) })
+func writeSmallTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, memOf []int32, path string, d fileDigest, version string, reuse *trend.Reuse, record recordFunc) {
+	f, rows, size, err := writeFile(ctx, spec, DatasetMemory, func(emit func([]MemoryRow) error) error { return memoryRows(c, t, memOf, emit) })
 	record(DatasetMemory, f, rows, size, err)
 	rr, cr, rs := rankTables(c, t, path)
 	reuse.Ranks = rs
@@ -439,7 +439,7 @@ type recordFunc func(dataset string, f *atomicfile.File, rows, size int64, err e
 // writeStepTables writes the op and kernel rows of the whole trace (step
 // null) and of each profiler step (computed on the step's own events: see
 // subTrace), a step at a time; it returns the whole trace's op table.
-func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of []int32, record recordFunc) (*table.Result, error) {
+func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, of, memOf []int32, record recordFunc) (*table.Result, error) {
 	ops, err := newFileWriter[OpRow](ctx, spec, DatasetOps)
 	if err != nil {
 		record(DatasetOps, nil, 0, 0, err)
@@ -451,33 +451,7 @@ func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tr
 		record(DatasetKernels, nil, 0, 0, err)
 		return nil, err
 	}
-	var all *table.Result
-	err = func() error {
-		write := func(u *trace.Trace, step *int64) error {
-			o, res, err := opRows(c, u, step)
-			if err != nil {
-				return err
-			}
-			if step == nil {
-				all = res
-			}
-			if err := ops.write(o); err != nil {
-				return err
-			}
-			return kernels.write(kernelRows(c, u, step))
-		}
-		if err := write(t, nil); err != nil {
-			return err
-		}
-		split := splitSteps(t, of)
-		for k, s := range split.steps {
-			n := s.N
-			if err := write(split.subTrace(t, k), &n); err != nil {
-				return err
-			}
-		}
-		return nil
-	}()
+	all, err := stepTableRows(c, t, of, memOf, ops.write, kernels.write)
 	if err != nil {
 		ops.abort()
 		kernels.abort()
@@ -493,6 +467,45 @@ func writeStepTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tr
 	f, rows, size, err = kernels.finish()
 	record(DatasetKernels, f, rows, size, err)
 	return all, err
+}
+
+// stepTableRows gives the op and kernel rows of the whole trace (step
+// null), then of each profiler step (computed on the step's own events:
+// see subTrace), a step at a time; it returns the whole trace's op table.
+func stepTableRows(c *common, t *trace.Trace, of, memOf []int32, ops func([]OpRow) error, kernels func([]KernelRow) error) (*table.Result, error) {
+	var all *table.Result
+	names := kernelNames()
+	// the rows and their optional values are reused from step to step:
+	// the writers copy what they are given
+	var opBuf []OpRow
+	var kernelBuf []KernelRow
+	opSlab, kernelSlab := newSlab(0, 0, 0, 0, 0), newSlab(0, 0, 0, 0, 0)
+	write := func(u *trace.Trace, step *int64) error {
+		o, res, err := opRows(c, u, step, opBuf, opSlab)
+		if err != nil {
+			return err
+		}
+		if step == nil {
+			all = res
+		}
+		opBuf = o
+		if err := ops(o); err != nil {
+			return err
+		}
+		kernelBuf = kernelRows(c, u, step, names, kernelBuf, kernelSlab)
+		return kernels(kernelBuf)
+	}
+	if err := write(t, nil); err != nil {
+		return nil, err
+	}
+	split := splitSteps(t, of, memOf)
+	for k, s := range split.steps {
+		n := s.N
+		if err := write(split.subTrace(t, k), &n); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
 }
 
 // partitionValues are the Hive partition values of a trace's files.

@@ -54,7 +54,12 @@ type rowKey struct {
 // It also counts the CPU events (Python functions aside) whose own Self CPU
 // is negative: children that overhang their parent.
 func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) (rows []Row, negEvents int) {
-	a := &averager{f: f, t: t, v: v, useDevice: useDevice, byShape: byShape, stackN: stackN, devTotal: f.kdev, rows: []Row{}, index: map[rowKey]int{}}
+	a := &averager{f: f, t: t, v: v, useDevice: useDevice, byShape: byShape, stackN: stackN, devTotal: f.kdev, index: map[rowKey]int{}}
+	// about a row per name: a trace's string table holds its names and
+	// little else when it is small, as export's per-step traces are
+	// (their 1377 tables on tracegen -shape export at 200 MB grew their
+	// rows 7 times each); a large one is only a bound
+	a.rows = make([]Row, 0, max(len(f.keys), min(len(t.Strings), 256)))
 	// device_time_total of CPU events, made bottom-up by buildTree.
 	if !useDevice {
 		clear(a.devTotal)
@@ -221,7 +226,9 @@ func (a *averager) rowFor(i int, k rowKey, stack []string, ann bool) int {
 		return ri
 	}
 	ri = len(a.rows)
-	a.index[k] = ri
+	if a.byShape || a.stackN > 0 {
+		a.index[k] = ri
+	}
 	a.rows = append(a.rows, Row{
 		Name: a.f.keys[k.key], Device: k.device, UserAnn: ann,
 		Shapes: k.shapes, Stack: stack, TopLevel: a.f.flags[i]&feHasParent == 0, firstSeen: i,

@@ -45,13 +45,24 @@ type feMerge struct {
 
 func newFEMerge(t *trace.Trace, l *trace.Links, isFE func(int, *trace.Event) bool, extra []feItem) *feMerge {
 	m := &feMerge{t: t, isFE: isFE}
-	var heads []*feHead
+	// the heads in one array (a table per step, as export makes them,
+	// allocated one per track)
+	n := 1
 	for k := range t.Tracks {
-		if ord := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]; len(ord) > 0 {
-			heads = append(heads, &feHead{ord: ord})
+		if l.TrackStart[k+1] > l.TrackStart[k] {
+			n++
 		}
 	}
-	heads = append(heads, &feHead{x: extra})
+	all := make([]feHead, 0, n)
+	heads := make([]*feHead, 0, n)
+	for k := range t.Tracks {
+		if ord := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]; len(ord) > 0 {
+			all = append(all, feHead{ord: ord})
+			heads = append(heads, &all[len(all)-1])
+		}
+	}
+	all = append(all, feHead{x: extra})
+	heads = append(heads, &all[len(all)-1])
 	live := heads[:0]
 	for _, h := range heads {
 		m.advance(h)

@@ -24,8 +24,10 @@ func (k *kernelEff) add(t *trace.Trace, l *trace.Links, i int) {
 	}
 }
 
-func (k *kernelEff) fill(r *KernelRow) {
-	r.TensorCores = kerneleff.TensorCoresUsed(r.Name)
+// fill sets r's efficiency columns; tensorCores is
+// kerneleff.TensorCoresUsed(r.Name).
+func (k *kernelEff) fill(r *KernelRow, tensorCores bool) {
+	r.TensorCores = tensorCores
 	r.BlocksPerSM, r.HasBlocksPerSM = k.means.BlocksPerSM()
 	r.OccupancyPct, r.HasOccupancy = k.means.OccupancyPct()
 	r.OpCalls, r.TCEligibleCalls = k.opCalls, k.tcEligible

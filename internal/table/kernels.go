@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tracetab/tracetab/internal/kerneleff"
 	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -45,35 +46,86 @@ func DeviceClass(k trace.Kind, name string) string { return trace.DeviceClass(k,
 // KernelView groups kernels, memcpys and memsets by name, largest total
 // first. keep, when set, selects which device ops count.
 func KernelView(t *trace.Trace, keep func(i int) bool) (rows []KernelRow, totalNs int64) {
-	durs := map[trace.StrID][]int64{}
-	kinds := map[trace.StrID]trace.Kind{}
-	eff := map[trace.StrID]*kernelEff{}
+	return KernelViewWith(t, keep, KernelNameFactsOf)
+}
+
+// KernelNameFacts are what a kernel view row takes from its name alone.
+type KernelNameFacts struct {
+	Class       string // DeviceClass
+	TensorCores bool   // kerneleff.TensorCoresUsed (read where the name has kernels)
+}
+
+// KernelNameFactsOf computes the facts of a device op's name.
+func KernelNameFactsOf(k trace.Kind, name string) KernelNameFacts {
+	return KernelNameFacts{Class: DeviceClass(k, name), TensorCores: kerneleff.TensorCoresUsed(name)}
+}
+
+// KernelViewWith is KernelView with each row's name facts given by facts
+// (which must answer as KernelNameFactsOf does): a caller making the view
+// of many parts of one trace can remember them by name (export's per-step
+// kernel rows: DeviceClass and TensorCoresUsed on the same long kernel
+// names in each of 1377 steps were some 40 ms of CPU on tracegen -shape
+// export at 200 MB).
+func KernelViewWith(t *trace.Trace, keep func(i int) bool, facts func(k trace.Kind, name string) KernelNameFacts) (rows []KernelRow, totalNs int64) {
+	// one slot per name in first-occurrence order, and each call's event
+	// and slot in two lists, its duration sorted into a run per name at
+	// the end: a
+	// few allocations per view, not a list and an efficiency sum per
+	// name (export makes a view per step: those were 40% of the
+	// allocations of its per-step tables on the benchmark shapes)
+	type nameSlot struct {
+		id     trace.StrID
+		kind   trace.Kind
+		n      int
+		hasEff bool
+		eff    kernelEff
+	}
+	slotOf := map[trace.StrID]int32{}
+	var names []nameSlot
+	var calls, slots []int32 // each call's event and slot
 	l := t.Links()
-	var order []trace.StrID
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsDeviceWork() || (keep != nil && !keep(i)) {
 			continue
 		}
-		if _, ok := durs[e.Name]; !ok {
-			order = append(order, e.Name)
-			kinds[e.Name] = e.Kind
+		s, ok := slotOf[e.Name]
+		if !ok {
+			s = int32(len(names))
+			slotOf[e.Name] = s
+			names = append(names, nameSlot{id: e.Name, kind: e.Kind})
 		}
-		durs[e.Name] = append(durs[e.Name], e.Dur)
+		ns := &names[s]
+		ns.n++
+		calls, slots = append(calls, int32(i)), append(slots, s)
 		totalNs += e.Dur
 		if e.Kind == trace.KindKernel {
-			k := eff[e.Name]
-			if k == nil {
-				k = &kernelEff{}
-				eff[e.Name] = k
-			}
-			k.add(t, l, i)
+			ns.hasEff = true
+			ns.eff.add(t, l, i)
 		}
 	}
-	for _, name := range order {
-		d := durs[name]
+	if len(names) == 0 {
+		return nil, totalNs
+	}
+	// each name's durations, in a run of one flat list
+	off := make([]int, len(names)+1)
+	for k := range names {
+		off[k+1] = off[k] + names[k].n
+	}
+	flat := make([]int64, len(calls))
+	next := slices.Clone(off[:len(names)])
+	for j, i := range calls {
+		flat[next[slots[j]]] = t.Ev(int(i)).Dur
+		next[slots[j]]++
+	}
+	rows = make([]KernelRow, 0, len(names))
+	for k := range names {
+		ns := &names[k]
+		d := flat[off[k]:off[k+1]]
 		slices.Sort(d)
-		r := KernelRow{Name: t.Str(name), Kind: kinds[name], Class: DeviceClass(kinds[name], t.Str(name)), Count: int64(len(d)), MinNs: d[0], MaxNs: d[len(d)-1]}
+		name := t.Str(ns.id)
+		nf := facts(ns.kind, name)
+		r := KernelRow{Name: name, Kind: ns.kind, Class: nf.Class, Count: int64(len(d)), MinNs: d[0], MaxNs: d[len(d)-1]}
 		for _, x := range d {
 			r.TotalNs += x
 		}
@@ -88,8 +140,8 @@ func KernelView(t *trace.Trace, keep func(i int) bool) (rows []KernelRow, totalN
 		if totalNs > 0 {
 			r.Pct = float64(r.TotalNs) * 100 / float64(totalNs)
 		}
-		if k := eff[name]; k != nil {
-			k.fill(&r)
+		if ns.hasEff {
+			ns.eff.fill(&r, nf.TensorCores)
 		}
 		rows = append(rows, r)
 	}
