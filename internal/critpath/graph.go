@@ -137,10 +137,20 @@ func (p *prep) build(w Window) *graph {
 	}
 	var threads []thread
 	cpu := p.s.cpu[:0]
-	for _, k := range p.cpuTracks {
+	hints := grow(p.s.hints, len(p.cpuTracks), false)
+	if len(p.s.hints) < len(p.cpuTracks) {
+		clear(hints)
+	}
+	p.s.hints = hints
+	for x, k := range p.cpuTracks {
 		s := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]
-		lo := sort.Search(len(s), func(i int) bool { return t.Ev(int(s[i])).Start >= w.Start })
-		hi := sort.Search(len(s), func(i int) bool { return t.Ev(int(s[i])).Start > w.End })
+		// searched from where the window before (on this prep) began: the
+		// windows come in start order, and a binary search over the whole
+		// track read some 18 events at random per bound (5 ms of the
+		// analysis on the 200 MB default bench trace)
+		lo := searchFrom(len(s), int(hints[x]), func(i int) bool { return t.Ev(int(s[i])).Start >= w.Start })
+		hi := searchFrom(len(s), lo, func(i int) bool { return t.Ev(int(s[i])).Start > w.End })
+		hints[x] = int32(lo)
 		if lo == hi {
 			continue
 		}
@@ -202,12 +212,12 @@ func (p *prep) build(w Window) *graph {
 			if !e.Kind.IsLaunch() {
 				continue
 			}
-			for _, o := range p.ops[p.opsAt[i]:p.opsAt[i+1]] {
-				switch k := t.Ev(int(o)).Kind; {
-				case k.IsDeviceWork():
-					gpuRows = append(gpuRows, o)
-				case k == trace.KindSync:
-					syncRows = append(syncRows, o)
+			for x := p.opsAt[i]; x < p.opsAt[i+1]; x++ {
+				switch tr := p.opTrack[x]; {
+				case tr >= 0:
+					gpuRows = append(gpuRows, p.ops[x])
+				case tr == opSync:
+					syncRows = append(syncRows, p.ops[x])
 				}
 			}
 		}
@@ -470,5 +480,26 @@ func (g *graph) syncRow(row int32, last, touched []int32) {
 				g.syncs = append(g.syncs, syncRef{g.addEdge(last[tr], to, EdgeSync, -1, false), SyncDevice, row})
 			}
 		}
+	}
+}
+
+// searchFrom is sort.Search(n, f) (f false, then true) searched forward
+// from hint, a guess at or before the result: by steps that double, then
+// a binary search within the last step. A hint past the result (f true at
+// hint-1) or outside [0, n] searches the whole range.
+func searchFrom(n, hint int, f func(int) bool) int {
+	if hint < 0 || hint > n || hint > 0 && f(hint-1) {
+		return sort.Search(n, f)
+	}
+	lo := hint // f(lo-1) is false
+	for step := 1; ; step *= 2 {
+		hi := lo + step - 1
+		if hi >= n {
+			return lo + sort.Search(n-lo, func(i int) bool { return f(lo + i) })
+		}
+		if f(hi) {
+			return lo + sort.Search(hi-lo, func(i int) bool { return f(lo + i) })
+		}
+		lo = hi + 1
 	}
 }
