@@ -72,12 +72,13 @@ func (p *prep) fork() *prep {
 type scratch struct {
 	ev, cpu, gpu, syncs, nodes, open, outAt, out, indeg, next, pred, pos, last, touched []int32
 	hints                                                                               []int32 // per CPU track: where the window before began in its order
-	order, tpos, at, to, edge, from, slotName                                           []int32
+	order, tpos, at                                                                     []int32
 	edges                                                                               []edge
 	stack                                                                               []frame
-	rows                                                                                []row
+	rows, rowBuf                                                                        []row
 	lock                                                                                []lockNode
-	dist, slotW                                                                         []int64
+	dist                                                                                []int64
+	slots                                                                               []slot
 	dist3                                                                               [][3]int64
 	tsv                                                                                 []int64
 	cls                                                                                 []uint16
