@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/gctune"
 	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -158,6 +159,15 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	if o.Speedup < 1 || math.IsNaN(o.Speedup) || math.IsInf(o.Speedup, 0) {
 		o.Speedup = 2
 	}
+	// The analysis (the links included) allocates some 30 MB on a 200 MB
+	// trace, in columns per event and per launch call; at the commands'
+	// GC target of 20 that was a collection every few MB, each marking the
+	// whole trace. At 100 until Analyze returns: on the 20 MB default bench
+	// trace 71 M -> 51 M instructions in the runtime (info's: 48 M), 30 ->
+	// 27 collections on the 200 MB one, peak RSS 0.4-2 MB higher on the
+	// three 200 MB bench shapes (2026-12-07). A process that turns the
+	// tuning off (internal/gctune) keeps its target.
+	defer gctune.Percent(gctune.Percent(100))
 	p := newPrep(t)
 	p.whatIf = o.WhatIf > 0
 	r := &Result{NoSyncEvents: !p.hasSync, Speedup: o.Speedup}
