@@ -163,10 +163,12 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	// trace, in columns per event and per launch call; at the commands'
 	// GC target of 20 that was a collection every few MB, each marking the
 	// whole trace. At 100 until Analyze returns: on the 20 MB default bench
-	// trace 71 M -> 51 M instructions in the runtime (info's: 48 M), 30 ->
-	// 27 collections on the 200 MB one, peak RSS 0.4-2 MB higher on the
-	// three 200 MB bench shapes (2026-12-07). A process that turns the
-	// tuning off (internal/gctune) keeps its target.
+	// trace 71 M -> 48-51 M instructions in the runtime (info's: 48 M),
+	// 30 -> 27 collections on the 200 MB one; the price is peak RSS on the
+	// 200 MB bench shapes (2026-12-07, loaded machine, 7-9 runs each):
+	// default 75-77 -> 77-85 MB, Kineto 58-60 -> 62-64, export 61-64 ->
+	// 62-66. At 50: 52 M instructions, the peaks no lower. A process that
+	// turns the tuning off (internal/gctune) keeps its target.
 	defer gctune.Percent(gctune.Percent(100))
 	p := newPrep(t)
 	p.whatIf = o.WhatIf > 0
