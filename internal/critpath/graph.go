@@ -316,7 +316,11 @@ func (g *graph) sharesLock(a, b int32) bool {
 // time between the two. Events without nodes (annotations, Python
 // frames) are walked through. An event that starts inside another and
 // ends after it is not its child.
-type frame struct{ ev, parent int32 }
+type frame struct {
+	end        int64 // the event's end
+	ev, parent int32
+	nodes      bool // hasNodes(the event's kind)
+}
 
 func (g *graph) callStack(evs []int32) {
 	t := g.p.t
@@ -334,9 +338,6 @@ func (g *graph) callStack(evs []int32) {
 		return lastParent
 	}
 	enter := func(i, parent int32) {
-		if !hasNodes(t.Ev(int(i)).Kind) {
-			return
-		}
 		v := g.start(i)
 		if last >= 0 && !g.sharesLock(last, v) {
 			if depth == 0 {
@@ -349,8 +350,7 @@ func (g *graph) callStack(evs []int32) {
 		depth++
 	}
 	exit := func(f frame) {
-		e := t.Ev(int(f.ev))
-		if !hasNodes(e.Kind) {
+		if !f.nodes {
 			return
 		}
 		v := g.end(f.ev)
@@ -360,11 +360,13 @@ func (g *graph) callStack(evs []int32) {
 		last, lastParent = v, f.parent
 		depth--
 	}
+	// each frame keeps its event's end and whether it has nodes: the
+	// walk read them from the events again at every step
 	for _, i := range evs {
 		e := t.Ev(int(i))
+		start, end := e.Start, e.End()
 		for len(stack) > 0 {
-			p := t.Ev(int(stack[len(stack)-1].ev))
-			if e.Start < p.End() && e.End() <= p.End() {
+			if p := &stack[len(stack)-1]; start < p.end && end <= p.end {
 				break
 			}
 			exit(stack[len(stack)-1])
@@ -374,8 +376,11 @@ func (g *graph) callStack(evs []int32) {
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1].ev
 		}
-		enter(i, parent)
-		stack = append(stack, frame{i, parent})
+		nodes := hasNodes(e.Kind)
+		if nodes {
+			enter(i, parent)
+		}
+		stack = append(stack, frame{end, i, parent, nodes})
 	}
 	for len(stack) > 0 {
 		exit(stack[len(stack)-1])
