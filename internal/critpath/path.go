@@ -5,50 +5,57 @@ import (
 	"math"
 )
 
-// topo is a graph's nodes in a topological order (Kahn's algorithm) and
-// its out-edges laid out in that order, kept to recompute the longest
-// path under other weights. Positions are places in order: the edges
-// leaving the node at position h are the slots at[h]:at[h+1], slot s
-// reaching position to[s] by edge edge[s] of weight w[s]. The longest
-// paths below walk the slots in order, reading each array once from
-// start to end (the edges were reached through an index into the edge
-// list and a node's distance by its number: on the 20 MB default bench
-// trace the order, the longest path and the three what-ifs per window
-// took 54 M instructions, now 40 M, the what-ifs' names included).
+// topo is a graph's nodes in a topological order (Kahn's algorithm), the
+// longest path found on the way, and, for what-if, its out-edges laid
+// out in that order, kept to recompute the longest path under other
+// weights. Positions are places in order: the edges leaving the node at
+// position h are the slots at[h]:at[h+1], slot s reaching position
+// slots[s].to with weight slots[s].w. The what-ifs walk the slots in
+// order, reading each array once from start to end (the edges were
+// reached through an index into the edge list and a node's distance by
+// its number: on the 20 MB default bench trace the order, the longest
+// path and the three what-ifs per window took 54 M instructions, then
+// 40 M, the what-ifs' names included).
 type topo struct {
 	order  []int32 // node at each position
 	pos    []int32 // position of each node
 	at     []int32
-	to     []int32
-	edge   []int32
-	w      []int64
-	cyclic bool // some nodes lie on a cycle: order is shorter than the node count
+	slots  []slot // nil when topo ran without what-ifs
+	cyclic bool   // some nodes lie on a cycle: order is shorter than the node count
 
-	// per slot, for what-if (filled by topo when the analysis tries
-	// what-ifs, else on the first one): the name of the event the edge's
-	// time is attributed to (-1: none, or no time)
-	name []int32
+	// the longest path, found as Kahn's walk goes (longest reads it): per
+	// node its distance and the edge into it on the path (-1 for none)
+	dist []int64
+	pred []int32
+}
+
+// slot is an out-edge as the what-ifs read it: the position it reaches,
+// the name a what-if cuts it by (slotName) and its weight.
+type slot struct {
+	to, name int32
+	w        int64
 }
 
 func (g *graph) topo() *topo {
 	n := 2 * len(g.ev)
 	sc := &g.p.s
+	edges := g.edges
 	// the out-edges per node (CSR), the in-degrees
 	outAt := grow(sc.outAt, n+1, true)
 	indeg := grow(sc.indeg, n, true)
-	for k := range g.edges {
-		e := &g.edges[k]
+	for k := range edges {
+		e := &edges[k]
 		outAt[e.from+1]++
 		indeg[e.to]++
 	}
 	for v := 1; v <= n; v++ {
 		outAt[v] += outAt[v-1]
 	}
-	out := grow(sc.out, len(g.edges), false)
+	out := grow(sc.out, len(edges), false)
 	next := grow(sc.next, n, false)
 	copy(next, outAt[:n])
-	for k := range g.edges {
-		f := g.edges[k].from
+	for k := range edges {
+		f := edges[k].from
 		out[next[f]] = int32(k)
 		next[f]++
 	}
@@ -56,36 +63,49 @@ func (g *graph) topo() *topo {
 		order: grow(sc.order, n, false)[:0],
 		pos:   grow(sc.tpos, n, false),
 		at:    grow(sc.at, n+1, false),
-		to:    grow(sc.to, len(g.edges), false),
-		edge:  grow(sc.edge, len(g.edges), false),
-		w:     grow(sc.slotW, len(g.edges), false),
 	}
-	order, pos, at, to, edge, w := tp.order, tp.pos, tp.at, tp.to, tp.edge, tp.w
-	var name []int32
+	order, pos, at := tp.order, tp.pos, tp.at
+	var slots []slot
 	if g.p.whatIf {
-		name = grow(sc.slotName, len(g.edges), false)
-		sc.slotName, tp.name = name, name
+		slots = grow(sc.slots, len(edges), false)
+		sc.slots, tp.slots = slots, slots
 	}
 	for v := 0; v < n; v++ {
 		if indeg[v] == 0 {
 			order = append(order, int32(v))
 		}
 	}
-	// Kahn's walk lays the slots out in order as it goes: to holds the
-	// target node until every position is known
+	dist := grow(sc.dist, n, true)  // by node
+	pred := grow(sc.pred, n, false) // edge into the node, -1 for none
+	for v := range pred {
+		pred[v] = -1
+	}
+	sc.dist, sc.pred, tp.dist, tp.pred = dist, pred, dist, pred
+	// Kahn's walk lays the slots out in order as it goes (a slot's to
+	// holds the target node until every position is known) and finds the
+	// longest path: a node's distance is final when it is taken, and its
+	// edges are relaxed in the order a walk of the laid-out slots would
+	// take them (the separate walk read every slot again: 9.6 M
+	// instructions on the 20 MB default bench trace, 2026-12-07). Ties
+	// among predecessors of equal distance: laterPred.
 	s := int32(0)
 	for h := 0; h < len(order); h++ {
 		u := order[h]
 		pos[u] = int32(h)
 		at[h] = s
+		du := dist[u]
 		for _, k := range out[outAt[u]:outAt[u+1]] {
-			e := &g.edges[k]
+			e := &edges[k]
 			v := e.to
-			to[s], edge[s], w[s] = v, k, e.w
-			if name != nil {
-				name[s] = g.slotName(e)
+			if slots != nil {
+				slots[s] = slot{to: v, name: g.slotName(e), w: e.w}
+				s++
 			}
-			s++
+			d := du + e.w
+			switch p := pred[v]; {
+			case p < 0, d > dist[v], d == dist[v] && g.laterPred(u, edges[p].from):
+				dist[v], pred[v] = d, k
+			}
 			if indeg[v]--; indeg[v] == 0 {
 				order = append(order, v)
 			}
@@ -95,12 +115,12 @@ func (g *graph) topo() *topo {
 	tp.order = order
 	tp.cyclic = len(order) < n
 	if !tp.cyclic {
-		for k, v := range to[:s] {
-			to[k] = pos[v]
+		for k := range slots[:s] {
+			slots[k].to = pos[slots[k].to]
 		}
 	}
 	sc.outAt, sc.out, sc.indeg, sc.next = outAt, out, indeg, next
-	sc.order, sc.tpos, sc.at, sc.to, sc.edge, sc.slotW = order, tp.pos, tp.at, tp.to, tp.edge, tp.w
+	sc.order, sc.tpos, sc.at = order, tp.pos, tp.at
 	return tp
 }
 
@@ -130,49 +150,28 @@ func (g *graph) laterPred(u, cur int32) bool {
 	return isStart(u) && !isStart(cur)
 }
 
-// longest is the longest path under the edges' weights: its length and
-// its edges in order. Ties: among predecessors of equal distance
-// laterPred; among ends of equal length the earliest in nodeOrder. (Any
-// topological order gives the same path: a node's distance is final
-// when it is reached, and both tie rules are total orders of nodes.)
+// longest is the longest path under the edges' weights (topo found it):
+// its length and its edges in order. Ties: among predecessors of equal
+// distance laterPred; among ends of equal length the earliest in
+// nodeOrder. (Any topological order gives the same path: a node's
+// distance is final when it is reached, and both tie rules are total
+// orders of nodes.)
 func (g *graph) longest(tp *topo) (int64, []int32) {
 	n := len(tp.order)
 	if n == 0 || len(g.edges) == 0 {
 		return 0, nil
 	}
-	dist := grow(g.p.s.dist, n, true)  // by position
-	pred := grow(g.p.s.pred, n, false) // slot into the position, -1 for none
-	for h := range pred {
-		pred[h] = -1
-	}
-	g.p.s.dist, g.p.s.pred = dist, pred
-	// from: the position a slot leaves, for the tie rule (filled as the
-	// walk passes it)
-	from := grow(g.p.s.from, len(tp.to), false)
-	g.p.s.from = from
-	at, to, w := tp.at, tp.to, tp.w
-	for h := 0; h < n; h++ {
-		du := dist[h]
-		for s := at[h]; s < at[h+1]; s++ {
-			from[s] = int32(h)
-			d := du + w[s]
-			v := to[s]
-			switch p := pred[v]; {
-			case p < 0, d > dist[v], d == dist[v] && g.laterPred(tp.order[h], tp.order[from[p]]):
-				dist[v], pred[v] = d, s
-			}
-		}
-	}
-	end := 0
-	for h := 1; h < n; h++ {
-		if dist[h] > dist[end] || dist[h] == dist[end] && g.nodeOrder(tp.order[h], tp.order[end]) < 0 {
-			end = h
+	dist, pred, order := tp.dist, tp.pred, tp.order
+	end := order[0]
+	for _, v := range order[1:] {
+		if dist[v] > dist[end] || dist[v] == dist[end] && g.nodeOrder(v, end) < 0 {
+			end = v
 		}
 	}
 	path := g.p.s.path[:0]
 	defer func() { g.p.s.path = path[:0] }()
-	for h := int32(end); pred[h] >= 0; h = from[pred[h]] {
-		path = append(path, tp.edge[pred[h]])
+	for v := end; pred[v] >= 0; v = g.edges[pred[v]].from {
+		path = append(path, pred[v])
 	}
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
@@ -194,8 +193,9 @@ func (g *graph) whatIf(tp *topo, name string, speedup float64) int64 {
 // default bench trace, 10 M against 19 M, 2026-12-07; a loop over any
 // number of names side by side saved none).
 func (g *graph) whatIfs(tp *topo, names []string, speedup float64, out []int64) {
-	if tp.name == nil {
-		g.whatIfSlots(tp)
+	if tp.slots == nil { // topo ran without what-ifs: again with their slots
+		g.p.whatIf = true
+		tp = g.topo()
 	}
 	for j := 0; j < len(names); j += 3 {
 		ids := [3]int32{-2, -2, -2} // -2: no slot's name
@@ -217,12 +217,12 @@ func (g *graph) whatIf3(tp *topo, ids [3]int32, speedup float64) (best [3]int64)
 	n := len(tp.order)
 	dist := grow(g.p.s.dist3, n, true)
 	g.p.s.dist3 = dist
-	at, to, w, nm := tp.at[:n+1], tp.to, tp.w, tp.name
+	at, slots := tp.at[:n+1], tp.slots
 	for h := 0; h < n; h++ {
 		du := dist[h]
 		best[0], best[1], best[2] = max(best[0], du[0]), max(best[1], du[1]), max(best[2], du[2])
-		for s := at[h]; s < at[h+1]; s++ {
-			ws, id := w[s], nm[s]
+		for _, sl := range slots[at[h]:at[h+1]] {
+			ws, id := sl.w, sl.name
 			x0, x1, x2 := ws, ws, ws
 			if id >= 0 && (id == ids[0] || id == ids[1] || id == ids[2]) {
 				cut := int64(math.Ceil(float64(ws) / speedup))
@@ -236,20 +236,11 @@ func (g *graph) whatIf3(tp *topo, ids [3]int32, speedup float64) (best [3]int64)
 					x2 = cut
 				}
 			}
-			dv := &dist[to[s]]
+			dv := &dist[sl.to]
 			dv[0], dv[1], dv[2] = max(dv[0], du[0]+x0), max(dv[1], du[1]+x1), max(dv[2], du[2]+x2)
 		}
 	}
 	return best
-}
-
-// whatIfSlots fills tp's per-slot names.
-func (g *graph) whatIfSlots(tp *topo) {
-	tp.name = grow(g.p.s.slotName, len(tp.to), false)
-	g.p.s.slotName = tp.name
-	for s, k := range tp.edge[:len(tp.to)] {
-		tp.name[s] = g.slotName(&g.edges[k])
-	}
 }
 
 // slotName is the name a what-if cuts edge e by: that of the event its

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/gctune"
 	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -74,6 +75,8 @@ type NameTime struct {
 	Name     string
 	OnPathNs int64
 	Events   int // events of that name with path time
+
+	id trace.StrID // the name's
 }
 
 // SyncCount is how often the paths wait on one kind of sync between two names.
@@ -107,7 +110,7 @@ type WindowResult struct {
 	Nodes, GraphEdges int
 	Clamped           int // edges whose negative time difference counts 0
 
-	names map[string]int64 // path time per name, until what-if has read it
+	names []NameTime // path time per name, until what-if has read it
 }
 
 // Event is an event of a path.
@@ -158,11 +161,28 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	if o.Speedup < 1 || math.IsNaN(o.Speedup) || math.IsInf(o.Speedup, 0) {
 		o.Speedup = 2
 	}
+	// The analysis (the links included) allocates some 30 MB on a 200 MB
+	// trace, in columns per event and per launch call; at the commands'
+	// GC target of 20 that was a collection every few MB, each marking the
+	// whole trace. At 100 until Analyze returns: on the 20 MB default bench
+	// trace 71 M -> 48-51 M instructions in the runtime (info's: 48 M),
+	// 30 -> 27 collections on the 200 MB one; the price is peak RSS on the
+	// 200 MB bench shapes (2026-12-07, loaded machine, 7-9 runs each):
+	// default 75-77 -> 77-85 MB, Kineto 58-60 -> 62-64, export 61-64 ->
+	// 62-66. At 50: 52 M instructions, the peaks no lower. A process that
+	// turns the tuning off (internal/gctune) keeps its target.
+	defer gctune.Percent(gctune.Percent(100))
 	p := newPrep(t)
 	p.whatIf = o.WhatIf > 0
 	r := &Result{NoSyncEvents: !p.hasSync, Speedup: o.Speedup}
-	var a totals
-	tried := make([]map[string]int64, len(windows)) // per window: name -> new path
+	a := totals{at: make([]int32, len(t.Strings))}
+	// per window: the names its what-ifs tried and their new paths (a few:
+	// searched in order, where a map per window took more)
+	type triedNames struct {
+		names []string
+		nw    []int64
+	}
+	tried := make([]triedNames, len(windows))
 	// The windows' graphs are independent: the even windows are analysed
 	// here, the odd ones on another core (with a prep of its own: the
 	// graph buffers and the lazily filled caches), and their results are
@@ -174,16 +194,13 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 		g := p.build(w)
 		wr, tp, byName := g.analyze(w, o.Detail)
 		if wr.HasPath && o.WhatIf > 0 {
-			tried[k] = map[string]int64{}
 			top := topNames(byName, o.WhatIf)
 			names, nw := make([]string, len(top)), make([]int64, len(top))
 			for j, nt := range top {
 				names[j] = nt.Name
 			}
 			g.whatIfs(tp, names, o.Speedup, nw)
-			for j, name := range names {
-				tried[k][name] = nw[j]
-			}
+			tried[k] = triedNames{names, nw}
 		}
 		g.release()
 		if !o.Detail {
@@ -234,8 +251,15 @@ func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 			var g *graph
 			var tp *topo
 			for _, name := range r.WhatIfNames {
-				onPath := wr.names[name]
-				nw, ok := tried[k][name]
+				var onPath, nw int64
+				if x := slices.IndexFunc(wr.names, func(nt NameTime) bool { return nt.Name == name }); x >= 0 {
+					onPath = wr.names[x].OnPathNs
+				}
+				x := slices.Index(tried[k].names, name)
+				ok := x >= 0
+				if ok {
+					nw = tried[k].nw[x]
+				}
 				switch {
 				case ok:
 				case onPath == 0:
@@ -348,7 +372,7 @@ func (g *graph) analyze(w Window, detail bool) (WindowResult, *topo, []NameTime)
 	count := func(i int32, ns int64) {
 		id := t.Ev(int(i)).Name
 		if at[id] == 0 {
-			byName = append(byName, NameTime{Name: t.Str(id)})
+			byName = append(byName, NameTime{Name: t.Str(id), id: id})
 			at[id] = int32(len(byName))
 		}
 		nt := &byName[at[id]-1]
@@ -507,9 +531,10 @@ func topNames(byName []NameTime, n int) []NameTime {
 
 // totals gathers the sums over the windows as they are analysed.
 type totals struct {
-	byName map[string]*NameTime
-	syncs  map[syncKey]int
-	paths  []int64
+	at    []int32 // per name id: its index in names + 1, 0 for none (a map by name hashed every name of every window)
+	names []NameTime
+	syncs map[syncKey]int
+	paths []int64
 }
 
 type syncKey struct {
@@ -519,8 +544,8 @@ type syncKey struct {
 
 // add counts one window in, and keeps its path time per name (for what-if).
 func (a *totals) add(r *Result, w *WindowResult, byName []NameTime, keep bool) {
-	if a.byName == nil {
-		a.byName, a.syncs = map[string]*NameTime{}, map[syncKey]int{}
+	if a.syncs == nil {
+		a.syncs = map[syncKey]int{}
 	}
 	if !w.HasPath {
 		return
@@ -531,18 +556,14 @@ func (a *totals) add(r *Result, w *WindowResult, byName []NameTime, keep bool) {
 		r.TotalBreakdown[c] += ns
 	}
 	if keep {
-		w.names = make(map[string]int64, len(byName))
+		w.names = byName
 	}
 	for _, nt := range byName {
-		name := nt.Name
-		if keep {
-			w.names[name] = nt.OnPathNs
+		if a.at[nt.id] == 0 {
+			a.names = append(a.names, NameTime{Name: nt.Name, id: nt.id})
+			a.at[nt.id] = int32(len(a.names))
 		}
-		x := a.byName[name]
-		if x == nil {
-			x = &NameTime{Name: name}
-			a.byName[name] = x
-		}
+		x := &a.names[a.at[nt.id]-1]
 		x.OnPathNs += nt.OnPathNs
 		x.Events += nt.Events
 	}
@@ -555,11 +576,10 @@ func (a *totals) add(r *Result, w *WindowResult, byName []NameTime, keep bool) {
 
 // finish sorts the sums into r.
 func (a *totals) finish(r *Result) {
-	names := make([]NameTime, 0, len(a.byName))
-	for _, nt := range a.byName {
-		names = append(names, *nt)
+	r.Names = topNames(a.names, -1)
+	if r.Names == nil {
+		r.Names = []NameTime{}
 	}
-	r.Names = topNames(names, -1)
 	for k, n := range a.syncs {
 		r.PathSyncs = append(r.PathSyncs, SyncCount{Kind: k.kind, From: k.from, To: k.to, Count: n})
 	}
