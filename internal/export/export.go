@@ -298,8 +298,9 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 	// lists every gap and is the largest thing export holds beside the
 	// trace; it is dropped once they are written. Then two lanes: the
 	// events (most of the rows, streamed in parts of EventPartRows,
-	// several files of one trace), and the op and kernel tables of every
-	// step followed by the small datasets.
+	// several files of one trace) followed by the small datasets of the
+	// trace's other views, and the op and kernel tables of every step
+	// followed by the trend and traces rows.
 	// What the trend row reads of the gaps report and of the whole
 	// trace's op table is kept from their own datasets (trend.Reuse).
 	reuse := &trend.Reuse{}
@@ -311,16 +312,19 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 	of, memOf := eventSteps(t), memSteps(t)
 	var wg sync.WaitGroup
 	wg.Add(2)
+	ranks := make(chan struct{}) // reuse.Ranks is set
 	go func() {
 		defer wg.Done()
 		writeEvents(ctx, spec, c, t, of, record)
+		writeSideTables(ctx, spec, c, t, memOf, path, reuse, ranks, record)
 	}()
 	go func() {
 		defer wg.Done()
 		all, err := writeStepTables(ctx, spec, c, t, of, memOf, record)
+		<-ranks
 		if err == nil {
 			reuse.Diff.Table = all
-			writeSmallTables(ctx, spec, c, t, memOf, path, d, o.Version, reuse, record)
+			writeTraceTables(ctx, spec, c, t, path, d, o.Version, reuse, record)
 		}
 	}()
 	wg.Wait()
@@ -407,29 +411,40 @@ func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tra
 	return &gaps.Report{Verdict: rep.Verdict, Devices: rep.Devices}
 }
 
-// writeSmallTables writes the datasets of a few rows per trace or step.
-func writeSmallTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, memOf []int32, path string, d fileDigest, version string, reuse *trend.Reuse, record recordFunc) {
+// writeSideTables writes the datasets that need neither the gaps report
+// nor the whole trace's op table (memory, collectives, ranks, modules,
+// categories, sequences), on the events' lane once the events are written:
+// the events became the shorter lane when they were written by columns
+// (0.16 s against the per-step tables' 0.29 s on the 200 MB export-shape
+// trace). ranks is closed once reuse.Ranks is set.
+func writeSideTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, memOf []int32, path string, reuse *trend.Reuse, ranks chan struct{}, record recordFunc) {
 	f, rows, size, err := writeFile(ctx, spec, DatasetMemory, func(emit func([]MemoryRow) error) error { return memoryRows(c, t, memOf, emit) })
 	record(DatasetMemory, f, rows, size, err)
 	rr, cr, rs := rankTables(c, t, path)
 	reuse.Ranks = rs
+	close(ranks)
 	f, rows, size, err = writeRows(ctx, spec, DatasetCollectives, cr)
 	record(DatasetCollectives, f, rows, size, err)
 	f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
 	record(DatasetRanks, f, rows, size, err)
-	if tr, err := trendRow(c, t, path, reuse); err != nil {
-		record(DatasetTrend, nil, 0, 0, err)
-	} else {
-		f, rows, size, err = writeRows(ctx, spec, DatasetTrend, []TrendRow{tr})
-		record(DatasetTrend, f, rows, size, err)
-	}
 	f, rows, size, err = writeRows(ctx, spec, DatasetModules, moduleRows(c, t))
 	record(DatasetModules, f, rows, size, err)
 	f, rows, size, err = writeRows(ctx, spec, DatasetCategories, categoryRows(c, t))
 	record(DatasetCategories, f, rows, size, err)
 	f, rows, size, err = writeRows(ctx, spec, DatasetSequences, sequenceRows(c, t))
 	record(DatasetSequences, f, rows, size, err)
-	f, rows, size, err = writeRows(ctx, spec, DatasetTraces, []TraceRow{traceRow(c, t, path, d, version)})
+}
+
+// writeTraceTables writes the trace's trend row (from what the other
+// datasets computed: reuse) and its traces row.
+func writeTraceTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, path string, d fileDigest, version string, reuse *trend.Reuse, record recordFunc) {
+	if tr, err := trendRow(c, t, path, reuse); err != nil {
+		record(DatasetTrend, nil, 0, 0, err)
+	} else {
+		f, rows, size, err := writeRows(ctx, spec, DatasetTrend, []TrendRow{tr})
+		record(DatasetTrend, f, rows, size, err)
+	}
+	f, rows, size, err := writeRows(ctx, spec, DatasetTraces, []TraceRow{traceRow(c, t, path, d, version)})
 	record(DatasetTraces, f, rows, size, err)
 }
 

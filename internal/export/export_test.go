@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/tracetab/tracetab/internal/gaps"
+	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -193,6 +194,33 @@ func TestEveryCauseHasAColumn(t *testing.T) {
 			if d != c && gapShare[d] != nil && *gapShare[d](&r) == 7 {
 				t.Errorf("causes %q and %q write the same column", c, d)
 			}
+		}
+	}
+}
+
+// TestLanesSideBySide exports a generated trace with memory records and
+// modules, whose lanes (the events then the side tables; the per-step
+// tables then the trend and traces rows) read the trace at once: the race
+// stage of make test runs it under -race.
+func TestLanesSideBySide(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "kineto.json")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := gen.BenchShapes()[1].Cfg
+	cfg.Steps, cfg.Modules = 8, true
+	if _, err := gen.Write(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	sum, _, err := runExport(t, t.TempDir(), []string{p, sample()}, Options{Jobs: 2})
+	if err != nil || sum.Traces != 2 {
+		t.Fatalf("export: %v, %+v", err, sum)
+	}
+	for _, d := range []string{DatasetEvents, DatasetMemory, DatasetTrend, DatasetTraces, DatasetModules} {
+		if sum.Rows[d] == 0 {
+			t.Errorf("%s: no rows", d)
 		}
 	}
 }
