@@ -1,7 +1,7 @@
 package reportview
 
 import (
-	"bytes"
+	"bufio"
 	_ "embed"
 	"html/template"
 	"io"
@@ -128,15 +128,16 @@ func (p *Page) WriteHTML(w io.Writer, t *trace.Trace) error {
 	v.Limits = p.limitNotes()
 	v.Legend = p.legend()
 	v.Tables = append(v.Tables, p.kernelTable(), p.opTable())
-	// the page is its data, script and style and some 100 KB of markup
-	// around them: sized ahead, the buffer is not grown (copied) to it
-	var buf bytes.Buffer
-	buf.Grow(len(data) + len(pageJS) + len(pageCSS) + 1<<20)
-	if err := pageTmpl.Execute(&buf, v); err != nil {
+	// The page goes out as the template writes it, through a small
+	// buffer: the whole page in one buffer (sized ahead at its data,
+	// script and style and 1 MB of markup) was grown past the markup of a
+	// 200 MB trace's steps and tables, a copy into 7.7 MB for a 3.9 MB
+	// page, and then copied again to w.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := pageTmpl.Execute(bw, v); err != nil {
 		return err
 	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return bw.Flush()
 }
 
 func (v *view) verdict(p *Page) {
