@@ -2,6 +2,7 @@ package reportview
 
 import (
 	"bufio"
+	"fmt"
 	_ "embed"
 	"html/template"
 	"io"
@@ -218,9 +219,16 @@ func (p *Page) stepDetail(b *Bar) stepDetail {
 }
 
 // histSVG draws a histogram's bins as bars, each with its range and count.
+//
+// The bins are appended by hand, the bytes fmt's verbs wrote (%d as
+// strconv.AppendInt, %.2f as strconv.AppendFloat with 'f' and 2): the
+// page has some 5,700 of them (a histogram per shown step and per kernel
+// row): fmt.Fprintf with its nine arguments took 13.5 M of fmt's 26 M
+// instructions on the 20 MB export-shape trace, these appends 2 M
+// (cachegrind).
 func histSVG(h stats.LogHist, w, ht int) template.HTML {
-	var b svgBuf
-	b.f(`<svg class="hist" viewBox="0 0 %d %d" width="%d" height="%d" data-bins="%d">`, w, ht, w, ht, len(h.Counts))
+	b := make([]byte, 0, 160*(len(h.Counts)+1))
+	b = fmt.Appendf(b, `<svg class="hist" viewBox="0 0 %d %d" width="%d" height="%d" data-bins="%d">`, w, ht, w, ht, len(h.Counts))
 	bw := float64(w) / float64(max(len(h.Counts), 1))
 	for k, c := range h.Counts {
 		bh := 0.0
@@ -231,12 +239,28 @@ func histSVG(h stats.LogHist, w, ht int) template.HTML {
 		if k == len(h.Counts)-1 {
 			hi = "<="
 		}
-		b.f(`<rect data-count="%d" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#3f8f3a"><title>%s to %s %s: %s</title></rect>`,
-			c, bw*float64(k)+0.5, float64(ht)-bh, math.Max(bw-1, 0.5), bh, esc(units.Dur(h.EdgesNs[k])), hi, esc(units.Dur(h.EdgesNs[k+1])),
-			esc(strconv.Itoa(c)))
+		b = append(b, `<rect data-count="`...)
+		b = strconv.AppendInt(b, int64(c), 10)
+		b = append(b, `" x="`...)
+		b = strconv.AppendFloat(b, bw*float64(k)+0.5, 'f', 2, 64)
+		b = append(b, `" y="`...)
+		b = strconv.AppendFloat(b, float64(ht)-bh, 'f', 2, 64)
+		b = append(b, `" width="`...)
+		b = strconv.AppendFloat(b, math.Max(bw-1, 0.5), 'f', 2, 64)
+		b = append(b, `" height="`...)
+		b = strconv.AppendFloat(b, bh, 'f', 2, 64)
+		b = append(b, `" fill="#3f8f3a"><title>`...)
+		b = append(b, esc(units.Dur(h.EdgesNs[k]))...)
+		b = append(b, " to "...)
+		b = append(b, hi...)
+		b = append(b, ' ')
+		b = append(b, esc(units.Dur(h.EdgesNs[k+1]))...)
+		b = append(b, ": "...)
+		b = append(b, esc(strconv.Itoa(c))...)
+		b = append(b, "</title></rect>"...)
 	}
-	b.f(`</svg>`)
-	return template.HTML(b.String())
+	b = append(b, `</svg>`...)
+	return template.HTML(b)
 }
 
 func (p *Page) limitNotes() []string {
