@@ -2,8 +2,8 @@ package reportview
 
 import (
 	"bufio"
-	"fmt"
 	_ "embed"
+	"fmt"
 	"html/template"
 	"io"
 	"math"
