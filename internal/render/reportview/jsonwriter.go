@@ -24,7 +24,7 @@ func (w *jsonWriter) int(v int64) { w.b = appendInt(w.b, v) }
 //
 // Most of the numbers are below 100 (rows, kinds, percents, counts, most
 // deltas): those are one append of one or two bytes; the others check the
-// room for 20 bytes before calling slices.Grow (appendInt 38 M to 30 M
+// room for their digits before calling slices.Grow (appendInt 38 M to 30 M
 // instructions on the 20 MB export-shape trace, cachegrind).
 func appendInt(b []byte, v int64) []byte {
 	if uint64(v) < 100 {
