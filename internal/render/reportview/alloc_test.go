@@ -14,14 +14,16 @@ import (
 // data) for each event the trace grows by, with the written events and
 // the cells of the bands held to the same count (the limits): the
 // timeline's columns per event (flags, rows, depth, page positions, the
-// drawn lists, the levels' candidates and the rounds' lists: 77-81
-// bytes measured; the Kineto shape's memory records add their points to
-// the memory curves and the data: 113), and allocations that grow with the steps (the step
-// chart's and the categories' lists, some 9 per step of about 150
-// events: 0.055 per event added) but not with the events.
+// drawn lists, the levels' candidates and the rounds' lists: 69-87
+// bytes measured, 77-81 before the lanes' events were one list and the
+// levels' cell rows were kept; the Kineto shape's memory records add
+// their points to the memory curves and the data: 113), and allocations
+// that grow with the steps (the step chart's and the categories' lists,
+// 0.0085-0.011 per event added, 0.055 before the cell rows were kept)
+// but not with the events (one per event would add 1).
 const (
 	maxPageBytesPerEvent  = 160 // per event added
-	maxPageAllocsPerEvent = 0.25
+	maxPageAllocsPerEvent = 0.05
 )
 
 // TestPageModelMemory holds on the three bench shapes (gen.BenchShapes),

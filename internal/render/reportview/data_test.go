@@ -128,5 +128,13 @@ func TestAppendInt(t *testing.T) {
 		if got, want := string(appendInt([]byte("x"), v)), strconv.FormatInt(v, 10); got != "x"+want {
 			t.Errorf("%d: %q, want x%s", v, got, want)
 		}
+		// with room for exactly the digits, and for one fewer
+		want := strconv.FormatInt(v, 10)
+		for _, room := range []int{len(want), len(want) - 1} {
+			b := append(make([]byte, 0, 1+room), 'x')
+			if got := string(appendInt(b, v)); got != "x"+want {
+				t.Errorf("%d with room for %d bytes: %q, want x%s", v, room, got, want)
+			}
+		}
 	}
 }

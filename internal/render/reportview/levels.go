@@ -51,6 +51,7 @@ func (tl *Timeline) levels(t *trace.Trace, l *trace.Links, lim Limits) {
 	tl.drawnIdx, tl.drawnStart = nil, nil
 	tl.written, tl.rowOf, tl.page, tl.inLane = nil, nil, nil, nil
 	used, k := 0, 0
+	var scratch cellRows
 	build := func(from, to int64, budget int) (finished bool) {
 		for ; ; k++ {
 			w := max(ceilDiv(w0, int64(1)<<min(k, 62)), 1)
@@ -65,7 +66,7 @@ func (tl *Timeline) levels(t *trace.Trace, l *trace.Links, lim Limits) {
 			if len(tl.Levels) == 0 {
 				limit = -1
 			}
-			lv, cells, more, ok := tl.level(cand, maxDur, w, from, to, limit)
+			lv, cells, more, ok := tl.level(cand, maxDur, w, from, to, limit, &scratch)
 			if !ok {
 				return false
 			}
@@ -110,14 +111,13 @@ type cell struct {
 // level and every finer one). limit (when >= 0) bounds the cells: ok is
 // false when they would exceed it. more says whether any event with a
 // duration was banded (a finer level can show more).
-func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, limit int) (lv Level, cells int, more, ok bool) {
+func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, limit int, scratch *cellRows) (lv Level, cells int, more, ok bool) {
 	lv = Level{BinNs: w, FromNs: from, ToNs: to}
 	for ln, lane := range tl.Lanes {
 		// each row's cells are rows[r][:lens[r]]: the lengths apart, so
 		// that a cell added stores no slice header (with a pointer) into
 		// the heap, which pays the write barrier while the collector marks
-		rows := make([][]cell, lane.Rows)
-		lens := make([]int, lane.Rows)
+		rows, lens := scratch.get(lane.Rows)
 		c := cand[ln]
 		// the first candidate that can reach from, by start
 		first, _ := slices.BinarySearchFunc(c, from-maxDur[ln], func(e candEv, s int64) int {
@@ -214,6 +214,27 @@ func (tl *Timeline) level(cand [][]candEv, maxDur []int64, w, from, to int64, li
 		}
 	}
 	return lv, cells, more, true
+}
+
+// cellRows are the rows' cells of one lane at one level while they are
+// summed, kept for the next lane and level (the bands copy them out): a
+// row's cells grown afresh for each took 10 MB of allocation for 6 MB
+// of cells on the 200 MB export-shape trace.
+type cellRows struct {
+	rows [][]cell
+	lens []int
+}
+
+// get is n rows, their lengths 0 (their cells, of a lane before, are
+// stale).
+func (c *cellRows) get(n int) ([][]cell, []int) {
+	for len(c.rows) < n {
+		c.rows = append(c.rows, nil)
+		c.lens = append(c.lens, 0)
+	}
+	lens := c.lens[:n]
+	clear(lens)
+	return c.rows[:n], lens
 }
 
 // growCells is row with room for more cells: its length is its new

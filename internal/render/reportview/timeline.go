@@ -354,9 +354,14 @@ func (tl *Timeline) writeEvents(t *trace.Trace, l *trace.Links) {
 			trackOf[ln] = k
 		}
 	}
+	// The lanes' events are consecutive stretches of one list made at its
+	// size (tl.Written: choose marks the lanes' events alone); each lane's
+	// grown by appending on its own took 12 MB of allocation (by doubling)
+	// for 2.4 MB of events on the 200 MB export-shape trace.
+	all := make([]Ev, 0, tl.Written) // local while it grows (no write barrier per event)
 	for ln := range tl.Lanes {
 		k := trackOf[ln]
-		var evs []Ev // local while it grows (no write barrier per event), nil when none
+		from := len(all)
 		for _, i := range tl.drawnOf(k) {
 			if !tl.written[i] {
 				continue
@@ -368,10 +373,12 @@ func (tl *Timeline) writeEvents(t *trace.Trace, l *trace.Links) {
 			}
 			tl.page[i] = next
 			next++
-			evs = append(evs, Ev{StartNs: e.Start - t.TraceStart, DurNs: e.Dur, Name: intern(e.Name),
+			all = append(all, Ev{StartNs: e.Start - t.TraceStart, DurNs: e.Dur, Name: intern(e.Name),
 				Shape: shape, Row: tl.rowOf[i], Kind: e.Kind, Page: tl.page[i], Link: -1})
 		}
-		tl.Lanes[ln].Ev = evs
+		if len(all) > from { // nil when none
+			tl.Lanes[ln].Ev = all[from:len(all):len(all)]
+		}
 	}
 	for ln := range tl.Lanes {
 		k := trackOf[ln]
