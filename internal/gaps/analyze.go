@@ -48,7 +48,7 @@ func Analyze(t *trace.Trace, o Options) *Report {
 			keepI = func(i int) bool { return keep(i, t.Ev(i)) }
 		}
 		stepRows, cells = stepLanesCells(t, o, keepI)
-		launchers, withSteps := facts.launchers, facts.withStep
+		launchers, withSteps := activeThreads(t, l)
 		want := deadWindowThreads(o, launchers, withSteps)
 		bd, cpuBusy = stepBreakdownRuns(t, l, func(n int64) bool { return !o.HasStep || (n >= o.StepLo && n <= o.StepHi) }, launchers)
 		dead = deadWindows(t, l, allSteps, want, cpuSteps, o.MinGap, o.Top)

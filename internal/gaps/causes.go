@@ -121,8 +121,9 @@ func newCauser(t *trace.Trace, l *trace.Links) *causer { return newCauserWith(t,
 // of events twice more.
 type threadFacts struct {
 	win                 ivs // the blocking calls' window (nil: anywhere)
+	threads             bool
 	syncs               []span
-	launchers, withStep []bool
+	launchers, withStep []bool // with threads
 }
 
 // newCauser makes the causer in one pass over the events that, with x,
@@ -137,8 +138,11 @@ func newCauserWith(t *trace.Trace, l *trace.Links, x *threadFacts) *causer {
 	waitName := make([]int8, len(t.Strings)) // 0 unknown, 1 no, 2 yes
 	var isSync, isStep []int8                // as blockingCalls and activeThreads: 0 unknown, 1 no, 2 yes
 	if x != nil {
-		isSync, isStep = make([]int8, len(t.Strings)), make([]int8, len(t.Strings))
-		x.launchers, x.withStep = make([]bool, len(t.Tracks)), make([]bool, len(t.Tracks))
+		isSync = make([]int8, len(t.Strings))
+		if x.threads {
+			isStep = make([]int8, len(t.Strings))
+			x.launchers, x.withStep = make([]bool, len(t.Tracks)), make([]bool, len(t.Tracks))
+		}
 	}
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
@@ -197,6 +201,7 @@ func (x *threadFacts) see(t *trace.Trace, l *trace.Links, i int, e *trace.Event,
 		if isSync[e.Name] == 2 && (x.win == nil || x.win.contains(e.Start)) {
 			x.syncs = append(x.syncs, span{e.Start, e.End(), int32(i)})
 		}
+	case !x.threads:
 	case e.Kind == trace.KindAnnotation || e.Kind == trace.KindCPUOp:
 		if isStep[e.Name] == 0 {
 			isStep[e.Name] = 1

@@ -23,7 +23,7 @@ func factsAgree(t *testing.T, name string, tr *trace.Trace) {
 		steps = append(steps, [2]int64{s.Start, s.End})
 	}
 	for _, win := range []ivs{nil, mergeIvs(steps)} {
-		x := &threadFacts{win: win}
+		x := &threadFacts{win: win, threads: true}
 		c := newCauserWith(tr, l, x)
 		launchers, withSteps := activeThreads(tr, l)
 		if want := blockingCalls(tr, win); !reflect.DeepEqual(x.syncs, want) && (len(x.syncs) > 0 || len(want) > 0) {
