@@ -41,7 +41,8 @@ func Analyze(t *trace.Trace, o Options) *Report {
 	causes := make(chan causerParts, 1)
 	wait := safe.Go(func() { // a panic there is raised again by wait
 		defer close(causes)
-		causes <- causerParts{newCauser(t, l), blockingCalls(t, cpuSteps)}
+		facts := &threadFacts{win: cpuSteps}
+		causes <- causerParts{newCauserWith(t, l, facts), facts.syncs}
 		var keepI func(i int) bool
 		if keep != nil {
 			keepI = func(i int) bool { return keep(i, t.Ev(i)) }
@@ -114,9 +115,10 @@ func addStreamLanes(r *Report, t *trace.Trace, streams []stream, maxQueue int) {
 	if limit <= 0 {
 		limit = QueueLimit
 	}
+	var buf []int64
 	for _, s := range streams {
 		r.Streams = append(r.Streams, lane(t, &s))
-		r.Queues = append(r.Queues, streamQueue(&s, limit, t.TraceStart))
+		r.Queues = append(r.Queues, streamQueue(&s, limit, t.TraceStart, &buf))
 	}
 }
 
@@ -166,15 +168,25 @@ func newGapList(t *trace.Trace, o Options) *gapList {
 
 func (gl *gapList) emit(g *gapRec) {
 	gl.acc.add(g)
-	if g.len() >= gl.minGap {
-		x := *g
-		x.suParts = nil // scratch of the causer
-		gl.keep(x)
+	if g.len() < gl.minGap {
+		return
 	}
+	// what the bounded list would drop on arrival (most gaps, once it
+	// holds Top of them) is dropped here, before the record is copied
+	// (twice, and twice more for each comparison by value)
+	if l := gl.listed; gl.all == nil && l.hasCut && gapOrderOf(g, &l.cut) >= 0 {
+		return
+	}
+	x := *g
+	x.suParts = nil // scratch of the causer
+	gl.keep(x)
 }
 
 // gapOrder lists the longest gaps first; ties by start, then by device.
-func gapOrder(x, y gapRec) int {
+func gapOrder(x, y gapRec) int { return gapOrderOf(&x, &y) }
+
+// gapOrderOf is gapOrder of two records by pointer.
+func gapOrderOf(x, y *gapRec) int {
 	if x.len() != y.len() {
 		return cmp.Compare(y.len(), x.len())
 	}

@@ -49,17 +49,19 @@ func deviceGaps(c *causer, dev int, q *seq, span ivs, emit func(*gapRec)) {
 		}
 		return x.s
 	}
-	var cur gapRec // one scratch record, handed to emit by pointer
-	add := func(g gapRec, next *op, thread int32) {
-		cur = g
+	// one scratch record, filled in place (a gapRec is 240 bytes: each
+	// copy of every gap showed in the instructions) and handed to emit by
+	// pointer
+	var cur gapRec
+	add := func(next *op, thread int32) {
 		cur.clipped = span.overlap(cur.s, cur.e)
 		c.explain(&cur, dev, next, thread)
 		emit(&cur)
 	}
 	first := q.at(0)
 	if len(span) > 0 && span[0][0] < first.s {
-		g := gapRec{dev: dev, s: span[0][0], e: first.s, edge: BeforeFirst, prev: -1, next: first.i, prevLaunchT: -1, nextLaunchT: launchT(first)}
-		add(g, first, -1)
+		cur = gapRec{dev: dev, s: span[0][0], e: first.s, edge: BeforeFirst, prev: -1, next: first.i, prevLaunchT: -1, nextLaunchT: launchT(first)}
+		add(first, -1)
 	}
 	endOp := first
 	for k := 1; k < q.n(); k++ {
@@ -70,18 +72,18 @@ func deviceGaps(c *causer, dev int, q *seq, span ivs, emit func(*gapRec)) {
 			}
 			continue
 		}
-		g := gapRec{dev: dev, s: endOp.e, e: x.s, edge: Between, prev: endOp.i, next: x.i, prevLaunchT: launchT(endOp), nextLaunchT: launchT(x)}
-		g.kind = idleKind(endOp.e, x, g.len())
-		add(g, x, -1)
+		cur = gapRec{dev: dev, s: endOp.e, e: x.s, edge: Between, prev: endOp.i, next: x.i, prevLaunchT: launchT(endOp), nextLaunchT: launchT(x)}
+		cur.kind = idleKind(endOp.e, x, cur.len())
+		add(x, -1)
 		endOp = x
 	}
 	if n := len(span); n > 0 && span[n-1][1] > endOp.e {
-		g := gapRec{dev: dev, s: endOp.e, e: span[n-1][1], edge: AfterLast, prev: endOp.i, next: -1, prevLaunchT: launchT(endOp), nextLaunchT: -1}
+		cur = gapRec{dev: dev, s: endOp.e, e: span[n-1][1], edge: AfterLast, prev: endOp.i, next: -1, prevLaunchT: launchT(endOp), nextLaunchT: -1}
 		thread := int32(-1)
 		if endOp.call >= 0 {
 			thread = c.t.Ev(int(endOp.call)).Track
 		}
-		add(g, nil, thread)
+		add(nil, thread)
 	}
 }
 

@@ -63,7 +63,10 @@ func stepLanesCells(t *trace.Trace, o Options, keep func(i int) bool) ([]StepLan
 	if o.Cells > 0 {
 		cells = stepCells(steps, work, len(devs), o.Cells, t.TraceStart)
 	}
-	var out []StepLane
+	var out []StepLane // nil when there is no step
+	if len(steps) > 0 {
+		out = make([]StepLane, 0, len(steps))
+	}
 	for _, s := range steps {
 		out = append(out, StepLane{Step: s.N, StartNs: s.Start - t.TraceStart, CPUNs: s.End - s.Start, GPUWindowNs: s.GPUWindowNs,
 			GPUBusyNs: s.GPUBusyNs, GPUIdleNs: s.GPUIdleNs, LargestGap: s.LargestGapNs, Cold: s.Cold})
