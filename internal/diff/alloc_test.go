@@ -25,8 +25,8 @@ const (
 // benchmark shapes: what they allocate grows with the steps and rows they
 // keep, not with the events.
 func TestReduceAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates traces")
+	if testing.Short() || raceOn {
+		t.Skip("generates traces; allocation counts are not the race detector's")
 	}
 	got := benchtrace.Measure(t, parse.Options{NoExtras: true}, nil, func(tr *trace.Trace) int {
 		s, err := Reduce([]*trace.Trace{tr}, []string{"x.json"}, Options{By: "op", Normalize: true})
