@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/atomicfile"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/render/reportview"
 	"github.com/tracetab/tracetab/internal/report"
@@ -208,18 +210,44 @@ func writeReportFile(e *env, path string, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(e.stdout)
 	}
-	f, err := os.Create(path)
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		// a device or a pipe (-o /dev/null, a FIFO): written in place,
+		// never replaced by a rename
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return &writeError{err}
+		}
+		cw := &countWriter{w: f}
+		err = write(cw)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return &writeError{err}
+		}
+		note(e.stderr, fmt.Sprintf("wrote %s (%s)", path, units.Bytes(cw.n)))
+		return nil
+	}
+	// a file is written under a temporary name and renamed into place when
+	// whole: the page is streamed as it is made, so an error midway (a
+	// full disk, a template's) leaves no half page at path
+	f, err := atomicfile.Create(path)
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			pe.Path = path // the file asked for, not its temporary name
+		}
 		return &writeError{err}
 	}
+	defer f.Abort()
 	bw := bufio.NewWriterSize(f, 1<<20)
 	cw := &countWriter{w: bw}
 	err = write(cw)
 	if err == nil {
 		err = bw.Flush()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = f.Commit()
 	}
 	if err != nil {
 		return &writeError{err}

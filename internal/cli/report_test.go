@@ -48,3 +48,32 @@ func TestReportUsage(t *testing.T) {
 		t.Errorf("a trace without steps: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestReportWritesWhole: the page is written under a temporary name and
+// renamed into place (no other file is left beside it), a device such as
+// /dev/null is written in place and stays a device, and a path that
+// cannot be written is named as given.
+func TestReportWritesWhole(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.html")
+	if _, stderr, code := run(t, "report", testdata("sample.pt.trace.json"), "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	names, _ := os.ReadDir(dir)
+	if len(names) != 1 || names[0].Name() != "r.html" {
+		t.Errorf("the directory holds %v, want r.html alone", names)
+	}
+	if st, err := os.Stat("/dev/null"); err == nil && st.Mode()&os.ModeDevice != 0 {
+		if _, stderr, code := run(t, "report", testdata("sample.pt.trace.json"), "-o", "/dev/null"); code != 0 {
+			t.Fatalf("-o /dev/null: exit %d: %s", code, stderr)
+		}
+		if st, err := os.Stat("/dev/null"); err != nil || st.Mode()&os.ModeDevice == 0 {
+			t.Fatalf("/dev/null is no longer a device: %v %v", st, err)
+		}
+	}
+	missing := filepath.Join(dir, "no", "r.html")
+	_, stderr, code := run(t, "report", testdata("sample.pt.trace.json"), "-o", missing)
+	if code == 0 || !strings.Contains(stderr, missing) {
+		t.Errorf("-o %s: exit %d, %q: want an error naming it", missing, code, stderr)
+	}
+}
