@@ -21,7 +21,7 @@ import (
 // parquet-go's; its page index covers the rows with their null counts and
 // bounds each page's values. On the samples, some shared traces and the
 // three benchmark shapes, with row groups small enough to split the larger
-// datasets.
+// datasets; the sample with snappy too.
 func TestDatasetsByColumnsEqualRows(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
@@ -49,13 +49,20 @@ func TestDatasetsByColumnsEqualRows(t *testing.T) {
 			paths = append(paths, p)
 		}
 	}
+	type run struct{ path, compression string }
+	var runs []run
 	for _, p := range paths {
-		t.Run(filepath.Base(p), func(t *testing.T) {
+		runs = append(runs, run{p, "zstd"})
+	}
+	runs = append(runs, run{sample(), "snappy"})
+	for _, rn := range runs {
+		p := rn.path
+		t.Run(filepath.Base(p)+"/"+rn.compression, func(t *testing.T) {
 			export := func(cols bool) string {
 				out := t.TempDir()
 				byColumns = cols
 				defer func() { byColumns = true }()
-				sum, _, err := runExport(t, out, []string{p}, Options{RowGroupRows: 1000})
+				sum, _, err := runExport(t, out, []string{p}, Options{RowGroupRows: 1000, Compression: rn.compression})
 				if err != nil || sum.Traces != 1 {
 					t.Fatalf("export: %v %+v", err, sum)
 				}
