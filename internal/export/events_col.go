@@ -224,7 +224,7 @@ func (b *eventBlock) write(w *pqcol.Writer, c *common, t *trace.Trace, lanes []l
 // writeEventsFile writes the events lo..hi-1 of t as one file of the
 // events dataset, in row groups of spec.rowGroups rows.
 func writeEventsFile(ctx context.Context, s *fileSpec, c *common, t *trace.Trace, of []int32, lo, hi int) (*atomicfile.File, int64, int64, error) {
-	meta, err := pqcol.Template[EventRow](s.options(DatasetEvents)...)
+	meta, err := templateOf[EventRow](s, DatasetEvents)
 	if err != nil {
 		return nil, 0, 0, err
 	}

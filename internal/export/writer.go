@@ -96,7 +96,7 @@ func newFileWriter[T any](ctx context.Context, s *fileSpec, dataset string) (*fi
 		// dictionaries' hashing); pqcol's Rows gathers each column of a
 		// block of rows at once
 		// (a list or nested column: parquet-go's writer)
-		if meta, err := pqcol.Template[T](s.options(dataset)...); err == nil {
+		if meta, err := templateOf[T](s, dataset); err == nil {
 			if fw.cols, err = pqcol.NewRows[T](f, meta, s.codec, s.rowGroups); err == nil {
 				return fw, nil
 			}
