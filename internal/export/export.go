@@ -48,6 +48,9 @@ type Options struct {
 	TooLarge func(err error) bool
 	// Done is called once per input as it completes (one call at a time).
 	Done func(r *Result)
+	// KeepGC leaves the collector's target to the caller (who paces it
+	// over many traces), not lowered for each trace's gaps phase.
+	KeepGC bool
 }
 
 // Result is what one input gave.
@@ -155,6 +158,9 @@ func Run(ctx context.Context, paths []string, o Options) (*Summary, error) {
 	defer cancel()
 	sum := &Summary{Rows: map[string]int64{}}
 	gc := &gcTarget{set: gctune.Percent} // a no-op where the tuning is off (gctune)
+	if o.KeepGC {
+		gc.set = nil
+	}
 	var mu sync.Mutex
 	var first error
 	seen := map[string]string{} // trace id -> the path exported under it
