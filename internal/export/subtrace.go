@@ -1,11 +1,6 @@
 package export
 
-import (
-	"cmp"
-	"slices"
-
-	"github.com/tracetab/tracetab/internal/trace"
-)
+import "github.com/tracetab/tracetab/internal/trace"
 
 // eventSteps is, for each event of t, the index of its profiler step in
 // t.StepWindows() (-1: none) by the rule of tracetab table --steps: a CPU
@@ -18,7 +13,7 @@ import (
 // 200 MB (403k events, 1377 steps) the binary searches here took some 37
 // ms of CPU, the walk a few.
 func eventSteps(t *trace.Trace) []int32 {
-	cur := stepCursor{steps: t.StepWindows()}
+	cur := trace.StepCursor{Steps: t.StepWindows()}
 	launch := t.Links().Launch
 	of := make([]int32, t.NumEvents())
 	i := 0
@@ -31,7 +26,7 @@ func eventSteps(t *trace.Trace) []int32 {
 					at = t.Ev(int(r)).Start
 				}
 			}
-			of[i] = int32(cur.at(at))
+			of[i] = int32(cur.At(at))
 			i++
 		}
 	}
@@ -41,41 +36,12 @@ func eventSteps(t *trace.Trace) []int32 {
 // memSteps is, for each [memory] record of t, the index of the step in
 // t.StepWindows() its time falls in (-1: none), as trace.StepAt finds it.
 func memSteps(t *trace.Trace) []int32 {
-	cur := stepCursor{steps: t.StepWindows()}
+	cur := trace.StepCursor{Steps: t.StepWindows()}
 	of := make([]int32, len(t.Mem))
 	for j := range t.Mem {
-		of[j] = int32(cur.at(t.Mem[j].Ts))
+		of[j] = int32(cur.At(t.Mem[j].Ts))
 	}
 	return of
-}
-
-// stepCursor answers trace.StepAt for times that mostly come in order:
-// it remembers where the last answer was and searches only when the time
-// moved to another step (same answers as trace.StepAt; gaps has the same).
-type stepCursor struct {
-	steps []trace.Step
-	k     int // the first step starting after the last time asked, as StepAt finds it
-}
-
-func (c *stepCursor) at(ts int64) int {
-	st := c.steps
-	k := c.k
-	// k is right when every step before it starts at or before ts and the
-	// step at k starts after it.
-	if !((k == 0 || st[k-1].Start <= ts) && (k == len(st) || st[k].Start > ts)) {
-		if k < len(st) && st[k].Start <= ts && (k+1 == len(st) || st[k+1].Start > ts) {
-			k++
-		} else {
-			k, _ = slices.BinarySearchFunc(st, ts, func(s trace.Step, x int64) int { return cmp.Compare(s.Start, x+1) })
-		}
-	}
-	c.k = k
-	for j := k - 1; j >= 0 && j >= k-2; j-- {
-		if st[j].Start <= ts && ts < st[j].End {
-			return j
-		}
-	}
-	return -1
 }
 
 // stepSplit assigns t's events and [memory] records to its profiler steps

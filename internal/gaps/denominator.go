@@ -20,14 +20,14 @@ func denominator(allSteps, steps []trace.Step, devices []stream) (ivs, string) {
 	for k, s := range steps {
 		end[k] = s.End
 	}
-	cur := stepCursor{steps: steps}
+	cur := trace.StepCursor{Steps: steps}
 	for _, d := range devices {
 		for _, x := range d.ops {
 			lt := x.s
 			if x.call >= 0 {
 				lt = x.launch
 			}
-			if k := cur.at(lt); k >= 0 {
+			if k := cur.At(lt); k >= 0 {
 				end[k] = max(end[k], x.e)
 			}
 		}

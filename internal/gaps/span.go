@@ -3,8 +3,6 @@ package gaps
 import (
 	"cmp"
 	"slices"
-
-	"github.com/tracetab/tracetab/internal/trace"
 )
 
 // ivs is a sorted list of disjoint half-open intervals [s, e).
@@ -162,33 +160,4 @@ func mergeInto[T any](lists [][]T, a, b []T, cmp func(a, b T) int) []T {
 		lists = next
 	}
 	return lists[0]
-}
-
-// stepCursor answers trace.StepAt for times that mostly come in order:
-// it remembers where the last answer was and searches only when the time
-// moved to another step (same answers as trace.StepAt).
-type stepCursor struct {
-	steps []trace.Step
-	k     int // the first step starting after the last time asked, as StepAt finds it
-}
-
-func (c *stepCursor) at(ts int64) int {
-	st := c.steps
-	k := c.k
-	// k is right when every step before it starts at or before ts and the
-	// step at k starts after it.
-	if !(k <= len(st) && (k == 0 || st[k-1].Start <= ts) && (k == len(st) || st[k].Start > ts)) {
-		if k < len(st) && st[k].Start <= ts && (k+1 == len(st) || st[k+1].Start > ts) {
-			k++
-		} else {
-			k, _ = slices.BinarySearchFunc(st, ts, func(s trace.Step, x int64) int { return cmp.Compare(s.Start, x+1) })
-		}
-	}
-	c.k = k
-	for j := k - 1; j >= 0 && j >= k-2; j-- {
-		if st[j].Start <= ts && ts < st[j].End {
-			return j
-		}
-	}
-	return -1
 }

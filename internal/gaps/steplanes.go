@@ -37,7 +37,7 @@ func stepLanesCells(t *trace.Trace, o Options, keep func(i int) bool) ([]StepLan
 	}
 	work := make([]trace.DeviceWork, 0, n)
 	devs := map[int]bool{}
-	cur := stepCursor{steps: steps}
+	cur := trace.StepCursor{Steps: steps}
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsDeviceWork() || (keep != nil && !keep(i)) {
@@ -47,7 +47,7 @@ func stepLanesCells(t *trace.Trace, o Options, keep func(i int) bool) ([]StepLan
 		if r := l.Launch[i]; r >= 0 {
 			lt = t.Ev(int(r)).Start
 		}
-		k := cur.at(lt)
+		k := cur.At(lt)
 		if k >= 0 {
 			steps[k].DeviceOps++
 			if e.Kind == trace.KindKernel {

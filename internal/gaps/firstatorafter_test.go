@@ -9,37 +9,7 @@ import (
 
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
-	"github.com/tracetab/tracetab/internal/trace"
 )
-
-// TestStepCursor: the cursor gives trace.StepAt's answer for times in
-// order, out of order and outside every step, with gaps, touching and
-// overlapping step windows.
-func TestStepCursor(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for round := 0; round < 200; round++ {
-		var steps []trace.Step
-		at := int64(rng.IntN(50))
-		for k := 0; k < rng.IntN(12); k++ {
-			d := int64(1 + rng.IntN(40))
-			steps = append(steps, trace.Step{N: int64(k), Start: at, End: at + d})
-			at += d + int64(rng.IntN(30)) - 10 // gaps, touching and overlapping windows
-			if at < steps[len(steps)-1].Start {
-				at = steps[len(steps)-1].Start
-			}
-		}
-		c := stepCursor{steps: steps}
-		for q := 0; q < 300; q++ {
-			ts := int64(rng.IntN(int(at) + 60))
-			if q%3 != 0 { // mostly ascending times, as launch times come
-				ts = int64(q) * (at + 60) / 300
-			}
-			if got, want := c.at(ts), trace.StepAt(steps, ts); got != want {
-				t.Fatalf("round %d: at(%d) = %d, StepAt = %d (steps %+v)", round, ts, got, want, steps)
-			}
-		}
-	}
-}
 
 // TestFirstAtOrAfter: the galloping search gives the binary search's
 // answer for times ascending, descending and at random, on every track of
