@@ -23,22 +23,7 @@ import (
 // three benchmark shapes, with row groups small enough to split the larger
 // datasets; the sample with snappy too.
 func TestDatasetsByColumnsEqualRows(t *testing.T) {
-	dir := t.TempDir()
-	var paths []string
-	for _, sh := range gen.BenchShapes() {
-		cfg := sh.Cfg
-		cfg.Steps, cfg.Modules = 12, true
-		p := filepath.Join(dir, sh.Name+".json")
-		f, err := os.Create(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := gen.Write(f, cfg); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		paths = append(paths, p)
-	}
+	paths := shapeTraces(t, t.TempDir())
 	paths = append(paths, sample())
 	if d, ok := testenv.SharedDir(); ok {
 		for _, name := range []string{"HTA__trace_diff__control__control.json.gz", "TraceLens__h100__google_owlv2-large-patch14-ensemble__1016001.json.gz"} {
@@ -89,6 +74,34 @@ func TestDatasetsByColumnsEqualRows(t *testing.T) {
 	}
 }
 
+// shapeTraces writes a trace of each benchmark shape (gen.BenchShapes, 12
+// steps, with module frames) into dir and returns their paths.
+func shapeTraces(t *testing.T, dir string) []string {
+	t.Helper()
+	var paths []string
+	for _, sh := range gen.BenchShapes() {
+		cfg := sh.Cfg
+		cfg.Steps, cfg.Modules = 12, true
+		p := filepath.Join(dir, sh.Name+".json")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := gen.Write(f, cfg); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+// compareFiles holds the file written by columns (colPath) to parquet-go's
+// (rowPath): the same rows, row groups, schema, key-value metadata and
+// column statistics; and, for a flat schema, its page index to its rows:
+// the pages cover each row group in order, each page's null count and
+// null-page flag are its rows', and its least and largest values bound
+// them and occur among them.
 func compareFiles(t *testing.T, name, colPath, rowPath string) {
 	t.Helper()
 	open := func(p string) (*parquet.File, []parquet.Row) {
@@ -164,27 +177,40 @@ func compareFiles(t *testing.T, name, colPath, rowPath string) {
 			leaf, _ := cf.Schema().Lookup(cols[k]...)
 			ci, oi := cf.ColumnIndexes()[g*len(cg.Columns)+k], cf.OffsetIndexes()[g*len(cg.Columns)+k]
 			locs := oi.PageLocations
+			if len(locs) == 0 || locs[0].FirstRowIndex != 0 || len(ci.MinValues) != len(locs) {
+				t.Fatalf("%s row group %d %v: %d pages, %d column index entries", name, g, cols[k], len(locs), len(ci.MinValues))
+			}
+			typ := leaf.Node.Type()
 			for p := range locs {
 				end := cg.NumRows
 				if p+1 < len(locs) {
 					end = locs[p+1].FirstRowIndex
 				}
-				typ := leaf.Node.Type()
+				if end <= locs[p].FirstRowIndex {
+					t.Fatalf("%s row group %d %v page %d: rows %d..%d", name, g, cols[k], p, locs[p].FirstRowIndex, end)
+				}
+				var lo, hi parquet.Value
+				if !ci.NullPages[p] { // a null page's bounds are empty
+					lo, hi = typ.Kind().Value(ci.MinValues[p]), typ.Kind().Value(ci.MaxValues[p])
+				}
 				var nulls int64
+				sawLo, sawHi := false, false
 				for r := base + int(locs[p].FirstRowIndex); r < base+int(end); r++ {
 					v := crows[r][k]
 					if v.IsNull() {
 						nulls++
 						continue
 					}
-					lo := typ.Kind().Value(ci.MinValues[p])
-					hi := typ.Kind().Value(ci.MaxValues[p])
 					if typ.Compare(v, lo) < 0 || typ.Compare(hi, v) < 0 {
 						t.Fatalf("%s row %d %v: %v outside the page's %v..%v", name, r, cols[k], v, lo, hi)
 					}
+					sawLo = sawLo || typ.Compare(v, lo) == 0
+					sawHi = sawHi || typ.Compare(v, hi) == 0
 				}
-				if nulls != ci.NullCounts[p] {
-					t.Fatalf("%s row group %d %v page %d: %d nulls, the index says %d", name, g, cols[k], p, nulls, ci.NullCounts[p])
+				allNull := nulls == end-locs[p].FirstRowIndex
+				if nulls != ci.NullCounts[p] || ci.NullPages[p] != allNull || (!allNull && !(sawLo && sawHi)) {
+					t.Fatalf("%s row group %d %v page %d: %d nulls (index: %d, null page %v), least and largest seen %v %v",
+						name, g, cols[k], p, nulls, ci.NullCounts[p], ci.NullPages[p], sawLo, sawHi)
 				}
 			}
 		}

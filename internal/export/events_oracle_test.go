@@ -1,18 +1,11 @@
 package export
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
-	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -114,11 +107,9 @@ func auxCols(t *trace.Trace, sl *slab, a *trace.Aux, r *EventRow) {
 
 // TestEventsColumnsEqualRows: the events file written column by column
 // holds the rows parquet-go's row writer gives the same events, value for
-// value, in row groups of the same sizes, with the same schema and
-// key-value metadata, and column statistics (null counts, least and
-// largest values, which engines use to skip row groups) equal to the ones
-// parquet-go computes; on the shared traces, the samples and the three
-// benchmark shapes, with row groups small enough to split each.
+// value, as compareFiles holds every dataset (row groups, schema,
+// metadata, statistics, page index); on the shared traces, the samples and
+// the three benchmark shapes, with row groups small enough to split each.
 func TestEventsColumnsEqualRows(t *testing.T) {
 	var paths []string
 	if _, ok := testenv.SharedDir(); ok {
@@ -127,20 +118,7 @@ func TestEventsColumnsEqualRows(t *testing.T) {
 	samples, _ := filepath.Glob(filepath.Join(testenv.Root(), "testdata", "*.json*"))
 	paths = append(paths, samples...)
 	dir := t.TempDir()
-	for _, sh := range gen.BenchShapes() {
-		cfg := sh.Cfg
-		cfg.Steps, cfg.Modules = 12, true
-		p := filepath.Join(dir, sh.Name+".json")
-		f, err := os.Create(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := gen.Write(f, cfg); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		paths = append(paths, p)
-	}
+	paths = append(paths, shapeTraces(t, dir)...)
 	checked := 0
 	for _, p := range paths {
 		tr, err := parse.Open(p, parse.Options{})
@@ -178,9 +156,9 @@ func compareEventFiles(t *testing.T, tr *trace.Trace, rowGroups int64, n int) {
 	}
 	ctx := context.Background()
 	colDir, rowDir := t.TempDir(), t.TempDir()
-	cf, _, _, err := writeEventsFile(ctx, spec(colDir), c, tr, of, 0, n)
-	if err != nil {
-		t.Fatalf("columns: %v", err)
+	cf, rows, _, err := writeEventsFile(ctx, spec(colDir), c, tr, of, 0, n)
+	if err != nil || rows != int64(n) {
+		t.Fatalf("columns: %d rows of %d events, %v", rows, n, err)
 	}
 	if err := cf.Commit(); err != nil {
 		t.Fatal(err)
@@ -194,164 +172,5 @@ func compareEventFiles(t *testing.T, tr *trace.Trace, rowGroups int64, n int) {
 	if err := rf.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	open := func(dir string) (*parquet.File, []EventRow) {
-		p := spec(dir).path(DatasetEvents)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		rows, err := parquet.ReadFile[EventRow](p)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		return f, rows
-	}
-	colF, colRows := open(colDir)
-	rowF, rowRows := open(rowDir)
-	if len(colRows) != n || len(rowRows) != n {
-		t.Fatalf("%d rows by columns, %d by rows, %d events", len(colRows), len(rowRows), n)
-	}
-	for k := range colRows {
-		if !reflect.DeepEqual(colRows[k], rowRows[k]) {
-			t.Fatalf("row %d: by columns %+v, by rows %+v", k, colRows[k], rowRows[k])
-		}
-	}
-	cm, rm := colF.Metadata(), rowF.Metadata()
-	if !reflect.DeepEqual(cm.Schema, rm.Schema) || !reflect.DeepEqual(cm.KeyValueMetadata, rm.KeyValueMetadata) || cm.CreatedBy != rm.CreatedBy {
-		t.Fatalf("metadata differs:\n%+v\n%+v", cm, rm)
-	}
-	if len(cm.RowGroups) != len(rm.RowGroups) {
-		t.Fatalf("%d row groups by columns, %d by rows", len(cm.RowGroups), len(rm.RowGroups))
-	}
-	checkPageIndex(t, colF, colRows)
-	for g := range cm.RowGroups {
-		cg, rg := cm.RowGroups[g], rm.RowGroups[g]
-		if cg.NumRows != rg.NumRows {
-			t.Fatalf("row group %d: %d rows by columns, %d by rows", g, cg.NumRows, rg.NumRows)
-		}
-		for k := range cg.Columns {
-			cs, rs := cg.Columns[k].MetaData.Statistics, rg.Columns[k].MetaData.Statistics
-			name := cg.Columns[k].MetaData.PathInSchema
-			if cs.NullCount != rs.NullCount || !bytes.Equal(cs.MinValue, rs.MinValue) || !bytes.Equal(cs.MaxValue, rs.MaxValue) {
-				t.Errorf("row group %d, %v: statistics by columns %+v, by rows %+v", g, name, cs, rs)
-			}
-			if cg.Columns[k].MetaData.NumValues != rg.Columns[k].MetaData.NumValues {
-				t.Errorf("row group %d, %v: %d values by columns, %d by rows", g, name, cg.Columns[k].MetaData.NumValues, rg.Columns[k].MetaData.NumValues)
-			}
-		}
-	}
-}
-
-// checkPageIndex: the page index of the file written by columns holds for
-// the rows it reads: per column chunk, the pages cover the row group's
-// rows in order, each page's null count is that of its rows and its least
-// and largest values bound them and occur among them.
-func checkPageIndex(t *testing.T, f *parquet.File, rows []EventRow) {
-	t.Helper()
-	m := f.Metadata()
-	cis, ois := f.ColumnIndexes(), f.OffsetIndexes()
-	ncol := len(m.Schema) - 1
-	if len(cis) != len(m.RowGroups)*ncol || len(ois) != len(cis) {
-		t.Fatalf("%d column and %d offset indexes for %d row groups of %d columns", len(cis), len(ois), len(m.RowGroups), ncol)
-	}
-	ints := make([]bool, ncol)
-	for k := range ncol {
-		ints[k] = isInt(m.Schema[k+1].Name)
-	}
-	base := 0
-	for g, rg := range m.RowGroups {
-		for k := range ncol {
-			ci, oi := cis[g*ncol+k], ois[g*ncol+k]
-			locs := oi.PageLocations
-			if len(locs) == 0 || locs[0].FirstRowIndex != 0 || len(ci.MinValues) != len(locs) {
-				t.Fatalf("row group %d column %d: %d pages, %d column index entries", g, k, len(locs), len(ci.MinValues))
-			}
-			for p := range locs {
-				end := rg.NumRows
-				if p+1 < len(locs) {
-					end = locs[p+1].FirstRowIndex
-				}
-				if end <= locs[p].FirstRowIndex {
-					t.Fatalf("row group %d column %d page %d: rows %d..%d", g, k, p, locs[p].FirstRowIndex, end)
-				}
-				var nulls int64
-				lo, hi := ci.MinValues[p], ci.MaxValues[p]
-				sawLo, sawHi := false, false
-				for r := base + int(locs[p].FirstRowIndex); r < base+int(end); r++ {
-					v, ok := columnBytes(reflect.ValueOf(&rows[r]).Elem().Field(k))
-					if !ok {
-						nulls++
-						continue
-					}
-					if less(v, lo, ints[k]) || less(hi, v, ints[k]) {
-						t.Fatalf("row %d column %s: %v outside the page's %v..%v", r, m.Schema[k+1].Name, v, lo, hi)
-					}
-					sawLo = sawLo || bytes.Equal(v, lo)
-					sawHi = sawHi || bytes.Equal(v, hi)
-				}
-				allNull := nulls == end-locs[p].FirstRowIndex
-				if nulls != ci.NullCounts[p] || ci.NullPages[p] != allNull || (!allNull && !(sawLo && sawHi)) {
-					t.Fatalf("row group %d column %s page %d: %d nulls (index: %d, null page %v), least and largest seen %v %v",
-						g, m.Schema[k+1].Name, p, nulls, ci.NullCounts[p], ci.NullPages[p], sawLo, sawHi)
-				}
-			}
-		}
-		base += int(rg.NumRows)
-	}
-}
-
-// columnBytes is a field of EventRow encoded as Parquet statistics are
-// (little-endian ints, a bool's byte, a string's bytes); false for null.
-func columnBytes(v reflect.Value) ([]byte, bool) {
-	if v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return nil, false
-		}
-		v = v.Elem()
-	}
-	switch v.Kind() {
-	case reflect.Int64:
-		return binary.LittleEndian.AppendUint64(nil, uint64(v.Int())), true
-	case reflect.Int32:
-		return binary.LittleEndian.AppendUint32(nil, uint32(v.Int())), true
-	case reflect.Bool:
-		if v.Bool() {
-			return []byte{1}, true
-		}
-		return []byte{0}, true
-	case reflect.String:
-		return []byte(v.String()), true
-	}
-	panic("column of kind " + v.Kind().String())
-}
-
-// less orders two statistics values of a column: signed ints (8 or 4
-// bytes, as every int column of EventRow), bytes otherwise.
-func less(a, b []byte, isInt bool) bool {
-	switch {
-	case len(a) == 8 && len(b) == 8 && isInt:
-		return int64(binary.LittleEndian.Uint64(a)) < int64(binary.LittleEndian.Uint64(b))
-	case len(a) == 4 && len(b) == 4 && isInt:
-		return int32(binary.LittleEndian.Uint32(a)) < int32(binary.LittleEndian.Uint32(b))
-	}
-	return bytes.Compare(a, b) < 0
-}
-
-func isInt(column string) bool {
-	f, ok := reflect.TypeFor[EventRow]().FieldByNameFunc(func(n string) bool {
-		sf, _ := reflect.TypeFor[EventRow]().FieldByName(n)
-		return strings.Split(sf.Tag.Get("parquet"), ",")[0] == column
-	})
-	if !ok {
-		panic("no column " + column)
-	}
-	k := f.Type.Kind()
-	if k == reflect.Pointer {
-		k = f.Type.Elem().Kind()
-	}
-	return k == reflect.Int64 || k == reflect.Int32
+	compareFiles(t, DatasetEvents, spec(colDir).path(DatasetEvents), spec(rowDir).path(DatasetEvents))
 }
