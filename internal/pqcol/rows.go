@@ -193,11 +193,8 @@ func (r *Rows[T]) Close() error {
 // Float64 is Int64 for a DOUBLE column. The statistics leave NaN out (a
 // page of NaN alone has none) and order -0 before +0, as the format says.
 func (w *Writer) Float64(vals []float64, defs []byte) {
-	c := w.next(format.Double, defs)
+	c := w.column(format.Double, len(vals), defs)
 	if c == nil {
-		return
-	}
-	if !w.count(c, len(vals), defs) {
 		return
 	}
 	var st pageStat
@@ -229,11 +226,8 @@ func (w *Writer) Float64(vals []float64, defs []byte) {
 // chunk's dictionary, which the caller keeps: dict holds every entry so
 // far (the entries of the chunk's earlier blocks first, as given then).
 func (w *Writer) Indexes(idx []int32, defs []byte, dict []string) {
-	c := w.next(format.ByteArray, defs)
+	c := w.column(format.ByteArray, len(idx), defs)
 	if c == nil {
-		return
-	}
-	if !w.count(c, len(idx), defs) {
 		return
 	}
 	if len(idx) == 0 {

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -177,38 +178,61 @@ func (w *Writer) next(typ format.Type, defs []byte) *chunk {
 
 // Int64 gives the next column's block: vals holds the non-null values in
 // row order; defs (nil: none is null) 1 for a value, 0 for a null.
-func (w *Writer) Int64(vals []int64, defs []byte) {
-	c := w.next(format.Int64, defs)
+func (w *Writer) Int64(vals []int64, defs []byte) { plainInts(w, format.Int64, vals, defs) }
+
+// Int32 is Int64 for an INT32 column.
+func (w *Writer) Int32(vals []int32, defs []byte) { plainInts(w, format.Int32, vals, defs) }
+
+// plainInts writes an INT64 or INT32 block in PLAIN: little-endian values.
+func plainInts[T int32 | int64](w *Writer, typ format.Type, vals []T, defs []byte) {
+	c := w.column(typ, len(vals), defs)
 	if c == nil {
 		return
 	}
-	if !w.count(c, len(vals), defs) {
-		return
-	}
-	st := w.ints64(c, vals)
+	st := intStat(c, vals)
 	w.scratch = w.scratch[:0]
 	for _, v := range vals {
-		w.scratch = binary.LittleEndian.AppendUint64(w.scratch, uint64(v))
+		w.scratch = appendLE(w.scratch, v)
 	}
 	w.page(c, defs, w.scratch, format.Plain, st)
+}
+
+// appendLE appends v little-endian in its own width.
+func appendLE[T int32 | int64](b []byte, v T) []byte {
+	if unsafe.Sizeof(v) == 4 {
+		return binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	return binary.LittleEndian.AppendUint64(b, uint64(v))
+}
+
+// intStat is the page statistics of an integer block, folded into the
+// chunk's.
+func intStat[T int32 | int64](c *chunk, vals []T) pageStat {
+	if len(vals) == 0 {
+		return pageStat{}
+	}
+	lo, hi := vals[0], vals[0]
+	for _, v := range vals[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	c.stat64(int64(lo))
+	c.stat64(int64(hi))
+	return pageStat{true, appendLE(nil, lo), appendLE(nil, hi)}
 }
 
 // Int64Delta is Int64 in DELTA_BINARY_PACKED: for a column whose values
 // mostly grow (indices, start times), which it writes as small deltas, so
 // that the compression has a fraction of the bytes to read.
 func (w *Writer) Int64Delta(vals []int64, defs []byte) {
-	c := w.next(format.Int64, defs)
+	c := w.column(format.Int64, len(vals), defs)
 	if c == nil {
-		return
-	}
-	if !w.count(c, len(vals), defs) {
 		return
 	}
 	if len(vals) == 0 {
 		w.page(c, defs, nil, format.Plain, pageStat{})
 		return
 	}
-	st := w.ints64(c, vals)
+	st := intStat(c, vals)
 	var err error
 	w.scratch, err = (&delta.BinaryPackedEncoding{}).EncodeInt64(w.scratch[:0], vals)
 	if err != nil {
@@ -218,39 +242,10 @@ func (w *Writer) Int64Delta(vals []int64, defs []byte) {
 	w.page(c, defs, w.scratch, format.DeltaBinaryPacked, st)
 }
 
-// Int32 is Int64 for an INT32 column.
-func (w *Writer) Int32(vals []int32, defs []byte) {
-	c := w.next(format.Int32, defs)
-	if c == nil {
-		return
-	}
-	if !w.count(c, len(vals), defs) {
-		return
-	}
-	var st pageStat
-	if len(vals) > 0 {
-		lo, hi := vals[0], vals[0]
-		for _, v := range vals[1:] {
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		c.stat64(int64(lo))
-		c.stat64(int64(hi))
-		st = pageStat{true, binary.LittleEndian.AppendUint32(nil, uint32(lo)), binary.LittleEndian.AppendUint32(nil, uint32(hi))}
-	}
-	w.scratch = w.scratch[:0]
-	for _, v := range vals {
-		w.scratch = binary.LittleEndian.AppendUint32(w.scratch, uint32(v))
-	}
-	w.page(c, defs, w.scratch, format.Plain, st)
-}
-
 // Bool is Int64 for a BOOLEAN column.
 func (w *Writer) Bool(vals []bool, defs []byte) {
-	c := w.next(format.Boolean, defs)
+	c := w.column(format.Boolean, len(vals), defs)
 	if c == nil {
-		return
-	}
-	if !w.count(c, len(vals), defs) {
 		return
 	}
 	w.scratch = w.scratch[:0]
@@ -285,11 +280,8 @@ func (w *Writer) Bool(vals []bool, defs []byte) {
 // order, text gives a key's string the first time the chunk meets it. The
 // column is dictionary-encoded, one dictionary per column chunk.
 func (w *Writer) Strings(keys []uint32, defs []byte, text func(key uint32) string) {
-	c := w.next(format.ByteArray, defs)
+	c := w.column(format.ByteArray, len(keys), defs)
 	if c == nil {
-		return
-	}
-	if !w.count(c, len(keys), defs) {
 		return
 	}
 	if len(keys) == 0 {
@@ -359,18 +351,14 @@ type pageStat struct {
 	lo, hi []byte
 }
 
-// ints64 is the page statistics of an INT64 block, folded into the chunk's.
-func (w *Writer) ints64(c *chunk, vals []int64) pageStat {
-	if len(vals) == 0 {
-		return pageStat{}
+// column is the next column's chunk for a block of n values of type typ
+// with levels defs, its values and nulls counted; nil on an error.
+func (w *Writer) column(typ format.Type, n int, defs []byte) *chunk {
+	c := w.next(typ, defs)
+	if c == nil || !w.count(c, n, defs) {
+		return nil
 	}
-	lo, hi := vals[0], vals[0]
-	for _, v := range vals[1:] {
-		lo, hi = min(lo, v), max(hi, v)
-	}
-	c.stat64(lo)
-	c.stat64(hi)
-	return pageStat{true, binary.LittleEndian.AppendUint64(nil, uint64(lo)), binary.LittleEndian.AppendUint64(nil, uint64(hi))}
+	return c
 }
 
 // count checks vals against defs and counts the chunk's values and nulls.
