@@ -2,8 +2,6 @@ package export
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 
 	"github.com/tracetab/tracetab/internal/atomicfile"
 	"github.com/tracetab/tracetab/internal/pqcol"
@@ -228,26 +226,19 @@ func writeEventsFile(ctx context.Context, s *fileSpec, c *common, t *trace.Trace
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	path := s.path(DatasetEvents)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, 0, 0, err
-	}
-	f, err := atomicfile.Create(path)
+	out, err := createOut(s.path(DatasetEvents))
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	fail := func(err error) (*atomicfile.File, int64, int64, error) {
-		f.Abort()
+	if err := encodeEvents(ctx, pqcol.New(out, meta, s.codec), s.rowGroups, c, t, of, lo, hi); err != nil {
+		out.abort()
 		return nil, 0, 0, err
 	}
-	if err := encodeEvents(ctx, pqcol.New(f, meta, s.codec), s.rowGroups, c, t, of, lo, hi); err != nil {
-		return fail(err)
-	}
-	st, err := f.Stat()
+	f, size, err := out.done()
 	if err != nil {
-		return fail(err)
+		return nil, 0, 0, err
 	}
-	return f, int64(hi - lo), st.Size(), nil
+	return f, int64(hi - lo), size, nil
 }
 
 // encodeEvents writes the events lo..hi-1 to w in row groups of rowGroups

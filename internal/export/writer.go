@@ -3,7 +3,6 @@ package export
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -70,7 +69,7 @@ func (s *fileSpec) path(dataset string) string {
 // cancelled ctx or an error removes it.
 type fileWriter[T any] struct {
 	ctx  context.Context
-	f    *atomicfile.File
+	f    *outFile
 	cols *pqcol.Rows[T]            // a flat row type: written by columns (pqcol)
 	w    *parquet.GenericWriter[T] // one pqcol does not take (lists)
 	rows int64
@@ -81,11 +80,7 @@ type fileWriter[T any] struct {
 var byColumns = true
 
 func newFileWriter[T any](ctx context.Context, s *fileSpec, dataset string) (*fileWriter[T], error) {
-	path := s.path(dataset)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	f, err := atomicfile.Create(path)
+	f, err := createOut(s.path(dataset))
 	if err != nil {
 		return nil, err
 	}
@@ -152,22 +147,19 @@ func (fw *fileWriter[T]) finish() (*atomicfile.File, int64, int64, error) {
 			err = fw.w.Close()
 		}
 	}
-	var size int64
-	if err == nil {
-		var st os.FileInfo
-		if st, err = fw.f.Stat(); err == nil {
-			size = st.Size()
-		}
-	}
 	if err != nil {
-		fw.f.Abort()
+		fw.f.abort()
 		return nil, 0, 0, err
 	}
-	return fw.f, fw.rows, size, nil
+	f, size, err := fw.f.done()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return f, fw.rows, size, nil
 }
 
 // abort removes the file.
-func (fw *fileWriter[T]) abort() { fw.f.Abort() }
+func (fw *fileWriter[T]) abort() { fw.f.abort() }
 
 // writeFile writes a dataset's file: fill calls emit with batches of rows.
 func writeFile[T any](ctx context.Context, s *fileSpec, dataset string, fill func(emit func([]T) error) error) (*atomicfile.File, int64, int64, error) {
