@@ -47,14 +47,26 @@ func (f *File) Path() string { return f.path }
 
 // Commit syncs, closes and renames the file to its name.
 func (f *File) Commit() error {
+	return f.commit(true)
+}
+
+// CommitSynced closes and renames the file to its name, without a sync of
+// its own: the caller made its bytes durable before (SyncAll).
+func (f *File) CommitSynced() error {
+	return f.commit(false)
+}
+
+func (f *File) commit(sync bool) error {
 	if f.done {
 		return fmt.Errorf("%s: committed twice", f.path)
 	}
 	f.done = true
-	if err := f.Sync(); err != nil {
-		f.File.Close()
-		os.Remove(f.Name())
-		return err
+	if sync {
+		if err := f.Sync(); err != nil {
+			f.File.Close()
+			os.Remove(f.Name())
+			return err
+		}
 	}
 	if err := f.File.Close(); err != nil {
 		os.Remove(f.Name())
