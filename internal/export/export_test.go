@@ -73,6 +73,18 @@ func TestLayout(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, MarkerName)); err != nil {
 		t.Error(err)
 	}
+	// the bytes reported are the Parquet files' sizes on disk (counted as
+	// they are written through the buffer)
+	var onDisk int64
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && strings.HasSuffix(p, ".parquet") {
+			onDisk += info.Size()
+		}
+		return nil
+	})
+	if res[0].Bytes != onDisk || sum.Bytes != onDisk || onDisk == 0 {
+		t.Errorf("reported %d bytes (summary %d), the files hold %d", res[0].Bytes, sum.Bytes, onDisk)
+	}
 	count := func() int {
 		n := 0
 		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {

@@ -40,7 +40,15 @@ type gapKey struct {
 
 func (c *gapChunks) add(g gapRec) {
 	if c.n%gapChunk == 0 {
-		c.chunks = append(c.chunks, make([]gapRec, 0, gapChunk))
+		// the first chunk starts small and grows by append (a few hundred
+		// gaps of a small trace had a MiB zeroed for them: 0.27 s of CPU
+		// over an export of 1,024 small ranks); at(k) reads it as any
+		// other, as it never holds more than gapChunk records
+		size := gapChunk
+		if c.n == 0 {
+			size = 64
+		}
+		c.chunks = append(c.chunks, make([]gapRec, 0, size))
 	}
 	last := &c.chunks[len(c.chunks)-1]
 	*last = append(*last, g)
