@@ -232,7 +232,10 @@ func runCheck(e *env, o *checkOptions, path string) error {
 			}
 		}
 		if diff.NeedsCriticalPath(rowBudgets) {
-			diff.AddCriticalPath(t, s, opts.Normalize)
+			func() {
+				defer setGCPercent(setGCPercent(100)) // as analyzeCriticalPath
+				diff.AddCriticalPath(t, s, opts.Normalize)
+			}()
 		}
 		rowOut = diff.Check(s, rowBudgets)
 	}

@@ -267,7 +267,9 @@ func runCritPath(e *env, o *critOptions) error {
 	if len(t.StepWindows()) == 0 && o.annotation == "" {
 		note(e.stderr, o.path+" has no ProfilerStep#N annotations: one window over the whole trace")
 	}
-	r := critpath.Analyze(t, windows, critpath.Options{WhatIf: o.whatIf, Speedup: o.speedupX, Detail: o.format == "json" || o.overlay != ""})
+	r := analyzeCriticalPath(func() *critpath.Result {
+		return critpath.Analyze(t, windows, critpath.Options{WhatIf: o.whatIf, Speedup: o.speedupX, Detail: o.format == "json" || o.overlay != ""})
+	})
 	var warnings []string
 	if r.NoSyncEvents {
 		msg := "the trace has no cuda_sync events (recorded from torch 2.1 on; see pytorch/pytorch#105187): the path does not see the syncs and may be wrong (HTA's warning)"
@@ -327,4 +329,20 @@ func writeOverlay(e *env, o *critOptions, t *trace.Trace, r *critpath.Result) er
 	}
 	note(e.stderr, fmt.Sprintf("wrote %s: %d events, %d marked critical, %d flow arrows, %d launch-queue counter events", o.overlay, st.Events, st.Marked, st.Flows, st.Counters))
 	return nil
+}
+
+// analyzeCriticalPath runs the analysis at a GC target of 100, and sets
+// the one before again when it returns. The analysis (the links included)
+// allocates some 30 MB on a 200 MB trace, in columns per event and per
+// launch call; at the commands' GC target of 20 that was a collection
+// every few MB, each marking the whole trace. On the 20 MB default bench
+// trace 71 M -> 48-51 M instructions in the runtime (info's: 48 M), 30 ->
+// 27 collections on the 200 MB one; the price is peak RSS on the 200 MB
+// bench shapes (2026-12-07, loaded machine, 7-9 runs each): default 75-77
+// -> 77-85 MB, Kineto 58-60 -> 62-64, export 61-64 -> 62-66. At 50: 52 M
+// instructions, the peaks no lower. The process's target is set here, by
+// the command, not in the model (critical-path and check call it once).
+func analyzeCriticalPath(analyze func() *critpath.Result) *critpath.Result {
+	defer setGCPercent(setGCPercent(100))
+	return analyze()
 }

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/tracetab/tracetab/internal/gctune"
 	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/stats"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -156,22 +155,13 @@ type WhatIf struct {
 	SavedNs   int64
 }
 
-// Analyze builds each window's graph and finds its longest path.
+// Analyze builds each window's graph and finds its longest path. It
+// leaves the collector's target to its caller (tracetab critical-path and
+// check run it at 100: internal/cli's analyzeCriticalPath).
 func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	if o.Speedup < 1 || math.IsNaN(o.Speedup) || math.IsInf(o.Speedup, 0) {
 		o.Speedup = 2
 	}
-	// The analysis (the links included) allocates some 30 MB on a 200 MB
-	// trace, in columns per event and per launch call; at the commands'
-	// GC target of 20 that was a collection every few MB, each marking the
-	// whole trace. At 100 until Analyze returns: on the 20 MB default bench
-	// trace 71 M -> 48-51 M instructions in the runtime (info's: 48 M),
-	// 30 -> 27 collections on the 200 MB one; the price is peak RSS on the
-	// 200 MB bench shapes (2026-12-07, loaded machine, 7-9 runs each):
-	// default 75-77 -> 77-85 MB, Kineto 58-60 -> 62-64, export 61-64 ->
-	// 62-66. At 50: 52 M instructions, the peaks no lower. A process that
-	// turns the tuning off (internal/gctune) keeps its target.
-	defer gctune.Percent(gctune.Percent(100))
 	p := newPrep(t)
 	p.whatIf = o.WhatIf > 0
 	r := &Result{NoSyncEvents: !p.hasSync, Speedup: o.Speedup}
