@@ -74,7 +74,7 @@ bench: build
 	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_GB) $(BENCH_KINETO) $(BENCH_EXPORT)
 	@$(MAKE) --no-print-directory bench-ranks
 
-# bench-ranks: ranks and trend over a generated job of 1,024 small ranks
+# bench-ranks: ranks, trend and export over a generated job of 1,024 small ranks
 # and one of 64 medium ranks (made once, cached in BENCH_DIR/ranks), each
 # against info on one file of the same total size and shape: MB/s, CPU
 # time, peak RSS (issue 35: at least 0.8x info's MB/s).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench-ranks.sh BIN TRACEGEN DIR: the commands over many files (ranks,
-# trend) against info on one file of the same total size and shape.
+# trend, export) against info on one file of the same total size and shape.
 #
 # Two generated jobs (made once, cached in DIR): 1,024 small ranks (20
 # steps, -layers 4, about 0.7 MB each, 727 MB) and 64 medium ranks (10 MB
@@ -14,21 +14,25 @@
 # machine shared with other work the CPU ratio is the steadier one).
 #
 # BENCH_RANKS_COMMANDS replaces the command list (one a line; @ stands for
-# the job's directory).
+# the job's directory, % for a new empty directory of each run, removed when
+# the script ends: export into a directory just emptied pays for ext4's
+# checks of recently deleted inodes, some 40% of its kernel time).
 set -eu
 bin=$1
 gen=$2
 dir=$3
 runs=${BENCH_RUNS:-3}
 commands=${BENCH_RANKS_COMMANDS:-'ranks @
-trend @'}
+trend @
+export @ --to %'}
 
 if [ ! -x /usr/bin/time ]; then
   echo "bench-ranks: needs GNU time (apt-get install time)" >&2
   exit 2
 fi
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+outs=$(mktemp -d)
+trap 'rm -f "$tmp"; rm -rf "$outs"' EXIT
 
 # job NAME N FLAGS...: writes DIR/NAME/rankNNNN.json (N ranks) and
 # DIR/NAME-one.json (their total size in one file), unless they exist
@@ -88,7 +92,7 @@ $commands" | while IFS= read -r cmd; do
         out=$it b=$obytes
       else
         # shellcheck disable=SC2086
-        out=$(one "$bin" $(printf '%s\n' "$cmd" | sed "s|@|$dir/$name|"))
+        out=$(one "$bin" $(printf '%s\n' "$cmd" | sed "s|@|$dir/$name|; s|%|$outs/$name-$i|"))
         b=$bytes
       fi
       set -- $out

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tracetab/tracetab/internal/dataset"
 	"github.com/tracetab/tracetab/internal/export"
 	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/render/exportview"
@@ -165,11 +166,12 @@ func exportFiles(args []string) ([]string, error) {
 			continue
 		}
 		var in []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+		walk := dataset.WalkRoot(a)
+		err = filepath.WalkDir(walk, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if p != a && strings.HasPrefix(d.Name(), ".") {
+			if p != walk && strings.HasPrefix(d.Name(), ".") {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}

@@ -53,15 +53,16 @@ func Files(root string, datasets ...string) (map[string][]string, error) {
 		return nil, &Error{Path: root, Msg: "not a directory: give the directory an export wrote (tracetab export --to DIR), or a tree of them"}
 	}
 	out := map[string][]string{}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	walk := WalkRoot(root)
+	err = filepath.WalkDir(walk, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return &Error{Path: p, Msg: errText(err)}
 		}
 		name := d.Name()
-		if p != root && name == export.MarkerName {
+		if p != walk && name == export.MarkerName {
 			return checkMarker(p)
 		}
-		if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+		if p != walk && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -133,4 +134,16 @@ func asPathError(err error, pe **fs.PathError) bool {
 		*pe = p
 	}
 	return ok
+}
+
+// WalkRoot is dir as filepath.WalkDir should be given it: WalkDir reads
+// its root with Lstat, so a symbolic link to a directory (a job's traces
+// linked into place) was walked as a file and found empty; with a
+// trailing separator the link is followed. Links met below the root are
+// not followed (no cycles).
+func WalkRoot(dir string) string {
+	if st, err := os.Lstat(dir); err == nil && st.Mode()&fs.ModeSymlink != 0 && !strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + string(filepath.Separator)
+	}
+	return dir
 }
