@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -90,7 +91,11 @@ partitioning; an export into a DIR of another form is refused.
 --jobs traces are read at once, each within a --jobs-th of --max-memory; a
 trace too large for its share is exported after the others, alone. A trace
 that cannot be read is reported and skipped (the exit code is then 3);
---strict stops at the first.`,
+--strict stops at the first.
+
+The text lists each trace exported and the total; at a terminal, over more
+than ` + strconv.Itoa(exportLinesMax) + ` traces, a progress line on stderr stands for the list (piped,
+and with --format json, every trace is listed).`,
 		Example: `  tracetab export traces/ --to fleet/
   tracetab export nightly/2026-06-*/ --to fleet/ --partition date,trace --jobs 4
   duckdb -c "SELECT name, sum(self_cuda_ns)/1e6 AS ms FROM 'fleet/ops/**/*.parquet' WHERE step IS NULL GROUP BY name ORDER BY ms DESC LIMIT 10"`,
@@ -203,6 +208,15 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 	defer stop()
 	var results []*export.Result
 	var mu sync.Mutex
+	// at a terminal the lines fit its width, and over many traces a
+	// progress line stands for a line each (exportLinesMax)
+	width, tty := e.terminalWidth()
+	perTrace := o.format == "text" && (!tty || len(files) <= exportLinesMax)
+	var prog *exportProgress
+	if o.format == "text" && !perTrace && isTerminal(e.stderr) {
+		prog = &exportProgress{w: e.stderr, total: len(files)}
+		defer prog.clear()
+	}
 	opts := export.Options{Dir: o.to, Partition: keys, Jobs: o.jobs, Strict: o.strict, MaxMemory: e.maxMemory.bytes,
 		Compression: o.compression, Version: version(),
 		Load: func(path string, bound int64) (*trace.Trace, error) {
@@ -211,6 +225,9 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 				return nil, err
 			}
 			mu.Lock()
+			if len(t.Warnings) > 0 && prog != nil {
+				prog.clear()
+			}
 			printWarnings(e.stderr, t)
 			mu.Unlock()
 			return t, nil
@@ -223,14 +240,20 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 			mu.Lock()
 			defer mu.Unlock()
 			results = append(results, r)
+			if prog != nil && (r.Err != nil && !o.strict || r.Dup != "") {
+				prog.clear()
+			}
 			switch {
 			case r.Err != nil && o.strict:
 			case r.Err != nil:
 				fmt.Fprintf(e.stderr, "tracetab: warning: skipped: %v\n", r.Err)
 			case r.Dup != "":
 				note(e.stderr, fmt.Sprintf("%s is the same file as %s (sha256): exported once", r.Path, r.Dup))
-			case o.format == "text":
-				exportview.Line(e.stdout, r)
+			case perTrace:
+				exportview.Line(e.stdout, r, width)
+			}
+			if prog != nil {
+				prog.add(r.Err != nil)
 			}
 		},
 	}
@@ -248,6 +271,9 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 		}
 	}
 	sum, err := export.Run(ctx, files, opts)
+	if prog != nil {
+		prog.clear()
+	}
 	var le *export.LayoutError
 	switch {
 	case errors.As(err, &le):
@@ -264,7 +290,7 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 			return err
 		}
 	} else {
-		exportview.Total(e.stdout, o.to, sum)
+		exportview.Total(e.stdout, o.to, sum, width)
 	}
 	if sum.Failed > 0 {
 		return &exitError{code: ExitUnreadable, err: fmt.Errorf("%d of %d traces could not be exported (skipped; named above)", sum.Failed, len(files))}

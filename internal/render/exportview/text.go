@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tracetab/tracetab/internal/export"
+	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/units"
 )
 
@@ -27,13 +28,20 @@ func rowsText(rows map[string]int64) string {
 	return strings.Join(parts, ", ")
 }
 
-// Line writes the line of one exported trace.
-func Line(w io.Writer, r *export.Result) {
-	fmt.Fprintf(w, "%s: trace %s, %s, %s of Parquet in %d files\n", r.Path, r.TraceID, rowsText(r.Rows), units.Bytes(r.Bytes), r.Files)
+// Line writes the line of one exported trace, wrapped at spaces to width
+// columns (0: one line), its continuation lines indented.
+func Line(w io.Writer, r *export.Result, width int) {
+	writeWrapped(w, fmt.Sprintf("%s: trace %s, %s, %s of Parquet in %d files", r.Path, r.TraceID, rowsText(r.Rows), units.Bytes(r.Bytes), r.Files), width)
 }
 
-// Total writes the line of the whole export into dir.
-func Total(w io.Writer, dir string, sum *export.Summary) {
-	fmt.Fprintf(w, "exported %s to %s: %s, %s of Parquet\n", units.Plural(sum.Traces, "trace", "traces"), dir,
-		rowsText(sum.Rows), units.Bytes(sum.Bytes))
+// Total writes the line of the whole export into dir, wrapped as Line.
+func Total(w io.Writer, dir string, sum *export.Summary, width int) {
+	writeWrapped(w, fmt.Sprintf("exported %s to %s: %s, %s of Parquet", units.Plural(sum.Traces, "trace", "traces"), dir,
+		rowsText(sum.Rows), units.Bytes(sum.Bytes)), width)
+}
+
+func writeWrapped(w io.Writer, s string, width int) {
+	for _, l := range layout.Wrap(s, width, "  ") {
+		io.WriteString(w, l+"\n")
+	}
 }
