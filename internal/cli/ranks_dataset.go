@@ -11,7 +11,9 @@ import (
 // datasetSummaries reads the ranks' summaries from the Parquet files of
 // one or many exports (ranks --dataset DIR) instead of the traces.
 func datasetSummaries(e *env, dir string) ([]*ranks.Summary, error) {
-	r, err := dataset.ReadRanks(dir)
+	rd, restore := e.datasetReading()
+	defer restore()
+	r, err := rd.Ranks(dir)
 	if err != nil {
 		return nil, datasetError(err)
 	}
@@ -24,7 +26,9 @@ func datasetSummaries(e *env, dir string) ([]*ranks.Summary, error) {
 // datasetRuns reads the trend runs from the Parquet files of one or many
 // exports (trend --dataset DIR) instead of the traces.
 func datasetRuns(e *env, dir string) ([]*trend.Run, error) {
-	r, err := dataset.ReadTrend(dir)
+	rd, restore := e.datasetReading()
+	defer restore()
+	r, err := rd.Trend(dir)
 	if err != nil {
 		return nil, datasetError(err)
 	}
@@ -47,4 +51,16 @@ func datasetError(err error) error {
 		return usageErrorf("%v", err)
 	}
 	return &exitError{code: ExitUnreadable, err: err}
+}
+
+// datasetReading reads a dataset's files on every core with the collector
+// paced as for many traces (fanoutPacer: a heap goal of at least 32 MB);
+// restore sets the target from before again.
+func (e *env) datasetReading() (rd dataset.Reading, restore func()) {
+	gc := e.fanoutPacer(2)
+	if gc == nil {
+		return dataset.Reading{}, func() {}
+	}
+	before := setGCPercent(fanoutGCPercent)
+	return dataset.Reading{AfterFile: func() { gc.update() }}, func() { setGCPercent(before) }
 }

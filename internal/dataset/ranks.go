@@ -20,8 +20,10 @@ type Ranks struct {
 	Notes     []string
 }
 
-// ReadRanks reads them.
-func ReadRanks(root string) (*Ranks, error) {
+// ReadRanks reads them (Reading{}.Ranks).
+func ReadRanks(root string) (*Ranks, error) { return readRanks(root, Reading{}) }
+
+func readRanks(root string, rd Reading) (*Ranks, error) {
 	files, err := Files(root, export.DatasetRanks, export.DatasetCollectives)
 	if err != nil {
 		return nil, err
@@ -38,11 +40,7 @@ func ReadRanks(root string) (*Ranks, error) {
 	}
 	byID := map[string]*traceRows{}
 	var order []*traceRows
-	for _, path := range files[export.DatasetRanks] {
-		rows, err := ReadRows[export.RankRow](path, export.DatasetRanks)
-		if err != nil {
-			return nil, err
-		}
+	err = eachFile(rd, files[export.DatasetRanks], export.DatasetRanks, func(path string, rows []export.RankRow) error {
 		for _, r := range rows {
 			if o, dup := byID[r.TraceID]; dup {
 				out.Notes = append(out.Notes, fmt.Sprintf("%s: trace %s (%s) is also in %s: read once", path, r.TraceID, r.Path, o.file))
@@ -52,28 +50,32 @@ func ReadRanks(root string) (*Ranks, error) {
 			byID[r.TraceID] = t
 			order = append(order, t)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, path := range files[export.DatasetCollectives] {
-		rows, err := ReadRows[export.CollectiveRow](path, export.DatasetCollectives)
-		if err != nil {
-			return nil, err
-		}
+	err = eachFile(rd, files[export.DatasetCollectives], export.DatasetCollectives, func(path string, rows []export.CollectiveRow) error {
 		if len(rows) == 0 {
-			continue
+			return nil
 		}
 		t := byID[rows[0].TraceID]
 		if t == nil {
-			return nil, &Error{Path: path, Msg: fmt.Sprintf("collectives of trace %s, which no ranks file lists: an incomplete export? export the trace again", rows[0].TraceID)}
+			return &Error{Path: path, Msg: fmt.Sprintf("collectives of trace %s, which no ranks file lists: an incomplete export? export the trace again", rows[0].TraceID)}
 		}
 		if t.seen {
-			continue // the same trace exported twice
+			return nil // the same trace exported twice
 		}
 		for _, r := range rows {
 			if r.TraceID != t.row.TraceID {
-				return nil, &Error{Path: path, Msg: fmt.Sprintf("rows of traces %s and %s in one file: not written by tracetab export", t.row.TraceID, r.TraceID)}
+				return &Error{Path: path, Msg: fmt.Sprintf("rows of traces %s and %s in one file: not written by tracetab export", t.row.TraceID, r.TraceID)}
 			}
 		}
 		t.colls, t.seen = rows, true
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(order, func(a, b *traceRows) int { return cmp.Compare(a.row.Path, b.row.Path) })
 	for i, t := range order {

@@ -45,7 +45,7 @@ func ReadRows[T any](path, ds string) (rows []T, err error) {
 	r := parquet.NewGenericReader[T](pf)
 	defer r.Close()
 	rows = make([]T, 0, min(pf.NumRows(), 1<<16))
-	buf := make([]T, 1024)
+	buf := make([]T, max(1, min(pf.NumRows(), 1024))) // a file of one row (ranks, trend) needs no more
 	for {
 		n, err := r.Read(buf)
 		rows = append(rows, buf[:n]...)

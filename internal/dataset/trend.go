@@ -16,8 +16,10 @@ type Trend struct {
 	Notes []string
 }
 
-// ReadTrend reads them.
-func ReadTrend(root string) (*Trend, error) {
+// ReadTrend reads them (Reading{}.Trend).
+func ReadTrend(root string) (*Trend, error) { return readTrend(root, Reading{}) }
+
+func readTrend(root string, rd Reading) (*Trend, error) {
 	files, err := Files(root, export.DatasetTrend)
 	if err != nil {
 		return nil, err
@@ -27,11 +29,7 @@ func ReadTrend(root string) (*Trend, error) {
 	}
 	out := &Trend{}
 	seen := map[string]string{}
-	for _, path := range files[export.DatasetTrend] {
-		rows, err := ReadRows[export.TrendRow](path, export.DatasetTrend)
-		if err != nil {
-			return nil, err
-		}
+	err = eachFile(rd, files[export.DatasetTrend], export.DatasetTrend, func(path string, rows []export.TrendRow) error {
 		for _, r := range rows {
 			if o, dup := seen[r.TraceID]; dup {
 				out.Notes = append(out.Notes, fmt.Sprintf("%s: trace %s (%s) is also in %s: read once", path, r.TraceID, r.Path, o))
@@ -40,10 +38,14 @@ func ReadTrend(root string) (*Trend, error) {
 			seen[r.TraceID] = path
 			run, err := RunOf(r)
 			if err != nil {
-				return nil, &Error{Path: path, Msg: err.Error()}
+				return &Error{Path: path, Msg: err.Error()}
 			}
 			out.Runs = append(out.Runs, run)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
