@@ -10,7 +10,13 @@ package pqcol
 // put 1.2 s of 17.6 s of CPU in those calls (footer 0.51 s, page headers
 // 0.37 s, page index 0.28 s, dictionary headers 0.04 s), plus the garbage
 // of their buffers. Here a header is appended to a byte slice the caller
-// keeps: see BenchmarkPageHeader for the figures.
+// keeps, field by field, without reflection or allocation. Measured
+// (BenchmarkThrift, shared 2-core machine): a data page header 1.2-2.1 us
+// and 4 allocations -> 83-136 ns and none; a chunk's column and offset
+// index (8 pages) 3.3-12 us, 12 allocations -> 0.34-0.46 us; a footer
+// of 2 row groups x 15 columns 50-117 us, 10 allocations -> 5.5-12 us.
+// Over the 1,024-trace export, pqcol's thrift went from 1.26 s of 18.2 s
+// of CPU to 0.34 s of 17.7 s (one profile each).
 //
 // The output is byte-identical to thrift.Marshal(&thrift.CompactProtocol{},
 // v), whose rules are followed exactly: fields in id order, each as a
@@ -20,7 +26,7 @@ package pqcol
 // thrift.Null; a non-nil empty slice is written); a bool field is its type
 // nibble (1 true, 2 false), a bool in a list a byte (1 or 0); a union is a
 // struct of one field, its member's (a typed nil member as its zero value).
-// A value with a field pqcol never sets (encryption, bloom filters, page
+// A value with a field pqcol never sets (encryption, page
 // encoding stats, size and geospatial statistics, index and v2 data page
 // headers, sorting columns, histograms) is not encoded here: enc.bad is
 // set and the caller falls back to thrift.Marshal, so the bytes never

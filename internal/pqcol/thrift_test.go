@@ -25,7 +25,7 @@ type handled int
 const (
 	yes handled = iota
 	no
-	any_
+	either
 )
 
 // same holds the encoding of v by put and by its append function to
@@ -227,7 +227,7 @@ func TestThriftFileMetaData(t *testing.T) {
 	}
 	for name, f := range map[string]*parquet.File{"row": parquetFile(t, []row{{ID: 1, Name: ptr("a")}, {ID: 2}}),
 		"logical": parquetFile(t, []logical{{S: "x", TT: time.Unix(1, 2)}, {E: "y", B: []byte{}}})} {
-		sameFileMetaData(t, "parquet-go's "+name, *f.Metadata(), any_)
+		sameFileMetaData(t, "parquet-go's "+name, *f.Metadata(), either)
 	}
 
 	var schema []format.SchemaElement
