@@ -26,11 +26,11 @@ package pqcol
 // thrift.Null; a non-nil empty slice is written); a bool field is its type
 // nibble (1 true, 2 false), a bool in a list a byte (1 or 0); a union is a
 // struct of one field, its member's (a typed nil member as its zero value).
-// A value with a field pqcol never sets (encryption, page
-// encoding stats, size and geospatial statistics, index and v2 data page
-// headers, sorting columns, histograms) is not encoded here: enc.bad is
-// set and the caller falls back to thrift.Marshal, so the bytes never
-// differ. The tests hold it to thrift.Marshal value by value.
+// A value with a field pqcol never sets (encryption, page encoding stats,
+// size and geospatial statistics, index and v2 data page headers, sorting
+// columns, histograms) is not encoded here: enc.bad is set and the caller
+// falls back to thrift.Marshal, so the bytes never differ. The tests hold
+// it to thrift.Marshal value by value.
 
 import (
 	"encoding/binary"

@@ -689,7 +689,9 @@ func (w *Writer) Close() error {
 				k++
 			}
 		}
-		w.write(w.indexes[kind])
+		if len(w.indexes[kind]) > 0 {
+			w.write(w.indexes[kind])
+		}
 	}
 	b, err := appendFileMetaData(w.hdr[:0], &w.meta)
 	if err != nil {
