@@ -81,11 +81,10 @@ type Writer struct {
 	comp    []byte
 	stamp   uint32 // Strings' mark of the entries a page has met
 	present int    // the non-null values of the column's block
-	// the page index of each row group's columns, written before the
-	// footer: a column index (a page's least and largest values, nulls)
-	// and an offset index (where each page is) per column chunk, each
-	// kind one after the other in row group and column order, in the
-	// order they are written, and the sizes of each chunk's two
+	// the page index, written before the footer: the column chunks'
+	// column indexes (a page's least and largest values, nulls) one after
+	// the other in row group and column order, and their offset indexes
+	// (where each page is) likewise; sizes holds each chunk's two lengths
 	indexes [2][]byte
 	sizes   [][2]int32
 	ci      format.ColumnIndex // reused
