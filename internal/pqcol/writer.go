@@ -81,10 +81,15 @@ type Writer struct {
 	comp    []byte
 	stamp   uint32 // Strings' mark of the entries a page has met
 	present int    // the non-null values of the column's block
-	// the page index of each row group's columns, written before the
-	// footer: a column index (a page's least and largest values, nulls)
-	// and an offset index (where each page is) per column chunk
-	indexes [][2][]byte
+	// the page index, written before the footer: the column chunks'
+	// column indexes (a page's least and largest values, nulls) one after
+	// the other in row group and column order, and their offset indexes
+	// (where each page is) likewise; sizes holds each chunk's two lengths
+	indexes [2][]byte
+	sizes   [][2]int32
+	ci      format.ColumnIndex // reused
+	oi      format.OffsetIndex
+	hdr     []byte // a dictionary page's header, the footer
 }
 
 type leaf struct {
@@ -423,17 +428,18 @@ func (w *Writer) page(c *chunk, defs []byte, values []byte, enc format.Encoding,
 			Statistics:              format.Statistics{NullCount: int64(w.block - w.present), MinValue: st.lo, MaxValue: st.hi},
 		}),
 	}
-	hb, err := thrift.Marshal(&thrift.CompactProtocol{}, &h)
+	at := len(c.pages)
+	c.pages, err = appendPageHeader(c.pages, &h)
 	if err != nil {
 		w.err = err
 		return
 	}
-	c.locs = append(c.locs, pageLoc{rel: int64(len(c.pages)), size: int32(len(hb) + len(comp)),
+	hlen := len(c.pages) - at
+	c.locs = append(c.locs, pageLoc{rel: int64(at), size: int32(hlen + len(comp)),
 		firstRow: c.values - int64(w.block), nulls: int64(w.block - w.present), stat: st})
-	c.pages = append(c.pages, hb...)
 	c.pages = append(c.pages, comp...)
 	c.encodings |= 1 << enc
-	c.uncompressed += int64(len(hb) + len(body))
+	c.uncompressed += int64(hlen + len(body))
 	c.dataPages++
 }
 
@@ -540,12 +546,10 @@ func (w *Writer) EndRowGroup() error {
 			}
 		}
 		md.DataPageOffset = w.off
-		ci, oi, err := c.pageIndex(w.off)
-		if err != nil {
+		if err := w.pageIndex(c, w.off); err != nil {
 			w.err = err
 			return err
 		}
-		w.indexes = append(w.indexes, [2][]byte{ci, oi})
 		w.write(c.pages)
 		uncompressed += c.uncompressed
 		md.TotalUncompressedSize = uncompressed
@@ -562,11 +566,12 @@ func (w *Writer) EndRowGroup() error {
 	return w.err
 }
 
-// pageIndex is the chunk's column index and offset index (thrift), its
-// data pages starting at the file offset at.
-func (c *chunk) pageIndex(at int64) (ci, oi []byte, err error) {
-	var col format.ColumnIndex
-	var off format.OffsetIndex
+// pageIndex appends the chunk's column index and offset index (thrift)
+// to w.indexes, its data pages starting at the file offset at.
+func (w *Writer) pageIndex(c *chunk, at int64) error {
+	col, off := &w.ci, &w.oi
+	col.NullPages, col.MinValues, col.MaxValues, col.NullCounts = col.NullPages[:0], col.MinValues[:0], col.MaxValues[:0], col.NullCounts[:0]
+	off.PageLocations = off.PageLocations[:0]
 	for _, p := range c.locs {
 		col.NullPages = append(col.NullPages, !p.stat.ok)
 		lo, hi := p.stat.lo, p.stat.hi
@@ -579,11 +584,20 @@ func (c *chunk) pageIndex(at int64) (ci, oi []byte, err error) {
 		off.PageLocations = append(off.PageLocations, format.PageLocation{Offset: at + p.rel, CompressedPageSize: p.size, FirstRowIndex: p.firstRow})
 	}
 	col.BoundaryOrder = format.Unordered
-	if ci, err = thrift.Marshal(&thrift.CompactProtocol{}, &col); err != nil {
-		return nil, nil, err
+	n0, n1 := len(w.indexes[0]), len(w.indexes[1])
+	var err error
+	if w.indexes[0], err = appendColumnIndex(w.indexes[0], col); err != nil {
+		return err
 	}
-	oi, err = thrift.Marshal(&thrift.CompactProtocol{}, &off)
-	return ci, oi, err
+	if w.indexes[1], err = appendOffsetIndex(w.indexes[1], off); err != nil {
+		return err
+	}
+	sizes := [2]int{len(w.indexes[0]) - n0, len(w.indexes[1]) - n1}
+	if max(sizes[0], sizes[1]) > math.MaxInt32 {
+		return fmt.Errorf("pqcol: page index of %d bytes", max(sizes[0], sizes[1]))
+	}
+	w.sizes = append(w.sizes, [2]int32{int32(sizes[0]), int32(sizes[1])})
+	return nil
 }
 
 // dictPage writes a chunk's dictionary (PLAIN) and returns its
@@ -606,10 +620,11 @@ func (w *Writer) dictPage(c *chunk) (int64, error) {
 		CompressedPageSize:   int32(len(comp)),
 		DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(len(c.dict)), Encoding: format.Plain}),
 	}
-	hb, err := thrift.Marshal(&thrift.CompactProtocol{}, &h)
+	hb, err := appendPageHeader(w.hdr[:0], &h)
 	if err != nil {
 		return 0, err
 	}
+	w.hdr = hb
 	w.write(hb)
 	w.write(comp)
 	return int64(len(hb) + len(body)), w.err
@@ -659,25 +674,29 @@ func (w *Writer) Close() error {
 	// every column index, then every offset index, in row group and
 	// column order (as parquet-mr and parquet-go place them)
 	for kind := range 2 {
-		k := 0
+		k, at := 0, w.off
 		for g := range w.meta.RowGroups {
 			cols := w.meta.RowGroups[g].Columns
 			for j := range cols {
-				b := w.indexes[k][kind]
+				n := w.sizes[k][kind]
 				if kind == 0 {
-					cols[j].ColumnIndexOffset, cols[j].ColumnIndexLength = w.off, int32(len(b))
+					cols[j].ColumnIndexOffset, cols[j].ColumnIndexLength = at, n
 				} else {
-					cols[j].OffsetIndexOffset, cols[j].OffsetIndexLength = w.off, int32(len(b))
+					cols[j].OffsetIndexOffset, cols[j].OffsetIndexLength = at, n
 				}
-				w.write(b)
+				at += int64(n)
 				k++
 			}
 		}
+		if len(w.indexes[kind]) > 0 {
+			w.write(w.indexes[kind])
+		}
 	}
-	b, err := thrift.Marshal(&thrift.CompactProtocol{}, &w.meta)
+	b, err := appendFileMetaData(w.hdr[:0], &w.meta)
 	if err != nil {
 		return err
 	}
+	w.hdr = b
 	if len(b) > math.MaxInt32 {
 		return fmt.Errorf("pqcol: footer of %d bytes", len(b))
 	}
