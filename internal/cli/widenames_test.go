@@ -95,7 +95,7 @@ func TestWideNamesGrid(t *testing.T) {
 			}
 			if strings.Contains(l[at:], "...") {
 				cut++
-				if w := layout.Width(l); w < ruleW-2 || w > ruleW-1 {
+				if w := layout.Width(l); w < ruleW-1 || w > ruleW {
 					t.Errorf("%s: cut name row %q is %d columns, the rule %d", what, l, w, ruleW)
 				}
 			}

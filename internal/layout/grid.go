@@ -297,7 +297,10 @@ func (g *Grid) writeText(w io.Writer) error {
 		b.WriteByte('\n')
 	}
 	line(g.Headers)
-	total := 0
+	// the rule spans the lines' extent: the last column's trailing blank
+	// is trimmed from every line, so a rule one longer was the one line
+	// past a terminal's width when the rows just fit
+	total := -1
 	for _, wd := range width {
 		total += wd + 2
 	}

@@ -191,3 +191,40 @@ func TestWrapCutsLongWords(t *testing.T) {
 		t.Errorf("short prose changed: %q", got)
 	}
 }
+
+// TestGridRuleSpansLines: the dashed rules are as long as the widest line
+// of the table, never longer (a rule one column longer than rows that
+// just fit a terminal was the one line wrapped past its edge), whatever the
+// alignment of the last column.
+func TestGridRuleSpansLines(t *testing.T) {
+	for _, right := range []bool{false, true} {
+		g := &Grid{
+			Headers:    []string{"rank", "caused wait"},
+			Rows:       [][]string{{"min", "0.000us"}, {"max", "61.380s"}, {"682", "61.380s"}},
+			RightAlign: []bool{true, right},
+			RuleAfter:  2,
+		}
+		var b bytes.Buffer
+		if err := g.Write(&b, "text"); err != nil {
+			t.Fatal(err)
+		}
+		widest, rules := 0, 0
+		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+		for _, l := range lines {
+			if strings.Trim(l, "-") != "" {
+				widest = max(widest, Width(l))
+			}
+		}
+		for _, l := range lines {
+			if l != "" && strings.Trim(l, "-") == "" {
+				rules++
+				if Width(l) != widest {
+					t.Errorf("right=%v: a rule of %d columns under lines of at most %d:\n%s", right, Width(l), widest, b.String())
+				}
+			}
+		}
+		if rules != 2 {
+			t.Errorf("right=%v: %d rules, want 2:\n%s", right, rules, b.String())
+		}
+	}
+}

@@ -43,13 +43,9 @@ func startCol(line, cell string, from int) int {
 // the last cell's margin too).
 func sameWidth(t *testing.T, lines []string, want int, what string) {
 	t.Helper()
-	for _, l := range lines {
-		w := want
-		if strings.Trim(l, "-") == "" {
-			w++
-		}
-		if Width(l) != w {
-			t.Fatalf("%s: line %q is %d columns, want %d:\n%s", what, l, Width(l), w, strings.Join(lines, "\n"))
+	for _, l := range lines { // the rules too (TestGridRuleSpansLines)
+		if Width(l) != want {
+			t.Fatalf("%s: line %q is %d columns, want %d:\n%s", what, l, Width(l), want, strings.Join(lines, "\n"))
 		}
 	}
 }

@@ -53,7 +53,7 @@ func TestText(t *testing.T) {
 	got := write(t, "text", steps(t, 2), Options{Width: 80})
 	// 10+11 us of GEMM and 2x5 us elementwise: 21 of 31 us = 67.74%
 	want := ` Category        Device time       %  Kernels  Share
---------------------------------------------------------------
+-------------------------------------------------------------
  gemm               21.000us   67.74        2  ##############
  attention           0.000us    0.00        0
  conv                0.000us    0.00        0
@@ -70,7 +70,7 @@ Device time is the summed duration of the kernels, memcpys and memsets
 Per step: its device time and each category's share of it (%)
 
  Step  Device time  gemm %  elem %
------------------------------------
+----------------------------------
     0     15.000us   66.67   33.33
     1     16.000us   68.75   31.25
 `

@@ -48,7 +48,7 @@ func write(t *testing.T, format string, tr *modules.Tree, o Options) string {
 func TestTextTree(t *testing.T) {
 	got := write(t, "text", tree(t, true), Options{Limit: -1})
 	want := ` Module                             Occurrences  Host total  Host self  Device total  Device self  Host %  Device %
---------------------------------------------------------------------------------------------------------------------
+-------------------------------------------------------------------------------------------------------------------
  Model_0                                      1   100.000us   40.000us      40.000us      0.000us  100.00    100.00
    EncoderWithAVeryLongClassName_0            1    50.000us   40.000us      30.000us      0.000us   50.00     75.00
      Linear_0                                 1    10.000us   10.000us      30.000us     30.000us   10.00     75.00

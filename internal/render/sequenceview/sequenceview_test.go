@@ -65,7 +65,7 @@ func write(t *testing.T, format string, r *sequences.Result, o Options) string {
 func TestText(t *testing.T) {
 	got := write(t, "text", small(t), Options{})
 	want := ` #  Op            Stream  Count  Device time      Mean  Host time  Ops  Kernels
------------------------------------------------------------------------------------------------------------------------
+----------------------------------------------------------------------------------------------------------------------
  1  aten::linear       7      3     45.000us  15.000us   60.000us    3  sm90_gemm_bf16bf16_bf16f32_f32_tn_n_128x128x64
                                                                         bias_kernel
                                                                         vectorized_elementwise_kernel<Relu>
