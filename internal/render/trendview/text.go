@@ -164,9 +164,9 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 	for k, mt := range res.Metrics {
 		all[k] = mt.Name
 	}
-	shown := all
+	shown, told := all, all // the metric column's names, and the change points'
 	if v.Width > 0 {
-		shown = fitNames(all, nameW)
+		shown, told = fitNames(all, nameW), fitNames(all, names.LabelWidth)
 	}
 	sparkHead := "runs 1-" + strconv.Itoa(n)
 	if first > 0 {
@@ -212,10 +212,10 @@ func Text(w io.Writer, res *trend.Result, v View) error {
 				continue
 			}
 			var what []string
-			for _, mt := range res.Metrics {
+			for k, mt := range res.Metrics {
 				for _, c := range mt.Points {
 					if c.Index == i {
-						what = append(what, fmt.Sprintf("%s %s to %s (p %s)", mt.Name, Value(c.Before, mt.Unit), Value(c.After, mt.Unit), pval(c.PValue)))
+						what = append(what, fmt.Sprintf("%s %s to %s (p %s)", told[k], Value(c.Before, mt.Unit), Value(c.After, mt.Unit), pval(c.PValue)))
 					}
 				}
 			}
@@ -248,9 +248,12 @@ func padLeft(s string, w int) string {
 	return s
 }
 
-// fitNames cuts the names to width in the middle, keeping an op: or
-// kernel: prefix whole (names.Column over the rest of each group, so that
-// two names that still look alike get #2).
+// fitNames fits the names to width, keeping an op: or kernel: prefix
+// whole: the ops and kernels labelled by the rule of the table views
+// (names.Labels over the rest of each group: a kernel reads
+// vectorized_elementwise_kernel<CUDAFunctorOnSelf_add>, not
+// "void at...*, 3>)"), the other metrics cut in the middle
+// (names.Column); two names that still look alike get #2.
 func fitNames(all []string, width int) []string {
 	out := make([]string, len(all))
 	groups := map[string][]int{}
@@ -273,7 +276,11 @@ func fitNames(all []string, width int) []string {
 		for i, k := range idx {
 			rest[i] = strings.TrimPrefix(all[k], prefix)
 		}
-		for i, s := range names.Column(rest, width-len(prefix)) {
+		fit := names.Column(rest, width-len(prefix))
+		if prefix != "" {
+			fit = names.Labels(rest, width-len(prefix)) // the one labelling rule
+		}
+		for i, s := range fit {
 			out[idx[i]] = prefix + s
 		}
 	}
