@@ -245,6 +245,8 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 			}
 			switch {
 			case r.Err != nil && o.strict:
+			case r.Err != nil && errors.Is(r.Err, context.Canceled) && ctx.Err() != nil:
+				// a trace stopped by the interrupt: the end says how many were exported
 			case r.Err != nil:
 				fmt.Fprintf(e.stderr, "tracetab: warning: skipped: %v\n", r.Err)
 			case r.Dup != "":
