@@ -141,7 +141,8 @@ func runReport(e *env, o *reportOptions) error {
 			return usageErrorf("--step: no step %d; steps are %s", ropts.DetailStep, units.Ranges(nums))
 		}
 	}
-	in := report.NewInputs(t, o.path)
+	var tl *reportview.Timeline
+	in := report.NewInputsThen(t, o.path, func(in *report.Inputs) { tl = reportview.TimelineOf(t, in, ropts) })
 	// The page's layout (reportview: the timeline's lanes, rows, written
 	// events and bands, the data and the markup) reads the events, their
 	// shapes and the links' order, parents and launches; the memory
@@ -164,7 +165,7 @@ func runReport(e *env, o *reportOptions) error {
 	for _, n := range in.Notes {
 		note(e.stderr, n)
 	}
-	page := reportview.Build(t, in, ropts)
+	page := reportview.BuildWith(t, in, ropts, tl)
 	if tl := page.Timeline; ropts.HasDetail && tl.Detail == nil && tl.Written < tl.Events {
 		note(e.stderr, fmt.Sprintf("--step %d: the step holds more than half of --max-events (%d) events: it is not held in full detail; raise --max-events", ropts.DetailStep, ropts.Limits.MaxEvents))
 	}

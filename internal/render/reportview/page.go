@@ -42,17 +42,34 @@ type Page struct {
 
 // Build lays out the page of trace t from the models in in.
 func Build(t *trace.Trace, in *report.Inputs, o Options) *Page {
+	return BuildWith(t, in, o, nil)
+}
+
+// BuildWith is Build with the timeline laid out already (TimelineOf; nil:
+// laid out here).
+func BuildWith(t *trace.Trace, in *report.Inputs, o Options, tl *Timeline) *Page {
 	p := &Page{In: in, Opts: o}
 	p.Chart = NewStepChart(in.Gaps)
 	p.Cats = NewCategoryChart(in.Categories)
 	p.Modules = NewModuleTree(in.Modules)
+	if tl == nil {
+		tl = TimelineOf(t, in, o)
+	}
+	p.Timeline = tl
+	return p
+}
+
+// TimelineOf lays out the page's timeline: it reads of the models only
+// in.Info (the span) and in.Gaps (the steps, for the step held in detail),
+// so it can run while the others are computed (report.NewInputsThen).
+func TimelineOf(t *trace.Trace, in *report.Inputs, o Options) *Timeline {
+	p := &Page{In: in, Opts: o, Chart: NewStepChart(in.Gaps)}
 	detail := p.detailWindow(o)
 	start, end := int64(0), int64(1)
 	if in.Info != nil {
 		start, end = in.Info.SpanStartNs, in.Info.SpanEndNs
 	}
-	p.Timeline = BuildTimeline(t, o.Limits, start, end, detail)
-	return p
+	return BuildTimeline(t, o.Limits, start, end, detail)
 }
 
 // detailWindow is the step to hold in full detail if the whole trace
