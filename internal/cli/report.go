@@ -143,8 +143,8 @@ func runReport(e *env, o *reportOptions) error {
 	}
 	var tl *reportview.Timeline
 	in := report.NewInputsThen(t, o.path, func(in *report.Inputs) { tl = reportview.TimelineOf(t, in, ropts) })
-	// The page's layout (reportview: the timeline's lanes, rows, written
-	// events and bands, the data and the markup) reads the events, their
+	// The rest of the page's layout (the timeline is laid out beside the
+	// models, above: the data and the markup) reads the events, their
 	// shapes and the links' order, parents and launches; the memory
 	// records, the links' id indexes and launch counts and the flows are
 	// let go, and the models' lists collected, before it allocates. It runs
