@@ -52,6 +52,18 @@ func TestDevicesEffIsKerneleffs(t *testing.T) {
 		}
 		t.Logf("%d shared traces took the device lanes", took)
 	})
+	eachVariant(t, func(name string, tr *trace.Trace) {
+		if !effAgrees(t, name, tr) {
+			t.Errorf("%s: two kernels of a device start at one instant in a generated trace", name)
+		}
+	})
+}
+
+// eachVariant calls check with each generated variant the fast paths'
+// tests compare on (a GPU-bound run, a rank of a job, the three bench
+// shapes at 20 steps), read without extras.
+func eachVariant(t *testing.T, check func(name string, tr *trace.Trace)) {
+	t.Helper()
 	cfgs := map[string]gen.Config{
 		"gpubound": {Steps: 3, Layers: 2, GPUBound: true, Noise: gen.Noise{Seed: 2, Jitter: 0.1}},
 		"rank":     {Steps: 3, World: 4, Rank: 1, Straggler: 1, StragglerDelay: 2_000_000},
@@ -70,8 +82,6 @@ func TestDevicesEffIsKerneleffs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !effAgrees(t, name, tr) {
-			t.Errorf("%s: two kernels of a device start at one instant in a generated trace", name)
-		}
+		check(name, tr)
 	}
 }

@@ -1,13 +1,10 @@
 package gaps
 
 import (
-	"bytes"
 	"path/filepath"
 	"reflect"
 	"testing"
 
-	"github.com/tracetab/tracetab/internal/gen"
-	"github.com/tracetab/tracetab/internal/parse"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -53,24 +50,5 @@ func TestThreadFactsAreTheirs(t *testing.T) {
 			factsAgree(t, filepath.Base(p), tr)
 		}
 	})
-	cfgs := map[string]gen.Config{
-		"gpubound": {Steps: 3, Layers: 2, GPUBound: true, Noise: gen.Noise{Seed: 2, Jitter: 0.1}},
-		"rank":     {Steps: 3, World: 4, Rank: 1, Straggler: 1, StragglerDelay: 2_000_000},
-	}
-	for _, sh := range gen.BenchShapes() {
-		c := sh.Cfg
-		c.Steps = 20
-		cfgs[sh.Name] = c
-	}
-	for name, cfg := range cfgs {
-		var buf bytes.Buffer
-		if _, err := gen.Write(&buf, cfg); err != nil {
-			t.Fatal(err)
-		}
-		tr, err := parse.Read(bytes.NewReader(buf.Bytes()), name, parse.Options{NoExtras: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		factsAgree(t, name, tr)
-	}
+	eachVariant(t, func(name string, tr *trace.Trace) { factsAgree(t, name, tr) })
 }
