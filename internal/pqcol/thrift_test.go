@@ -573,23 +573,7 @@ func writeRows(t *testing.T, random int) []byte {
 	}
 	var b bytes.Buffer
 	w := New(&b, meta, &snappy.Codec{})
-	names := []string{"a", "b"}
-	text := func(k uint32) string { return names[k] }
-	w.BeginBlock(3)
-	w.Int64([]int64{1, 2, 3}, nil)
-	w.Int32([]int32{7}, []byte{0, 1, 0})
-	w.Strings([]uint32{1, 0}, []byte{1, 0, 1}, text)
-	w.Bool([]bool{true, false, true}, nil)
-	w.Int64Delta([]int64{100, 90}, []byte{1, 1, 0})
-	w.EndBlock()
-	w.EndRowGroup()
-	w.BeginBlock(2)
-	w.Int64([]int64{-4, 5}, nil)
-	w.Int32([]int32{8, 9}, nil)
-	w.Strings(nil, []byte{0, 0}, text)
-	w.Bool([]bool{false, false}, nil)
-	w.Int64Delta(nil, []byte{0, 0})
-	w.EndBlock()
+	roundTripBlocks(t, w)
 	g := gen{rand.New(rand.NewSource(int64(random)))}
 	for k := range random {
 		if k%20 == 19 {
@@ -608,13 +592,13 @@ func writeRows(t *testing.T, random int) []byte {
 			if defs[j] == 1 {
 				vals = append(vals, g.i64())
 				n32 = append(n32, g.i32())
-				keys = append(keys, uint32(g.Intn(len(names))))
+				keys = append(keys, uint32(g.Intn(len(roundTripNames))))
 			}
 		}
 		w.BeginBlock(n)
 		w.Int64(ids, nil)
 		w.Int32(n32, defs)
-		w.Strings(keys, defs, text)
+		w.Strings(keys, defs, roundTripText)
 		w.Bool(flags, nil)
 		w.Int64Delta(vals, defs)
 		w.EndBlock()

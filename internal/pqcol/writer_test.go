@@ -19,6 +19,38 @@ type row struct {
 
 func ptr[T any](v T) *T { return &v }
 
+// roundTripNames are the dictionary of the string column's keys.
+var roundTripNames = []string{"a", "b"}
+
+func roundTripText(k uint32) string { return roundTripNames[k] }
+
+// roundTripBlocks writes TestRoundTrip's rows: a block of 3 rows, the end
+// of a row group, a block of 2 rows whose names are all null.
+func roundTripBlocks(t *testing.T, w *Writer) {
+	t.Helper()
+	w.BeginBlock(3)
+	w.Int64([]int64{1, 2, 3}, nil)
+	w.Int32([]int32{7}, []byte{0, 1, 0})
+	w.Strings([]uint32{1, 0}, []byte{1, 0, 1}, roundTripText)
+	w.Bool([]bool{true, false, true}, nil)
+	w.Int64Delta([]int64{100, 90}, []byte{1, 1, 0})
+	if err := w.EndBlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.EndRowGroup(); err != nil {
+		t.Fatal(err)
+	}
+	w.BeginBlock(2)
+	w.Int64([]int64{-4, 5}, nil)
+	w.Int32([]int32{8, 9}, nil)
+	w.Strings(nil, []byte{0, 0}, roundTripText)
+	w.Bool([]bool{false, false}, nil)
+	w.Int64Delta(nil, []byte{0, 0})
+	if err := w.EndBlock(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRoundTrip: blocks and row groups written by columns read back as the
 // rows they hold, nulls included (a block whose string column is all null
 // too), through parquet-go's reader.
@@ -32,31 +64,7 @@ func TestRoundTrip(t *testing.T) {
 	if got := strings.Join(w.Columns(), ","); got != "id,n,name,flag,t" {
 		t.Fatalf("columns %s", got)
 	}
-	names := []string{"a", "b"}
-	text := func(k uint32) string { return names[k] }
-	// block 1: 3 rows
-	w.BeginBlock(3)
-	w.Int64([]int64{1, 2, 3}, nil)
-	w.Int32([]int32{7}, []byte{0, 1, 0})
-	w.Strings([]uint32{1, 0}, []byte{1, 0, 1}, text)
-	w.Bool([]bool{true, false, true}, nil)
-	w.Int64Delta([]int64{100, 90}, []byte{1, 1, 0})
-	if err := w.EndBlock(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.EndRowGroup(); err != nil {
-		t.Fatal(err)
-	}
-	// block 2: 2 rows, names all null
-	w.BeginBlock(2)
-	w.Int64([]int64{-4, 5}, nil)
-	w.Int32([]int32{8, 9}, nil)
-	w.Strings(nil, []byte{0, 0}, text)
-	w.Bool([]bool{false, false}, nil)
-	w.Int64Delta(nil, []byte{0, 0})
-	if err := w.EndBlock(); err != nil {
-		t.Fatal(err)
-	}
+	roundTripBlocks(t, w)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
