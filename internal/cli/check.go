@@ -232,10 +232,7 @@ func runCheck(e *env, o *checkOptions, path string) error {
 			}
 		}
 		if diff.NeedsCriticalPath(rowBudgets) {
-			func() {
-				defer setGCPercent(setGCPercent(100)) // as analyzeCriticalPath
-				diff.AddCriticalPath(t, s, opts.Normalize)
-			}()
+			atCritpathGC(func() { diff.AddCriticalPath(t, s, opts.Normalize) })
 		}
 		rowOut = diff.Check(s, rowBudgets)
 	}

@@ -267,8 +267,9 @@ func runCritPath(e *env, o *critOptions) error {
 	if len(t.StepWindows()) == 0 && o.annotation == "" {
 		note(e.stderr, o.path+" has no ProfilerStep#N annotations: one window over the whole trace")
 	}
-	r := analyzeCriticalPath(func() *critpath.Result {
-		return critpath.Analyze(t, windows, critpath.Options{WhatIf: o.whatIf, Speedup: o.speedupX, Detail: o.format == "json" || o.overlay != ""})
+	var r *critpath.Result
+	atCritpathGC(func() {
+		r = critpath.Analyze(t, windows, critpath.Options{WhatIf: o.whatIf, Speedup: o.speedupX, Detail: o.format == "json" || o.overlay != ""})
 	})
 	var warnings []string
 	if r.NoSyncEvents {
@@ -331,8 +332,9 @@ func writeOverlay(e *env, o *critOptions, t *trace.Trace, r *critpath.Result) er
 	return nil
 }
 
-// analyzeCriticalPath runs the analysis at a GC target of 100, and sets
-// the one before again when it returns. The analysis (the links included)
+// atCritpathGC runs a critical-path analysis (critical-path, check's
+// budgets) at a GC target of 100, and sets the one before again when it
+// returns. The analysis (the links included)
 // allocates some 30 MB on a 200 MB trace, in columns per event and per
 // launch call; at the commands' GC target of 20 that was a collection
 // every few MB, each marking the whole trace. On the 20 MB default bench
@@ -342,7 +344,7 @@ func writeOverlay(e *env, o *critOptions, t *trace.Trace, r *critpath.Result) er
 // -> 77-85 MB, Kineto 58-60 -> 62-64, export 61-64 -> 62-66. At 50: 52 M
 // instructions, the peaks no lower. The process's target is set here, by
 // the command, not in the model (critical-path and check call it once).
-func analyzeCriticalPath(analyze func() *critpath.Result) *critpath.Result {
+func atCritpathGC(analyze func()) {
 	defer setGCPercent(setGCPercent(100))
-	return analyze()
+	analyze()
 }

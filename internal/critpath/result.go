@@ -157,7 +157,7 @@ type WhatIf struct {
 
 // Analyze builds each window's graph and finds its longest path. It
 // leaves the collector's target to its caller (tracetab critical-path and
-// check run it at 100: internal/cli's analyzeCriticalPath).
+// check run it at 100: internal/cli's atCritpathGC).
 func Analyze(t *trace.Trace, windows []Window, o Options) *Result {
 	if o.Speedup < 1 || math.IsNaN(o.Speedup) || math.IsInf(o.Speedup, 0) {
 		o.Speedup = 2
