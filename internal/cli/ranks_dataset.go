@@ -57,7 +57,7 @@ func datasetError(err error) error {
 // paced as for many traces (fanoutPacer: a heap goal of at least 32 MB);
 // restore sets the target from before again.
 func (e *env) datasetReading() (rd dataset.Reading, restore func()) {
-	gc := e.fanoutPacer(2)
+	gc := e.fanoutPacer(2) // a dataset is many files (one per trace): paced, but under a small --max-memory
 	if gc == nil {
 		return dataset.Reading{}, func() {}
 	}
