@@ -18,18 +18,25 @@ type lazyGaps struct {
 }
 
 // gapChunks holds every listed gap of a report made with AllGaps and
-// LazyGaps in chunks of a fixed size, and sorts them by a compact key:
-// one slice of them all grew by copying, and each larger array it left
-// behind was fresh memory (200 MB trace, 115k gaps: the process mapped
-// 60 MiB more than the heap held), and sorting moved 240-byte records.
+// LazyGaps, encoded (gapcodec.go), in chunks of a fixed size, and sorts
+// them by a compact key: one slice of them all grew by copying, and each
+// larger array it left behind was fresh memory (200 MB trace, 115k gaps:
+// the process mapped 60 MiB more than the heap held), and sorting moved
+// 240-byte records.
 type gapChunks struct {
-	chunks [][]gapRec
+	chunks [][]byte
+	at0    []uint64 // where each record starts: chunk<<gapChunkBits | offset
+	base   int64    // the first record's start
 	n      int
 	order  []gapKey // after sort
 }
 
-// gapChunk is the records of one chunk (some 1 MiB).
-const gapChunk = 4096
+// gapChunk is the bytes of one chunk (records of 20-60 bytes each); a
+// record never spans two.
+const (
+	gapChunkBits = 20
+	gapChunk     = 1 << gapChunkBits
+)
 
 // gapKey is what gapOrder compares of a record, and its index.
 type gapKey struct {
@@ -39,31 +46,45 @@ type gapKey struct {
 }
 
 func (c *gapChunks) add(g gapRec) {
-	if c.n%gapChunk == 0 {
+	if c.n == 0 {
+		c.base = g.s
+	}
+	var last *[]byte
+	if len(c.chunks) > 0 {
+		last = &c.chunks[len(c.chunks)-1]
+	}
+	if last == nil || len(*last)+maxRecBytes > gapChunk {
 		// the first chunk starts small and grows by append (a few hundred
 		// gaps of a small trace had a MiB zeroed for them: 0.27 s of CPU
-		// over an export of 1,024 small ranks); at(k) reads it as any
-		// other, as it never holds more than gapChunk records
+		// over an export of 1,024 small ranks)
 		size := gapChunk
-		if c.n == 0 {
-			size = 64
+		if last == nil {
+			size = 4 << 10
 		}
-		c.chunks = append(c.chunks, make([]gapRec, 0, size))
+		c.chunks = append(c.chunks, make([]byte, 0, size))
+		last = &c.chunks[len(c.chunks)-1]
 	}
-	last := &c.chunks[len(c.chunks)-1]
-	*last = append(*last, g)
+	c.at0 = append(c.at0, uint64(len(c.chunks)-1)<<gapChunkBits|uint64(len(*last)))
+	*last = appendRec(*last, &g, c.base)
 	c.n++
 }
 
-func (c *gapChunks) at(k int32) *gapRec { return &c.chunks[k/gapChunk][k%gapChunk] }
+// bytes is the encoding of record k.
+func (c *gapChunks) bytes(k int32) []byte {
+	at := c.at0[k]
+	return c.chunks[at>>gapChunkBits][at&(gapChunk-1):]
+}
+
+// at decodes record k.
+func (c *gapChunks) at(k int32) gapRec { return readRec(c.bytes(k), c.base) }
 
 // sort orders the records as gapOrder does: the longest first, ties by
 // start, then by device.
 func (c *gapChunks) sort() {
 	c.order = make([]gapKey, 0, c.n)
 	for k := range int32(c.n) {
-		g := c.at(k)
-		c.order = append(c.order, gapKey{len: g.len(), s: g.s, dev: int32(g.dev), k: k})
+		dev, s, e := keyOfRec(c.bytes(k), c.base)
+		c.order = append(c.order, gapKey{len: e - s, s: s, dev: int32(dev), k: k})
 	}
 	slices.SortFunc(c.order, func(x, y gapKey) int {
 		if x.len != y.len {
@@ -134,7 +155,8 @@ func (r *Report) EachGap(f func(*Gap) error) error {
 	var g Gap
 	for k := range r.NumGaps() {
 		if z.all != nil {
-			g = z.all.at(z.all.order[k].k).gap(z.t, z.steps)
+			rec := z.all.at(z.all.order[k].k)
+			g = rec.gap(z.t, z.steps)
 		} else {
 			g = z.recs[k].gap(z.t, z.steps)
 		}
