@@ -204,7 +204,7 @@ type MemoryRow struct {
 	TraceID       string  `parquet:"trace_id,dict"`
 	Rank          *int64  `parquet:"rank,optional"`
 	Record        int64   `parquet:"record,delta"`
-	StartNs       int64   `parquet:"start_ns"`
+	StartNs       int64   `parquet:"start_ns,delta"`
 	Pid           *int64  `parquet:"pid,optional"`
 	Tid           *int64  `parquet:"tid,optional"`
 	DeviceType    int32   `parquet:"device_type"`
@@ -212,7 +212,7 @@ type MemoryRow struct {
 	DeviceID      int32   `parquet:"device_id"`
 	Addr          *int64  `parquet:"addr,optional"`
 	Bytes         int64   `parquet:"bytes"`
-	TotalAlloc    int64   `parquet:"total_allocated_bytes"`
+	TotalAlloc    int64   `parquet:"total_allocated_bytes,delta"`
 	TotalReserved *int64  `parquet:"total_reserved_bytes,optional"`
 	OOM           bool    `parquet:"out_of_memory"`
 	Step          *int64  `parquet:"step,optional"`

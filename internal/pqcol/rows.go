@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -40,6 +41,7 @@ type field struct {
 	off     uintptr
 	kind    reflect.Kind
 	pointer bool
+	delta   bool // an int64 column tagged delta: DELTA_BINARY_PACKED
 	i64     []int64
 	i32     []int32
 	f64     []float64
@@ -66,7 +68,8 @@ func NewRows[T any](out io.Writer, meta *format.FileMetaData, codec compress.Cod
 		reflect.Float64: format.Double, reflect.Bool: format.Boolean, reflect.String: format.ByteArray}
 	for k := range typ.NumField() {
 		sf := typ.Field(k)
-		name := strings.Split(sf.Tag.Get("parquet"), ",")[0]
+		opts := strings.Split(sf.Tag.Get("parquet"), ",")
+		name := opts[0]
 		if name != leaves[k].Name {
 			return nil, fmt.Errorf("pqcol: field %s is column %q, the schema's is %q", sf.Name, name, leaves[k].Name)
 		}
@@ -74,6 +77,7 @@ func NewRows[T any](out io.Writer, meta *format.FileMetaData, codec compress.Cod
 		if f.kind == reflect.Pointer {
 			f.pointer, f.kind = true, sf.Type.Elem().Kind()
 		}
+		f.delta = f.kind == reflect.Int64 && slices.Contains(opts[1:], "delta")
 		if t, ok := want[f.kind]; !ok || t != r.w.leaves[k].typ || f.pointer != r.w.leaves[k].optional {
 			return nil, fmt.Errorf("pqcol: field %s (%v) is not written by columns", sf.Name, sf.Type)
 		}
@@ -118,7 +122,11 @@ func (r *Rows[T]) flush() error {
 		}
 		switch f.kind {
 		case reflect.Int64:
-			w.Int64(f.i64, defs)
+			if f.delta {
+				w.Int64Delta(f.i64, defs)
+			} else {
+				w.Int64(f.i64, defs)
+			}
 		case reflect.Int32:
 			w.Int32(f.i32, defs)
 		case reflect.Float64:
