@@ -220,8 +220,11 @@ func dfMetricTable(d *diff.Diff, m string, w, limit int) viewkit.Titled {
 		}
 	}
 	n, same := dfNs(cs)
+	// status goes first on a narrow terminal: Δ says "new" of an added
+	// row and -100% of a removed one, and changed forms have a table of
+	// their own (dfForms)
 	g := &layout.Grid{Headers: []string{"name", "status", "base", "new", "Δ", "p"}, RightAlign: []bool{false, false, true, true, true, true},
-		Names: []bool{true}, Width: w}
+		Names: []bool{true}, Width: w, Labels: []func([]string, int) []string{rowLabels}, Optional: []int{1}}
 	if !same {
 		g.Headers, g.RightAlign = append(g.Headers, "n"), append(g.RightAlign, true)
 	}
