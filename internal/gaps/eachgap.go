@@ -18,11 +18,11 @@ type lazyGaps struct {
 }
 
 // gapChunks holds every listed gap of a report made with AllGaps and
-// LazyGaps, encoded (gapcodec.go), in chunks of a fixed size, and sorts
-// them by a compact key: one slice of them all grew by copying, and each
-// larger array it left behind was fresh memory (200 MB trace, 115k gaps:
-// the process mapped 60 MiB more than the heap held), and sorting moved
-// 240-byte records.
+// LazyGaps, encoded (gapcodec.go: some 60 bytes a gap, not a 240-byte
+// gapRec), in chunks of a fixed size, and sorts them by a compact key:
+// one slice of them all grew by copying, and each larger array it left
+// behind was fresh memory (200 MB trace, 115k gaps: the process mapped
+// 60 MiB more than the heap held).
 type gapChunks struct {
 	chunks [][]byte
 	at0    []uint64 // where each record starts: chunk<<gapChunkBits | offset
@@ -31,8 +31,8 @@ type gapChunks struct {
 	order  []gapKey // after sort
 }
 
-// gapChunk is the bytes of one chunk (records of 20-60 bytes each); a
-// record never spans two.
+// gapChunk is the bytes of one chunk; a record never spans two, so an
+// offset in at0 is below gapChunk.
 const (
 	gapChunkBits = 20
 	gapChunk     = 1 << gapChunkBits
