@@ -141,8 +141,8 @@ large for --max-memory, or an internal error (please report it).`,
 // a large file shows its progress meanwhile.
 func (e *env) load(path string) (*trace.Trace, error) { return e.loadWith(path, false) }
 
-// loadLean is load for the commands that never read shapes, stacks,
-// launch parameters or Python ids (parse.Options.NoExtras): the reading is
+// loadLean is load for the commands that never read shapes, stacks
+// or launch parameters (parse.Options.NoExtras): the reading is
 // faster and the trace smaller.
 func (e *env) loadLean(path string) (*trace.Trace, error) { return e.loadWith(path, true) }
 

@@ -41,8 +41,6 @@ func hashAux(a *trace.Aux) uint64 {
 	h = mix(h, uint64(uint32(a.Regs)))
 	h = mix(h, uint64(a.SharedMem))
 	h = mix(h, uint64(a.Bytes))
-	h = mix(h, uint64(a.PyID))
-	h = mix(h, uint64(a.PyParent))
 	h = mix(h, uint64(a.PG)|uint64(a.Seq)<<32)
 	h = mix(h, uint64(a.Coll)|uint64(a.Dtype)<<32)
 	h = mix(h, uint64(a.InNelems)^uint64(a.OutNelems)<<20^uint64(a.GroupSize)<<40)

@@ -12,7 +12,7 @@ import (
 
 // TestDimsOnly: reading with DimsOnly keeps every event's Input Dims as the
 // full reading has them and none of the other extras (types, concrete
-// inputs, stacks, launch parameters, Python ids); the events, the [memory]
+// inputs, stacks, launch parameters); the events, the [memory]
 // records and the args every reading keeps (a kernel's efficiency
 // estimates) are the full reading's. On the generated deep export shape
 // (shapes, strides and concrete inputs on every op) and on real traces with
@@ -92,7 +92,7 @@ func compareDimsOnly(t *testing.T, full, dims *trace.Trace) int {
 			n++
 		}
 		if x := dims.AuxOf(i); x != nil {
-			if x.HasLaunch || x.Regs != -1 || x.Bytes != -1 || x.PyID != -1 {
+			if x.HasLaunch || x.Regs != -1 || x.Bytes != -1 {
 				t.Fatalf("event %d keeps %+v", i, *x)
 			}
 			if y := full.AuxOf(i); y == nil || x.BlocksPerSM != y.BlocksPerSM || x.OccupancyPct != y.OccupancyPct {

@@ -158,7 +158,7 @@ func (p *parser) args() {
 				e.flags |= trace.FlagCorr
 			}
 		case "Input Dims", "Input dims", "Input type", "Concrete Inputs", "Call stack", "grid", "block", "registers per thread",
-			"shared memory", "bytes", "Python id", "Python parent id":
+			"shared memory", "bytes":
 			if p.opts.NoExtras || (p.opts.ShapesOnly && key[0] != 'I' && string(key) != "Concrete Inputs") ||
 				(p.opts.DimsOnly && string(key) != "Input Dims" && string(key) != "Input dims") {
 				s.skipValue()
@@ -608,10 +608,6 @@ func (p *parser) extraArg(key []byte) {
 		p.auxInt(&e.aux.SharedMem)
 	case "bytes":
 		p.auxInt(&e.aux.Bytes)
-	case "Python id":
-		p.auxInt(&e.aux.PyID)
-	case "Python parent id":
-		p.auxInt(&e.aux.PyParent)
 	case "Process Group Name", "pg_name":
 		e.aux.PG = p.internValue()
 		e.hasAux = true

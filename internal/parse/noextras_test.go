@@ -34,8 +34,8 @@ func sameWithoutExtras(t *testing.T, what string, full, lean *trace.Trace) {
 			want := trace.NewAux()
 			want.PG, want.Seq = a.PG, a.Seq
 			if full.Str(a.PG) != lean.Str(b.PG) || b.Seq != a.Seq || b.Grid != want.Grid || b.Block != want.Block ||
-				b.Regs != want.Regs || b.SharedMem != want.SharedMem || b.Bytes != want.Bytes || b.PyID != want.PyID ||
-				b.PyParent != want.PyParent || b.HasLaunch {
+				b.Regs != want.Regs || b.SharedMem != want.SharedMem || b.Bytes != want.Bytes ||
+				b.HasLaunch {
 				t.Fatalf("%s: event %d keeps %+v without extras (full %+v)", what, i, *b, *a)
 			}
 		} else if b := lean.ExtraOf(i); b != nil {

@@ -53,7 +53,7 @@ type Options struct {
 	// stops with an *Error (TooLarge) when the estimate passes it.
 	MaxMemory int64
 	// NoExtras skips the args only some commands read: input shapes and
-	// types, call stacks, launch parameters, bytes moved and Python ids
+	// types, call stacks, launch parameters and bytes moved
 	// (Trace.Extras and Trace.Aux then hold only the process group and
 	// sequence number of collective kernels). The events, their names,
 	// times, ids and links are the same.

@@ -12,7 +12,7 @@ import (
 
 // TestShapesOnly: reading with ShapesOnly keeps every event's Input Dims,
 // Input type and Concrete Inputs as the full reading has them, and none of
-// the other extras (stacks, launch parameters, Python ids; a kernel's
+// the other extras (stacks, launch parameters; a kernel's
 // efficiency estimates stay, as with every reading); the Concrete
 // Inputs are those of the raw JSON, compacted.
 func TestShapesOnly(t *testing.T) {
@@ -57,7 +57,7 @@ func TestShapesOnly(t *testing.T) {
 					t.Fatalf("event %d: %q %q %q full, %q %q %q shapes-only (stack %d)", i, dims, types, values,
 						sh.Str(b.InputDims), sh.Str(b.InputTypes), sh.Str(b.Concrete), b.Stack)
 				}
-				if x := sh.AuxOf(i); x != nil && (x.HasLaunch || x.Regs != -1 || x.Bytes != -1 || x.PyID != -1) {
+				if x := sh.AuxOf(i); x != nil && (x.HasLaunch || x.Regs != -1 || x.Bytes != -1) {
 					t.Fatalf("event %d keeps %+v", i, *x)
 				}
 			}
