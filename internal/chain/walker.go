@@ -197,7 +197,7 @@ func (w *walker) deviceOp(d int32) *DeviceOp {
 	e := t.Ev(int(d))
 	tr := &t.Tracks[e.Track]
 	op := &DeviceOp{Event: d, Name: t.NameOf(int(d)), Kind: e.Kind, Device: tr.Device, Stream: tr.Stream,
-		Corr: e.Corr, HasCorr: e.Has(trace.FlagCorr),
+		Corr: t.CorrOf(e), HasCorr: e.Has(trace.FlagCorr),
 		DurNs: e.Dur, StartNs: e.Start - t.TraceStart, Regs: -1, SharedMemB: -1, Bytes: -1}
 	if r := w.l.Launch[d]; r >= 0 {
 		op.HasLaunch = true

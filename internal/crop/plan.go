@@ -131,9 +131,9 @@ func NewPlan(t *trace.Trace, o Options) (*Plan, error) {
 		}
 		r := t.Ev(int(l.Launch[i]))
 		kept := p.in(r.Start) && p.pidKept(modelID(t, t.Tracks[r.Track].Pid))
-		p.launchKept[e.Corr] = kept
+		p.launchKept[t.CorrOf(e)] = kept
 		if kept && p.deviceKept(t.Tracks[e.Track].Device) {
-			p.launchFlow[e.Corr] = true
+			p.launchFlow[t.CorrOf(e)] = true
 		}
 	}
 	p.flows = map[id]bool{}
@@ -197,7 +197,7 @@ func (p *Plan) keepModel(t *trace.Trace, l *trace.Links, i int) bool {
 			return false
 		}
 		if linkable(e.Kind) && l.Launch[i] >= 0 {
-			return p.launchKept[e.Corr]
+			return p.launchKept[t.CorrOf(e)]
 		}
 		return p.in(e.Start)
 	}

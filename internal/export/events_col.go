@@ -101,8 +101,8 @@ func (b *eventBlock) fill(c *common, t *trace.Trace, of []int32, lanes []lane, l
 		b.stream.putPtr(ln.stream)
 		b.start = append(b.start, e.Start-t.TraceStart)
 		b.dur = append(b.dur, e.Dur)
-		putIf(&b.corr, e.Has(trace.FlagCorr), e.Corr)
-		putIf(&b.ext, e.Has(trace.FlagExtID), e.ExtID)
+		putIf(&b.corr, e.Has(trace.FlagCorr), t.CorrOf(e))
+		putIf(&b.ext, e.Has(trace.FlagExtID), t.ExtIDOf(e))
 		if k := of[i]; k >= 0 {
 			b.step.put(steps[k].N)
 		} else {

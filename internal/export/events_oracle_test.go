@@ -31,10 +31,10 @@ func eventRows(c *common, t *trace.Trace, of []int32, lo, hi int, emit func([]Ev
 			Pid: ln.pid, PidText: ln.pidText, Tid: ln.tid, TidText: ln.tidText, Device: ln.device, Stream: ln.stream,
 			StartNs: e.Start - t.TraceStart, DurNs: e.Dur, Unfinished: e.Has(trace.FlagUnfinished)}
 		if e.Has(trace.FlagCorr) {
-			r.Corr = sl.p64(e.Corr)
+			r.Corr = sl.p64(t.CorrOf(e))
 		}
 		if e.Has(trace.FlagExtID) {
-			r.ExternalID = sl.p64(e.ExtID)
+			r.ExternalID = sl.p64(t.ExtIDOf(e))
 		}
 		if k := of[i]; k >= 0 {
 			r.Step = sl.p64(steps[k].N)

@@ -105,6 +105,7 @@ func (s *stepSplit) subTrace(t *trace.Trace, k int) *trace.Trace {
 		TraceStart: t.TraceStart, HasTraceSpan: t.HasTraceSpan,
 		FractionalTs: t.FractionalTs, LegacyExport: t.LegacyExport, LowerExtID: t.LowerExtID, EvIdx: t.EvIdx,
 		ProcessNames: t.ProcessNames, CatCounts: t.CatCounts,
+		BigIDs: t.BigIDs, // the events' ids beyond an Event's own, as t's events refer to them
 	}
 	var used []trace.StrID
 	str := func(id trace.StrID) trace.StrID {

@@ -271,6 +271,7 @@ func (p *parser) merge(w *parser) {
 			e := c[i]
 			e.Name = strMap[e.Name]
 			e.Track = trackMap[e.Track]
+			t.MoveIDs(&e, wt)
 			if e.Extra >= 0 {
 				x := *wt.Extras.At(int(e.Extra))
 				x.InputDims, x.InputTypes, x.Stack = strMap[x.InputDims], strMap[x.InputTypes], strMap[x.Stack]

@@ -187,7 +187,7 @@ func TestParallelEqualsSequential(t *testing.T) {
 		}
 		for i := 0; i < seq.NumEvents(); i++ {
 			a, b := seq.Ev(i), par.Ev(i)
-			if a.Start != b.Start || a.Dur != b.Dur || seq.NameOf(i) != par.NameOf(i) || a.Corr != b.Corr || a.ExtID != b.ExtID ||
+			if a.Start != b.Start || a.Dur != b.Dur || seq.NameOf(i) != par.NameOf(i) || seq.CorrOf(a) != par.CorrOf(b) || seq.ExtIDOf(a) != par.ExtIDOf(b) ||
 				seq.Tracks[a.Track].Tid != par.Tracks[b.Track].Tid || a.Kind != b.Kind {
 				t.Fatalf("segment %d: event %d differs: %+v vs %+v", seg, i, a, b)
 			}
@@ -348,7 +348,7 @@ func TestParallelRealTraces(t *testing.T) {
 			}
 			for i := 0; i < seq.NumEvents(); i++ {
 				a, b := seq.Ev(i), par.Ev(i)
-				if a.Start != b.Start || a.Dur != b.Dur || seq.NameOf(i) != par.NameOf(i) || a.Corr != b.Corr || a.Kind != b.Kind {
+				if a.Start != b.Start || a.Dur != b.Dur || seq.NameOf(i) != par.NameOf(i) || seq.CorrOf(a) != par.CorrOf(b) || a.Kind != b.Kind {
 					t.Fatalf("event %d differs", i)
 				}
 			}

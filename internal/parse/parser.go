@@ -787,9 +787,10 @@ func (p *parser) store() {
 		p.noteStream(tr, e.stream)
 	}
 	ev := trace.Event{
-		Start: e.ts, Dur: e.dur, ExtID: e.extID, Corr: e.corr,
+		Start: e.ts, Dur: e.dur,
 		Name: e.name, Track: tr, Extra: -1, Kind: kind, Flags: e.flags,
 	}
+	t.SetIDs(&ev, e.extID, e.corr)
 	if e.tsStr {
 		ev.Flags |= trace.FlagTsString
 	}

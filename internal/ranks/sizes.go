@@ -147,7 +147,7 @@ func launches(t *trace.Trace, s *Summary, byCorr map[int64]int) {
 			e := &chunk[k]
 			switch {
 			case e.Kind.IsLaunch() && e.Has(trace.FlagCorr):
-				if c, ok := byCorr[e.Corr]; ok && s.Colls[c].Launch < 0 {
+				if c, ok := byCorr[t.CorrOf(e)]; ok && s.Colls[c].Launch < 0 {
 					s.Colls[c].Launch = t.Base + e.Start
 					calls = append(calls, call{e.Track, e.Start, c})
 				}

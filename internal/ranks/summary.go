@@ -131,7 +131,7 @@ func Summarize(t *trace.Trace, pos int) *Summary {
 				continue
 			}
 			if summarizeOp(t, s, steps, ls, win, isComm, &compute, &comm, i, e) && e.Has(trace.FlagCorr) {
-				byCorr[e.Corr] = len(s.Colls) - 1
+				byCorr[t.CorrOf(e)] = len(s.Colls) - 1
 			} else if e.Kind == trace.KindKernel && isComm[e.Name] != 1 {
 				kernels = append(kernels, [2]int64{e.Start, e.End()})
 			}

@@ -165,7 +165,7 @@ func opExtID(t *trace.Trace, o int32) int64 {
 	if e.Kind != trace.KindCPUOp || !e.Has(trace.FlagExtID) {
 		return 0
 	}
-	return e.ExtID
+	return t.ExtIDOf(e)
 }
 
 // linkOf is torch's linked_correlation_id: the External id of the op that
@@ -173,7 +173,7 @@ func opExtID(t *trace.Trace, o int32) int64 {
 func linkOf(t *trace.Trace, l *trace.Links, i int) int64 {
 	e := t.Ev(i)
 	if e.Has(trace.FlagLowerExtID) {
-		return e.ExtID
+		return t.ExtIDOf(e)
 	}
 	switch {
 	case e.Kind.IsLaunch():
@@ -182,7 +182,7 @@ func linkOf(t *trace.Trace, l *trace.Links, i int) int64 {
 		if r := l.Launch[i]; r >= 0 {
 			re := t.Ev(int(r))
 			if re.Has(trace.FlagLowerExtID) {
-				return re.ExtID
+				return t.ExtIDOf(re)
 			}
 			return opExtID(t, l.Launch[r])
 		}

@@ -173,7 +173,7 @@ func UnlaunchedNotes(t *trace.Trace) []string {
 		if !e.Kind.IsDevice() || e.Kind == trace.KindGPUAnnotation || l.Launch[i] >= 0 {
 			continue
 		}
-		if e.Has(trace.FlagCorr) && e.Corr != 0 {
+		if e.Has(trace.FlagCorr) && t.CorrOf(e) != 0 {
 			withCorr++
 			continue
 		}

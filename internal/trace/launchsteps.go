@@ -4,6 +4,7 @@ package trace
 // the Links: the correlation id of each launch call mapped to the step its
 // call ran in (one flat array over the ids, no per-track sort).
 type LaunchSteps struct {
+	t     *Trace
 	steps []Step
 	corr  *idIndex // correlation id -> step index + 1 (0: outside the steps)
 }
@@ -14,7 +15,7 @@ func (t *Trace) LaunchSteps(steps []Step) *LaunchSteps {
 	for _, c := range t.Events.Chunks() {
 		for k := range c {
 			if e := &c[k]; e.Kind.IsLaunch() && e.Has(FlagCorr) {
-				r.see(e.Corr)
+				r.see(t.CorrOf(e))
 			}
 		}
 	}
@@ -23,12 +24,12 @@ func (t *Trace) LaunchSteps(steps []Step) *LaunchSteps {
 		for _, c := range t.Events.Chunks() {
 			for k := range c {
 				if e := &c[k]; e.Kind.IsLaunch() && e.Has(FlagCorr) {
-					x.add(e.Corr, int32(StepAt(steps, e.Start)+1))
+					x.add(t.CorrOf(e), int32(StepAt(steps, e.Start)+1))
 				}
 			}
 		}
 	}
-	return &LaunchSteps{steps: steps, corr: x}
+	return &LaunchSteps{t: t, steps: steps, corr: x}
 }
 
 // Of returns the index of the step device op e was launched in: the step
@@ -39,7 +40,7 @@ func (l *LaunchSteps) Of(e *Event) int {
 		return -1
 	}
 	if e.Has(FlagCorr) {
-		if k, ok := l.corr.get(e.Corr); ok {
+		if k, ok := l.corr.get(l.t.CorrOf(e)); ok {
 			return int(k) - 1
 		}
 	}

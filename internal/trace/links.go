@@ -88,10 +88,10 @@ func (l *Links) placeInTracks(t *Trace) (corrR, extR idRange) {
 			case e.Kind.IsLaunch():
 				l.LaunchCalls++
 				if e.Has(FlagCorr) {
-					corrR.see(e.Corr)
+					corrR.see(t.CorrOf(e))
 				}
 			case e.Kind == KindCPUOp && e.Has(FlagExtID):
-				extR.see(e.ExtID)
+				extR.see(t.ExtIDOf(e))
 			}
 			i++
 		}
@@ -121,9 +121,9 @@ func (l *Links) indexIDs(t *Trace, corrR, extR idRange) {
 			e := &c[k]
 			switch {
 			case e.Kind.IsLaunch() && e.Has(FlagCorr):
-				corr.add(e.Corr, i)
+				corr.add(t.CorrOf(e), i)
 			case e.Kind == KindCPUOp && e.Has(FlagExtID):
-				opByExt.add(e.ExtID, i)
+				opByExt.add(t.ExtIDOf(e), i)
 			}
 			i++
 		}
@@ -150,7 +150,7 @@ func (l *Links) nestTracks(t *Trace) {
 			}
 			opStack = popNotEnclosing(&t.Events, opStack, e)
 			if e.Kind.IsLaunch() {
-				l.Launch[i] = launchOp(e, l.opByExt, opStack)
+				l.Launch[i] = launchOp(t, e, l.opByExt, opStack)
 				if l.Launch[i] >= 0 {
 					l.LaunchesWithOp++
 				}
@@ -187,7 +187,7 @@ func (l *Links) linkDeviceOps(t *Trace) {
 			if e.Kind.IsDevice() && e.Kind != KindGPUAnnotation {
 				l.DeviceOps++
 				if e.Has(FlagCorr) {
-					if r, ok := l.corr.get(e.Corr); ok {
+					if r, ok := l.corr.get(t.CorrOf(e)); ok {
 						l.Launch[i] = r
 						l.Launched[r]++
 						l.LinkedDeviceOps++
@@ -203,12 +203,13 @@ func (l *Links) linkDeviceOps(t *Trace) {
 // lower-case "external id" names it directly; an "External id" different from
 // the call's own correlation (kineto >= 2024-02) names it too; otherwise the
 // innermost enclosing cpu_op on the same thread.
-func launchOp(e *Event, opByExt *idIndex, opStack []int32) int32 {
-	if e.Has(FlagLowerExtID) || (e.Has(FlagExtID) && (!e.Has(FlagCorr) || e.ExtID != e.Corr)) {
-		if e.ExtID == 0 {
+func launchOp(t *Trace, e *Event, opByExt *idIndex, opStack []int32) int32 {
+	ext := t.ExtIDOf(e)
+	if e.Has(FlagLowerExtID) || (e.Has(FlagExtID) && (!e.Has(FlagCorr) || ext != t.CorrOf(e))) {
+		if ext == 0 {
 			return -1
 		}
-		if op, ok := opByExt.get(e.ExtID); ok {
+		if op, ok := opByExt.get(ext); ok {
 			return op
 		}
 	}

@@ -117,17 +117,55 @@ const (
 type Event struct {
 	Start int64 // ts in ns, as written (relative to Trace.Base when Base != 0)
 	Dur   int64 // dur in ns, >= 0
-	ExtID int64 // "External id" (or "external id" when FlagLowerExtID)
-	Corr  int64 // "correlation"
 	Name  StrID
 	Track int32 // index into Trace.Tracks
 	Extra int32 // index into Trace.Extras, -1 when none
-	Kind  Kind
-	Flags uint8
+	// ext is "External id" (or "external id" when FlagLowerExtID) and corr
+	// "correlation", read through Trace.ExtIDOf and Trace.CorrOf: a value
+	// from 0 to MaxInt32 as itself, any other as -(k+1) for Trace.BigIDs[k]
+	// (ids are small counters in practice; the event is 40 bytes, not 48).
+	ext, corr int32
+	Kind      Kind
+	Flags     uint8
 }
 
 // End is Start + Dur.
 func (e *Event) End() int64 { return e.Start + e.Dur }
+
+// ExtIDOf is e's "External id" (0 when absent; see FlagExtID).
+func (t *Trace) ExtIDOf(e *Event) int64 { return t.idOf(e.ext) }
+
+// CorrOf is e's "correlation" (0 when absent; see FlagCorr).
+func (t *Trace) CorrOf(e *Event) int64 { return t.idOf(e.corr) }
+
+func (t *Trace) idOf(v int32) int64 {
+	if v >= 0 {
+		return int64(v)
+	}
+	return t.BigIDs[-int64(v)-1]
+}
+
+// SetIDs stores e's External id and correlation (an id that does not fit
+// the event goes to t.BigIDs).
+func (t *Trace) SetIDs(e *Event, ext, corr int64) {
+	e.ext, e.corr = t.packID(ext), t.packID(corr)
+}
+
+func (t *Trace) packID(v int64) int32 {
+	if v >= 0 && v <= math.MaxInt32 {
+		return int32(v)
+	}
+	t.BigIDs = append(t.BigIDs, v)
+	return int32(-len(t.BigIDs))
+}
+
+// MoveIDs gives e, an event of from, its ids in t (from's BigIDs are not
+// t's): a reader merging another trace's events calls it for each.
+func (t *Trace) MoveIDs(e *Event, from *Trace) {
+	if e.ext < 0 || e.corr < 0 {
+		t.SetIDs(e, from.ExtIDOf(e), from.CorrOf(e))
+	}
+}
 
 // Has reports whether flag f is set.
 func (e *Event) Has(f uint8) bool { return e.Flags&f != 0 }
@@ -289,6 +327,7 @@ type Trace struct {
 	Events      Store[Event] // X events in file order
 	Extras      Store[Extra]
 	Aux         Store[Aux]
+	BigIDs      []int64 // the events' ids that do not fit an Event (see Event.ext)
 	Tracks      []Track
 	Flows       []Flow // fwdbwd and other flows; launch (ac2g) flows are only counted
 	LaunchFlows int
