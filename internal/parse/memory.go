@@ -52,7 +52,6 @@ func (p *parser) modelBytes() int64 {
 		int64(len(t.Mem)+p.mem.Len())*int64(unsafe.Sizeof(trace.MemEvent{})) +
 		int64(len(t.Tracks))*int64(unsafe.Sizeof(trace.Track{})) +
 		int64(len(t.BigIDs))*8 + // ids beyond an Event's 32 bits
-
 		// each string: its bytes, its header in Strings, its map entry
 		p.strBytes*2 + int64(len(t.Strings))*48
 	return n
