@@ -170,7 +170,9 @@ func runChain(e *env, o *chainOptions, hasStep bool) error {
 		return err
 	}
 	// chain looks no id up once the links are built, and counts launches
-	// itself: let go of both before the walk allocates.
+	// itself: let go of both before the walk allocates (the counts never
+	// made).
+	e.letGo(func() { t.OmitFromLinks(false, true) })
 	l := t.Links()
 	e.letGo(func() {
 		l.ReleaseIDIndexes()

@@ -204,6 +204,7 @@ func runGaps(e *env, o *gapsOptions) error {
 	}
 	// The links are built once; gaps never looks an id up, reads
 	// Links.Launched or follows the forward-backward flows.
+	e.letGo(func() { t.OmitFromLinks(false, true) })
 	l := t.Links()
 	e.letGo(func() {
 		l.ReleaseIDIndexes()

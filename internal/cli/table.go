@@ -307,6 +307,7 @@ func runTable(e *env, o *tableOptions) error {
 	}
 	opts := table.Options{Torch: o.version, GroupByShape: o.groupShape, GroupByStack: o.groupStack,
 		SortBy: o.sort, Match: o.matchRe, Exclude: o.excludeRe, StepLo: o.stepLo, StepHi: o.stepHi, HasSteps: o.stepsEnabled}
+	e.letGo(func() { omitUnused(t) })
 	notes := tableNotes(t, &opts)
 	e.letGo(func() { freeUnused(t) })
 	if table.NeedsMemory(o.sort) && len(t.Mem) == 0 {
@@ -442,6 +443,14 @@ func dropUnused(t *trace.Trace, o *tableOptions) {
 // freeUnused lets go of the links table never reads: the per-track nesting
 // (it nests events by torch's own rules) and the launch counts.
 func freeUnused(t *trace.Trace) {
+	omitUnused(t)
 	l := t.Links()
 	l.Parent, l.Launched = nil, nil
 }
+
+// omitUnused has the links, when they are built after it, made without
+// what freeUnused lets go of: 8 bytes an event never allocated (the 200 MB
+// default-shape trace, 505 thousand events, 7 alternating pairs: table's
+// peak RSS 54.3 -> 50.7 MiB, medians; gaps, which omits the launch counts
+// alone, 53.7 -> 53.1, within its spread).
+func omitUnused(t *trace.Trace) { t.OmitFromLinks(true, true) }

@@ -38,6 +38,14 @@ type Links struct {
 	DuplicateCorrIDs int // launch calls whose correlation id was seen before
 }
 
+// OmitFromLinks has the links, when they are built after it, made
+// without Parent (nil when parent) and without Launched (nil when
+// launched), for a command that reads neither: 4 bytes an event each never
+// allocated. Links built before it keep both.
+func (t *Trace) OmitFromLinks(parent, launched bool) {
+	t.linkNoParent, t.linkNoLaunched = parent, launched
+}
+
 // Links computes (once) and returns the derived structure.
 func (t *Trace) Links() *Links {
 	t.linkOnce.Do(func() { t.linkCache = buildLinks(t) })
@@ -46,10 +54,12 @@ func (t *Trace) Links() *Links {
 
 func buildLinks(t *Trace) *Links {
 	n := t.NumEvents()
-	l := &Links{
-		Parent:   make([]int32, n),
-		Launch:   make([]int32, n),
-		Launched: make([]int32, n),
+	l := &Links{Launch: make([]int32, n)}
+	if !t.linkNoParent {
+		l.Parent = make([]int32, n)
+	}
+	if !t.linkNoLaunched {
+		l.Launched = make([]int32, n)
 	}
 	corrR, extR := l.placeInTracks(t)
 	l.sortTracks(t)
@@ -82,7 +92,9 @@ func (l *Links) placeInTracks(t *Trace) (corrR, extR idRange) {
 			e := &c[k]
 			l.Order[fill[e.Track]] = i
 			fill[e.Track]++
-			l.Parent[i] = -1
+			if l.Parent != nil {
+				l.Parent[i] = -1
+			}
 			l.Launch[i] = -1
 			switch {
 			case e.Kind.IsLaunch():
@@ -145,7 +157,7 @@ func (l *Links) nestTracks(t *Trace) {
 		for _, i := range l.Order[l.TrackStart[k]:l.TrackStart[k+1]] {
 			e := t.Events.At(int(i))
 			stack = popNotEnclosing(&t.Events, stack, e)
-			if len(stack) > 0 {
+			if len(stack) > 0 && l.Parent != nil {
 				l.Parent[i] = stack[len(stack)-1]
 			}
 			opStack = popNotEnclosing(&t.Events, opStack, e)
@@ -189,7 +201,9 @@ func (l *Links) linkDeviceOps(t *Trace) {
 				if e.Has(FlagCorr) {
 					if r, ok := l.corr.get(t.CorrOf(e)); ok {
 						l.Launch[i] = r
-						l.Launched[r]++
+						if l.Launched != nil {
+							l.Launched[r]++
+						}
 						l.LinkedDeviceOps++
 					}
 				}

@@ -36,3 +36,58 @@ func TestNestingHalfOpen(t *testing.T) {
 		t.Errorf("order %v, want file order (already by start)", l.Order)
 	}
 }
+
+// TestOmitFromLinks: links built after OmitFromLinks have no Parent or no
+// Launched, and every other part as a full build gives it; links built
+// before it keep both.
+func TestOmitFromLinks(t *testing.T) {
+	build := func() *Trace {
+		tr := &Trace{Tracks: []Track{{Kind: TrackCPU}, {Kind: TrackDevice}}}
+		for _, e := range []Event{
+			{Kind: KindCPUOp, Start: 0, Dur: 100},
+			{Kind: KindRuntime, Start: 10, Dur: 10, Flags: FlagCorr},
+			{Kind: KindRuntime, Start: 30, Dur: 10, Flags: FlagCorr},
+			{Kind: KindKernel, Track: 1, Start: 25, Dur: 5, Flags: FlagCorr},
+			{Kind: KindKernel, Track: 1, Start: 45, Dur: 5, Flags: FlagCorr},
+			{Kind: KindKernel, Track: 1, Start: 55, Dur: 5, Flags: FlagCorr},
+		} {
+			tr.Events.Append(e)
+		}
+		for i, c := range []int64{0, 7, 8, 7, 8, 8} {
+			if c != 0 {
+				e := tr.Events.At(i)
+				tr.SetIDs(e, 0, c)
+			}
+		}
+		return tr
+	}
+	full := build().Links()
+	if want := []int32{0, 1, 2, 0, 0, 0}; !slices.Equal(full.Launched, want) {
+		t.Fatalf("full build: launched %v, want %v", full.Launched, want)
+	}
+	for _, c := range []struct{ parent, launched bool }{{true, true}, {false, true}, {true, false}} {
+		tr := build()
+		tr.OmitFromLinks(c.parent, c.launched)
+		l := tr.Links()
+		if (l.Parent == nil) != c.parent || (l.Launched == nil) != c.launched {
+			t.Errorf("omit %+v: parent nil %v, launched nil %v", c, l.Parent == nil, l.Launched == nil)
+		}
+		if !c.parent && !slices.Equal(l.Parent, full.Parent) {
+			t.Errorf("omit %+v: parent %v, want %v", c, l.Parent, full.Parent)
+		}
+		if !c.launched && !slices.Equal(l.Launched, full.Launched) {
+			t.Errorf("omit %+v: launched %v, want %v", c, l.Launched, full.Launched)
+		}
+		if !slices.Equal(l.Launch, full.Launch) || !slices.Equal(l.Order, full.Order) ||
+			l.DeviceOps != full.DeviceOps || l.LinkedDeviceOps != full.LinkedDeviceOps || l.LaunchesWithOp != full.LaunchesWithOp {
+			t.Errorf("omit %+v: launch %v order %v counts %d/%d/%d, want %v %v %d/%d/%d", c, l.Launch, l.Order,
+				l.DeviceOps, l.LinkedDeviceOps, l.LaunchesWithOp, full.Launch, full.Order, full.DeviceOps, full.LinkedDeviceOps, full.LaunchesWithOp)
+		}
+	}
+	tr := build()
+	tr.Links()
+	tr.OmitFromLinks(true, true)
+	if l := tr.Links(); l.Parent == nil || l.Launched == nil {
+		t.Error("links built before OmitFromLinks lost a part")
+	}
+}

@@ -361,8 +361,10 @@ type Trace struct {
 	Warnings     []Warning
 	linkOnce     sync.Once
 	linkCache    *Links
-	stepOnce     sync.Once
-	stepCache    []Step
+	// parts of the links left out (OmitFromLinks)
+	linkNoParent, linkNoLaunched bool
+	stepOnce                     sync.Once
+	stepCache                    []Step
 }
 
 // Str returns the interned string with id s.
