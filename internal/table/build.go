@@ -25,10 +25,14 @@ func buildWith(t *trace.Trace, v Version, keep, keepMem []bool, withOwners bool)
 	mem := f.unusedMemory(t, l, v, isFE, keepMem)
 	extra = sortedExtras(extra, mem, t)
 	pos := f.listInOrder(t, l, v, isFE, extra, mem)
-	f.kdev = make([]float64, len(f.ev))
 	if withOwners {
+		// the attribution reads owners, never the kernel sums (kdev: 8
+		// bytes a FunctionEvent, 3.9 MB of roofline's peak on the 200 MB
+		// default-shape trace)
 		f.owner = fill32(len(f.ev), -1)
 		f.merged = map[int32]int32{}
+	} else {
+		f.kdev = make([]float64, len(f.ev))
 	}
 	f.attach(t, l, v, pos)
 	f.buildTree(treeColumn(pos, len(f.ev)))
@@ -241,7 +245,9 @@ func (f *fevents) attach(t *trace.Trace, l *trace.Links, v Version, pos []int32)
 				continue
 			}
 			if isDev {
-				f.kdev[pos[c]] += f.dur(int(p))
+				if f.kdev != nil {
+					f.kdev[pos[c]] += f.dur(int(p))
+				}
 				if f.owner != nil && f.owner[p] < 0 {
 					f.owner[p] = pos[c]
 				}
@@ -330,11 +336,16 @@ func (f *fevents) finish(p int32) {
 	c := f.firstChild[p]
 	if c >= 0 && f.nextSib[c] < 0 && f.keyAt(int(c)) == f.keyAt(int(p)) {
 		f.firstChild[p] = f.firstChild[c]
-		f.kdev[p] = f.kdev[c]
+		if f.kdev != nil {
+			f.kdev[p] = f.kdev[c]
+		}
 		f.flags[c] |= feDeleted
 		if f.merged != nil {
 			f.merged[c] = p
 		}
+		return
+	}
+	if f.kdev == nil {
 		return
 	}
 	var sum float64

@@ -33,7 +33,8 @@ type fevents struct {
 
 	// kdev is, for a CPU event, the sum of the durations of the device ops
 	// attached to it (torch's kernels), in attach order; buildTree turns it
-	// into device_time_total in place (finish).
+	// into device_time_total in place (finish). Nil in an attribution
+	// (Attribute), which reads owner instead.
 	kdev       []float64
 	firstChild []int32
 	nextSib    []int32
