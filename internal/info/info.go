@@ -245,18 +245,19 @@ func categories(t *trace.Trace) []CatCount {
 // launch API (a launch whose work is missing still counts); of the launch
 // calls, those with work, those inside an op, and the graph launches that
 // launched more than one device op.
-func countLaunchCalls(in *Info, t *trace.Trace, l *trace.Links, launchedWork map[int32]bool) {
+func countLaunchCalls(in *Info, t *trace.Trace, l *trace.Links, launchedWork bitSet) {
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsLaunch() {
 			continue
 		}
 		in.RuntimeCalls++
-		if !launchedWork[int32(i)] && !trace.IsLaunchAPI(t.NameOf(i)) {
+		work := launchedWork.has(i)
+		if !work && !trace.IsLaunchAPI(t.NameOf(i)) {
 			continue
 		}
 		in.LaunchCalls++
-		if launchedWork[int32(i)] {
+		if work {
 			in.LaunchCallsWork++
 		}
 		if l.Launch[i] >= 0 {
