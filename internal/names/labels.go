@@ -29,7 +29,9 @@ const LabelWidth = 36
 //  5. A label still wider than width keeps the function's name whole when
 //     it fits and cuts the middle of the rest; otherwise the middle of all.
 //  6. Two different names that still read the same get their template
-//     arguments back, and as the last resort #2, #3 at the end.
+//     arguments back; then names of as many '_' words keep only the words
+//     where their family differs (split...unweighted...cta... beside
+//     split...weighted...warp...); as the last resort #2, #3 at the end.
 //
 // Equal names get equal labels. The input order is kept.
 func Labels(in []string, width int) []string {
@@ -44,6 +46,7 @@ func Labels(in []string, width int) []string {
 	}
 	flatGroups := firstLabels(order, width)
 	distinguish(order, width)
+	elideShared(order, width)
 	numberDuplicates(order, flatGroups, width)
 	out := make([]string, len(in))
 	for i, s := range in {
@@ -167,6 +170,119 @@ func refine(same []*labelItem, byLabel map[string][]*labelItem, form func(*label
 			it.label = c
 		}
 	}
+}
+
+// elideShared is rule 6's step before numbering: a group of names that
+// still read the same, each of as many '_' words (of the function's name,
+// or the flat name), keeps the words where its family differs (the names
+// of the view with as many words and the same first word), each run of
+// words the family shares one "..." (its first word and as many after it
+// kept whole as fit),
+// when every label of the group then fits in width, differs from the
+// others' and is no one else's label. Groups are taken in the order of
+// their first name.
+func elideShared(order []*labelItem, width int) {
+	byLabel := map[string][]*labelItem{}
+	family := map[string][][]string{} // by word count and first word
+	words := map[*labelItem][]string{}
+	for _, it := range order {
+		byLabel[it.label] = append(byLabel[it.label], it)
+		core := it.flat
+		if it.n != nil {
+			core = it.n.name
+		}
+		w := strings.Split(core, "_")
+		words[it] = w
+		k := familyKey(w)
+		family[k] = append(family[k], w)
+	}
+	done := map[string]bool{}
+	for _, first := range order {
+		l := first.label
+		same := byLabel[l]
+		if done[l] || len(same) < 2 {
+			continue
+		}
+		done[l] = true
+		labels := elidedLabels(same, words, family, width, byLabel)
+		if labels == nil {
+			continue
+		}
+		for i, it := range same {
+			it.label = labels[i]
+			byLabel[labels[i]] = []*labelItem{it}
+		}
+	}
+}
+
+func familyKey(w []string) string { return strconv.Itoa(len(w)) + "\x00" + w[0] }
+
+// elidedLabels are elideShared's labels of group same, nil when they
+// would not tell the group apart within width.
+func elidedLabels(same []*labelItem, words map[*labelItem][]string, family map[string][][]string, width int, byLabel map[string][]*labelItem) []string {
+	w0 := words[same[0]]
+	if len(w0) < 3 {
+		return nil
+	}
+	k := familyKey(w0)
+	for _, it := range same {
+		if familyKey(words[it]) != k {
+			return nil
+		}
+	}
+	fam := family[k]
+	shared := make([]bool, len(w0))
+	for p := range shared {
+		shared[p] = true
+		for _, w := range fam[1:] {
+			if w[p] != fam[0][p] {
+				shared[p] = false
+				break
+			}
+		}
+	}
+	// the most leading words kept whole that fits, the first one always (a
+	// label that starts with "..." hides what the name is of)
+	for lead := len(w0) - 1; lead >= 1; lead-- {
+		labels := make([]string, len(same))
+		seen := map[string]bool{}
+		ok := true
+		for i, it := range same {
+			l := elide(words[it], shared, lead)
+			if (width > 0 && textwidth.Width(l) > width) || seen[l] || len(byLabel[l]) > 0 {
+				ok = false
+				break
+			}
+			seen[l] = true
+			labels[i] = l
+		}
+		if ok {
+			return labels
+		}
+	}
+	return nil
+}
+
+// elide joins the words of w that are not shared, or among its first
+// lead words, with '_', each run of the other words one "...".
+func elide(w []string, shared []bool, lead int) string {
+	var b strings.Builder
+	prevKept := false
+	for p, word := range w {
+		if shared[p] && p >= lead {
+			if prevKept || p == 0 {
+				b.WriteString("...")
+			}
+			prevKept = false
+			continue
+		}
+		if prevKept {
+			b.WriteByte('_')
+		}
+		b.WriteString(word)
+		prevKept = true
+	}
+	return b.String()
 }
 
 // numberDuplicates is rule 6's last resort: in order, a label someone
