@@ -26,9 +26,12 @@ var releases struct {
 var release = binpages.Release
 
 // releaseBefore lets go of the initialisation's pages before the first
-// trace of releaseMin bytes or more (its file size; stdin: not known) is
-// read.
+// trace of releaseMin bytes or more (its file size; stdin, "-": not known)
+// is read.
 func releaseBefore(path string) {
+	if path == "-" {
+		return
+	}
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() >= releaseMin {
 		releases.before.Do(release)
 	}

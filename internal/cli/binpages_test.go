@@ -35,6 +35,7 @@ func TestReleaseGates(t *testing.T) {
 	releaseBefore(small)
 	releaseBefore(filepath.Join(dir, "missing.json"))
 	releaseBefore(dir) // a directory
+	releaseBefore("-") // stdin, whatever the working directory holds
 	releaseAfter(releaseMin - 1)
 	if n != 0 {
 		t.Fatalf("%d releases around small inputs, want 0", n)

@@ -220,9 +220,7 @@ func runExport(e *env, o *exportOptions, keys []string, args []string) error {
 	opts := export.Options{Dir: o.to, Partition: keys, Jobs: o.jobs, Strict: o.strict, MaxMemory: e.maxMemory.bytes,
 		Compression: o.compression, Version: version(),
 		Load: func(path string, bound int64) (*trace.Trace, error) {
-			if path != "-" {
-				releaseBefore(path)
-			}
+			releaseBefore(path)
 			t, err := parse.Open(path, parse.Options{AllowTruncated: e.allowTruncated, MaxMemory: bound})
 			if err != nil {
 				return nil, err

@@ -164,9 +164,7 @@ func (e *env) loadOpts(path string, opts parse.Options) (*trace.Trace, error) {
 	if stop := e.showProgress(path, &opts); stop != nil {
 		defer stop()
 	}
-	if path != "-" {
-		releaseBefore(path)
-	}
+	releaseBefore(path)
 	var t *trace.Trace
 	var err error
 	if testOpen != nil {
