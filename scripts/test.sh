@@ -14,8 +14,9 @@
 # the parallel reader and gzip read-ahead (parse), the trace's shared
 # caches (trace), diff's per-step tables on goroutines (diff), critical-
 # path's two lanes of step windows, the report's models built beside its
-# summary and its timeline beside both, and export's two lanes (the
-# SideBySide tests of critpath, report, reportview and export), and every
+# summary and its timeline beside both, export's two lanes and table's
+# list merged in two halves (the SideBySide tests of critpath, report,
+# reportview, export and table), and every
 # command once end to end on the golden traces (gaps' second goroutine
 # among them). The whole suite under -race took over 10 minutes on 2 cores.
 set -u
@@ -63,7 +64,7 @@ fi
 race() {
 	stage race-parse $SIDE $GO test -race -count=1 -timeout 20m -run "$RACE_PARSE" ./internal/parse &&
 		stage race-pkgs $SIDE $GO test -race -count=1 -timeout 20m ./internal/trace ./internal/diff ./internal/safe &&
-		stage race-sides $SIDE $GO test -race -count=1 -timeout 20m -run 'SideBySide' ./internal/critpath ./internal/report ./internal/render/reportview ./internal/export &&
+		stage race-sides $SIDE $GO test -race -count=1 -timeout 20m -run 'SideBySide' ./internal/critpath ./internal/report ./internal/render/reportview ./internal/export ./internal/table &&
 		stage race-golden $SIDE $GO test -race -count=1 -timeout 20m -run 'Golden' ./internal/cli
 }
 

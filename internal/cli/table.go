@@ -313,7 +313,12 @@ func runTable(e *env, o *tableOptions) error {
 	if table.NeedsMemory(o.sort) && len(t.Mem) == 0 {
 		return usageErrorf("--sort %s needs [memory] events, and %s has none (profile_memory was off, or a legacy export)", o.sort, o.path)
 	}
+	// the device ops no call launched are counted beside the table (a
+	// pass over every event; the table's own work leaves a core idle)
+	unlaunched := make(chan []string, 1)
+	go func() { unlaunched <- table.UnlaunchedNotes(t) }()
 	res, err := table.Compute(t, opts)
+	notes = append(notes, <-unlaunched...)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -416,7 +421,7 @@ func tableNotes(t *trace.Trace, o *table.Options) []string {
 	if len(t.Mem) == 0 && (t.Meta["profile_memory"] == "1" || t.LegacyExport) {
 		notes = append(notes, "the trace has no [memory] events, so the memory columns are left out")
 	}
-	return append(notes, table.UnlaunchedNotes(t)...)
+	return notes
 }
 
 func note(w io.Writer, msg string) {

@@ -2,6 +2,7 @@ package table
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -43,20 +44,59 @@ type feMerge struct {
 	hp   headHeap
 }
 
-func newFEMerge(t *trace.Trace, l *trace.Links, isFE func(int, *trace.Event) bool, extra []feItem) *feMerge {
+// trackOrders are the tracks' event orders that are not empty.
+func trackOrders(t *trace.Trace, l *trace.Links) [][]int32 {
+	var ords [][]int32
+	for k := range t.Tracks {
+		if ord := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]; len(ord) > 0 {
+			ords = append(ords, ord)
+		}
+	}
+	return ords
+}
+
+// splitOrders cuts each order and the extra items at a pivot item (the
+// middle event of the longest order): lo holds what sorts before it, hi
+// the rest; bound is how many items lo holds in all, a bound on the
+// FunctionEvents among them.
+func splitOrders(t *trace.Trace, ords [][]int32, extra []feItem) (lo, hi [][]int32, xlo, xhi []feItem, bound int) {
+	longest := 0
+	for k, o := range ords {
+		if len(o) > len(ords[longest]) {
+			longest = k
+		}
+	}
+	item := func(i int32) feItem {
+		e := t.Ev(int(i))
+		return feItem{e.Start, e.End(), i}
+	}
+	var pivot feItem
+	if len(ords) > 0 {
+		o := ords[longest]
+		pivot = item(o[len(o)/2])
+	} else if len(extra) > 0 {
+		pivot = extra[len(extra)/2]
+	}
+	lo, hi = make([][]int32, len(ords)), make([][]int32, len(ords))
+	for k, o := range ords {
+		c, _ := slices.BinarySearchFunc(o, pivot, func(i int32, p feItem) int { return feItemCmp(item(i), p) })
+		lo[k], hi[k] = o[:c], o[c:]
+		bound += c
+	}
+	c, _ := slices.BinarySearchFunc(extra, pivot, feItemCmp)
+	return lo, hi, extra[:c], extra[c:], bound + c
+}
+
+// newFEMerge is the merge of ords (each in time order, CompareInTrack) and
+// the extra items (sorted by feItemCmp).
+func newFEMerge(t *trace.Trace, isFE func(int, *trace.Event) bool, ords [][]int32, extra []feItem) *feMerge {
 	m := &feMerge{t: t, isFE: isFE}
 	// the heads in one array (a table per step, as export makes them,
 	// allocated one per track)
-	n := 1
-	for k := range t.Tracks {
-		if l.TrackStart[k+1] > l.TrackStart[k] {
-			n++
-		}
-	}
-	all := make([]feHead, 0, n)
-	heads := make([]*feHead, 0, n)
-	for k := range t.Tracks {
-		if ord := l.Order[l.TrackStart[k]:l.TrackStart[k+1]]; len(ord) > 0 {
+	all := make([]feHead, 0, len(ords)+1)
+	heads := make([]*feHead, 0, len(ords)+1)
+	for _, ord := range ords {
+		if len(ord) > 0 {
 			all = append(all, feHead{ord: ord})
 			heads = append(heads, &all[len(all)-1])
 		}

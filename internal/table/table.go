@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -132,11 +133,15 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 		res.Steps = &StepRange{o.StepLo, o.StepHi}
 	}
 	f := build(t, rv, keep, keepMem)
+	// the overlap notes read the device lanes alone: on a large trace
+	// they are counted beside the averaging, which runs on one core
+	overlap := func() []string { return nil }
 	if !o.NoNotes {
-		res.Notes = append(res.Notes, overlapNotes(t)...)
+		overlap = concurrently(t.NumEvents() >= listSplitMin, func() []string { return overlapNotes(t) })
 	}
 	var negEvents int
 	res.Rows, negEvents = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
+	res.Notes = append(res.Notes, overlap()...)
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		if r.SelfDev > 0 {
@@ -175,6 +180,18 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 		})
 	}
 	return res, nil
+}
+
+// concurrently starts f on a goroutine of its own when apart (else runs
+// it now) and returns what waits for its result.
+func concurrently[T any](apart bool, f func() T) func() T {
+	if !apart {
+		r := f()
+		return func() T { return r }
+	}
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	return sync.OnceValue(func() T { return <-done })
 }
 
 func hasDevice(t *trace.Trace) bool {

@@ -1,0 +1,99 @@
+package table
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/tracetab/tracetab/internal/gen"
+	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/testcache"
+	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/trace"
+)
+
+// listed is the FunctionEvent list of t as build makes it, with split
+// forced on (every trace on two goroutines) or off (one merge).
+func listed(t *trace.Trace, v Version, split bool) (ev, thread []int32, flags []uint8, pos []int32) {
+	old := listSplitMin
+	defer func() { listSplitMin = old }()
+	listSplitMin = 1 << 62
+	if split {
+		listSplitMin = 0
+	}
+	l := t.Links()
+	f := &fevents{t: t, start0: t.TraceStart, keyIDs: fill32(len(t.Strings), -1), keyIndex: map[string]int32{}}
+	isFE := functionEventFilter(t, v, nil)
+	extra := f.gpuAnnotationItems(t, l, isFE)
+	mem := f.unusedMemory(t, l, v, isFE, nil)
+	extra = sortedExtras(extra, mem, t)
+	filter := func() func(int, *trace.Event) bool { return functionEventFilter(t, v, nil) }
+	pos = f.listInOrder(t, l, v, filter, isFE, extra, mem)
+	return f.ev, f.thread, f.flags, pos
+}
+
+// computed is Compute's result on t with the split forced on or off.
+func computed(t *testing.T, tr *trace.Trace, split bool) *Result {
+	old := listSplitMin
+	defer func() { listSplitMin = old }()
+	listSplitMin = 1 << 62
+	if split {
+		listSplitMin = 0
+	}
+	r, err := Compute(tr, Options{SortBy: "self_cpu_time_total"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestListSideBySideIsOneMerge: the list made by two goroutines, each
+// merging one side of a pivot, is the list one merge makes (order,
+// threads, flags, positions), and the table made with it (and its overlap
+// notes counted beside the averaging) is the table made on one goroutine,
+// on the shared and sample traces (GPU annotations, [memory] records no op
+// claims, many streams) and the bench shapes. (Its name puts it in make
+// test's race stage.)
+func TestListSideBySideIsOneMerge(t *testing.T) {
+	check := func(name string, tr *trace.Trace) {
+		v := RecordingOf(tr).Default()
+		ev1, th1, fl1, pos1 := listed(tr, v, false)
+		ev2, th2, fl2, pos2 := listed(tr, v, true)
+		if !slices.Equal(ev1, ev2) || !slices.Equal(th1, th2) || !slices.Equal(fl1, fl2) || !slices.Equal(pos1, pos2) {
+			t.Errorf("%s: the split list differs from the one merge (%d and %d FunctionEvents)", name, len(ev1), len(ev2))
+		}
+		r1, r2 := computed(t, tr, false), computed(t, tr, true)
+		if !reflect.DeepEqual(r1, r2) {
+			t.Errorf("%s: the table made on two goroutines differs from the one made on one", name)
+		}
+	}
+	paths := append(testenv.SharedTraces(t), testenv.RepoTraces(t)...)
+	n := 0
+	for _, p := range paths {
+		tr, _, err := testcache.Open(p, parse.Options{})
+		if err != nil {
+			continue // not a trace (the shared corpus has some)
+		}
+		check(testenv.Unroot(p), tr)
+		n++
+	}
+	for _, s := range gen.BenchShapes() {
+		c := s.Cfg
+		c.Steps = 20
+		var buf bytes.Buffer
+		if _, err := gen.Write(&buf, c); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := parse.Read(bytes.NewReader(buf.Bytes()), s.Name, parse.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(s.Name, tr)
+		n++
+	}
+	t.Logf("%d traces", n)
+	if n < 4 {
+		t.Fatalf("only %d traces checked", n)
+	}
+}
