@@ -60,15 +60,35 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 	// (their 1377 tables on tracegen -shape export at 200 MB grew their
 	// rows 7 times each); a large one is only a bound
 	a.rows = make([]Row, 0, max(len(f.keys), min(len(t.Strings), 256)))
+	// the positions the tree has made final (all of them unless it is
+	// built beside: buildBeside)
+	ready := f.n()
+	if f.ready != nil {
+		ready = 0
+	}
 	// device_time_total of CPU events, made bottom-up by buildTree.
 	if !useDevice {
+		for ready < f.n() {
+			ready = <-f.ready
+		}
 		clear(a.devTotal)
 	}
+	var mp *memPass
 	if f.mem != nil {
-		a.mt = newMemTotals(f, v)
+		if f.treeDone != nil && !byShape && stackN <= 0 {
+			mp = startMemPass(f, v)
+		} else {
+			a.mt = newMemTotals(f, v)
+		}
 	}
 	for i := 0; i < f.n(); i++ {
+		for i >= ready {
+			ready = <-f.ready
+		}
 		a.add(i)
+	}
+	if mp != nil {
+		mp.fill(a.rows)
 	}
 	return a.rows, a.negEvents
 }

@@ -25,9 +25,19 @@ type fevents struct {
 	// annotation events, by trace index.
 	gpuAnn map[int32][2]int64
 
-	keyIDs   []int32 // string id -> index into keys, -1 until first seen
-	keys     []string
-	keyIndex map[string]int32
+	keyer
+	// treeKeys, when the tree is built beside the averaging, are the
+	// tree's own keys (finish compares two; the averaging numbers its
+	// rows' keys as it goes)
+	treeKeys *keyer
+	// ready, when the tree is built beside the averaging, receives
+	// positions w: every position before w is final in the tree (left
+	// every stack, so its subtree and its flags are final too), the last
+	// one the list's length.
+	ready chan int
+	// treeDone, when the tree is built beside the averaging, is closed
+	// once it is built
+	treeDone chan struct{}
 
 	thread []int32 // thread group (a track index, or -1 for torch's thread "0"); nil after the tree is built (nextSib has its memory)
 
@@ -104,35 +114,62 @@ func isAnnKind(k trace.Kind) bool {
 	return k == trace.KindAnnotation || k == trace.KindGPUAnnotation
 }
 
+// keyer maps names to torch's row keys (keys, numbered as first seen),
+// once per string id.
+type keyer struct {
+	keyIDs   []int32 // string id -> index into keys, -1 until first seen
+	keys     []string
+	keyIndex map[string]int32
+}
+
+func newKeyer(t *trace.Trace) keyer {
+	return keyer{keyIDs: fill32(len(t.Strings), -1), keyIndex: map[string]int32{}}
+}
+
+// kindAt is the kind of position i (a synthetic [memory] event is a cpu_op).
+func (f *fevents) kindAt(i int) trace.Kind {
+	if x := f.ev[i]; x >= 0 {
+		return f.t.Ev(int(x)).Kind
+	}
+	return trace.KindCPUOp
+}
+
 // keyAt is the index into keys of event i's name.
-func (f *fevents) keyAt(i int) int32 {
+func (f *fevents) keyAt(i int) int32 { return f.keyer.at(f, i) }
+
+func (f *fevents) keyByName(s string) int32 { return f.keyer.byName(s) }
+
+func (f *fevents) keyOf(name trace.StrID) int32 { return f.keyer.of(f.t, name) }
+
+// at is the key of list position i of f.
+func (k *keyer) at(f *fevents, i int) int32 {
 	x := f.ev[i]
 	if x < 0 {
 		if f.t.Mem[^x].OOM {
-			return f.keyByName("[OutOfMemory]")
+			return k.byName("[OutOfMemory]")
 		}
-		return f.keyByName("[memory]")
+		return k.byName("[memory]")
 	}
-	return f.keyOf(f.t.Ev(int(x)).Name)
+	return k.of(f.t, f.t.Ev(int(x)).Name)
 }
 
-func (f *fevents) keyByName(s string) int32 {
-	k, ok := f.keyIndex[s]
+func (k *keyer) byName(s string) int32 {
+	id, ok := k.keyIndex[s]
 	if !ok {
-		k = int32(len(f.keys))
-		f.keys = append(f.keys, s)
-		f.keyIndex[s] = k
+		id = int32(len(k.keys))
+		k.keys = append(k.keys, s)
+		k.keyIndex[s] = id
 	}
-	return k
+	return id
 }
 
-func (f *fevents) keyOf(name trace.StrID) int32 {
-	if k := f.keyIDs[name]; k >= 0 {
-		return k
+func (k *keyer) of(t *trace.Trace, name trace.StrID) int32 {
+	if id := k.keyIDs[name]; id >= 0 {
+		return id
 	}
-	k := f.keyByName(rewriteName(f.t.Str(name)))
-	f.keyIDs[name] = k
-	return k
+	id := k.byName(rewriteName(t.Str(name)))
+	k.keyIDs[name] = id
+	return id
 }
 
 func isFiltered(name string, v Version) bool {

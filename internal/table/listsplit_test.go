@@ -23,7 +23,7 @@ func listed(t *trace.Trace, v Version, split bool) (ev, thread []int32, flags []
 		listSplitMin = 0
 	}
 	l := t.Links()
-	f := &fevents{t: t, start0: t.TraceStart, keyIDs: fill32(len(t.Strings), -1), keyIndex: map[string]int32{}}
+	f := &fevents{t: t, start0: t.TraceStart, keyer: newKeyer(t)}
 	isFE := functionEventFilter(t, v, nil)
 	extra := f.gpuAnnotationItems(t, l, isFE)
 	mem := f.unusedMemory(t, l, v, isFE, nil)
@@ -35,11 +35,13 @@ func listed(t *trace.Trace, v Version, split bool) (ev, thread []int32, flags []
 
 // computed is Compute's result on t with the split forced on or off.
 func computed(t *testing.T, tr *trace.Trace, split bool) *Result {
-	old := listSplitMin
-	defer func() { listSplitMin = old }()
+	old, oldEvery := listSplitMin, readyEvery
+	defer func() { listSplitMin, readyEvery = old, oldEvery }()
 	listSplitMin = 1 << 62
 	if split {
-		listSplitMin = 0
+		// the tree beside the averaging too, sending what is final
+		// every 7 positions
+		listSplitMin, readyEvery = 0, 7
 	}
 	r, err := Compute(tr, Options{SortBy: "self_cpu_time_total"})
 	if err != nil {
@@ -50,8 +52,9 @@ func computed(t *testing.T, tr *trace.Trace, split bool) *Result {
 
 // TestListSideBySideIsOneMerge: the list made by two goroutines, each
 // merging one side of a pivot, is the list one merge makes (order,
-// threads, flags, positions), and the table made with it (and its overlap
-// notes counted beside the averaging) is the table made on one goroutine,
+// threads, flags, positions), and the table made with it (the tree built
+// beside the averaging, and the overlap notes counted beside it too) is
+// the table made on one goroutine,
 // on the shared and sample traces (GPU annotations, [memory] records no op
 // claims, many streams) and the bench shapes. (Its name puts it in make
 // test's race stage.)

@@ -132,7 +132,12 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 		keep, keepMem = stepMask(t, o.StepLo, o.StepHi)
 		res.Steps = &StepRange{o.StepLo, o.StepHi}
 	}
-	f := build(t, rv, keep, keepMem)
+	var f *fevents
+	if t.NumEvents() >= listSplitMin {
+		f = buildBeside(t, rv, keep, keepMem)
+	} else {
+		f = build(t, rv, keep, keepMem)
+	}
 	// the overlap notes read the device lanes alone: on a large trace
 	// they are counted beside the averaging, which runs on one core
 	overlap := func() []string { return nil }
