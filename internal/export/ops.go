@@ -16,7 +16,7 @@ import (
 //
 // A step's table is computed without its notes (no row holds them).
 func opRows(c *common, t *trace.Trace, step *int64, buf []OpRow, sl *slab) ([]OpRow, *table.Result, error) {
-	res, err := table.Compute(t, table.Options{NoNotes: step != nil})
+	res, err := table.Compute(t, table.Options{NoNotes: step != nil, OneGoroutine: true})
 	if err != nil {
 		return nil, nil, err
 	}

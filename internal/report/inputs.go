@@ -40,7 +40,7 @@ func NewInputsThen(t *trace.Trace, file string, then func(in *Inputs)) *Inputs {
 		if len(in.Kernels) > 0 {
 			sort = "self_cuda_time_total"
 		}
-		res, err := table.Compute(t, table.Options{Torch: table.RecordingOf(t).Default(), SortBy: sort})
+		res, err := table.Compute(t, table.Options{Torch: table.RecordingOf(t).Default(), SortBy: sort, OneGoroutine: true})
 		if err != nil {
 			opsErr = err
 		} else {

@@ -10,19 +10,22 @@ import (
 // become rows, their times, threads, the device ops attached to each op,
 // and the parent/child tree. The list is built directly in torch's order
 // (start, then longest first, then file order) by merging the per-track
-// orders the trace already has.
-func build(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
-	return buildWith(t, v, keep, keepMem, false)
+// orders the trace already has. buildOn builds it on the caller's
+// goroutine, but for a large trace's list when split (two goroutines).
+func buildOn(t *trace.Trace, v Version, keep, keepMem []bool, split bool) *fevents {
+	f := prepare(t, v, keep, keepMem, false, split)
+	f.buildTree(f.firstChild, nil)
+	return f
 }
 
-// buildBeside is build with the tree made on a goroutine of its own while
+// buildBeside is buildOn with the list split and the tree made on a goroutine of its own while
 // the caller goes on: the caller reads position i only once f.ready has
 // sent a position above i (the averaging, which reads the positions in
 // order: it follows the tree a step behind on the other core; the tree
 // was 5 of table's 37 ms after the parse on the 200 MB default bench
 // trace, the averaging 13).
 func buildBeside(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
-	f := prepare(t, v, keep, keepMem, false)
+	f := prepare(t, v, keep, keepMem, false, true)
 	// a send a position batch, and the last: never blocks
 	f.ready = make(chan int, f.n()/readyEvery+2)
 	f.treeDone = make(chan struct{})
@@ -36,24 +39,29 @@ func buildBeside(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 // f.ready.
 var readyEvery = 4096
 
-// buildWith is build; withOwners also records, for each device op, the
-// event its time is attached to (Attribute).
+// buildWith is buildOn with the list split; withOwners also records, for
+// each device op, the event its time is attached to (Attribute).
 func buildWith(t *trace.Trace, v Version, keep, keepMem []bool, withOwners bool) *fevents {
-	f := prepare(t, v, keep, keepMem, withOwners)
+	f := prepare(t, v, keep, keepMem, withOwners, true)
 	f.buildTree(f.firstChild, nil)
 	return f
 }
 
 // prepare is build up to the tree: the list, the kernels attached, and
 // the column the tree starts from in f.firstChild.
-func prepare(t *trace.Trace, v Version, keep, keepMem []bool, withOwners bool) *fevents {
+//
+// A large trace's list is made on two goroutines when split.
+func prepare(t *trace.Trace, v Version, keep, keepMem []bool, withOwners, split bool) *fevents {
 	l := t.Links()
 	f := &fevents{t: t, start0: t.TraceStart, keyer: newKeyer(t)}
 	isFE := functionEventFilter(t, v, keep)
 	extra := f.gpuAnnotationItems(t, l, isFE) // GPU annotation spans, sorted on their own
 	mem := f.unusedMemory(t, l, v, isFE, keepMem)
 	extra = sortedExtras(extra, mem, t)
-	filter := func() func(int, *trace.Event) bool { return functionEventFilter(t, v, keep) }
+	var filter func() func(int, *trace.Event) bool
+	if split {
+		filter = func() func(int, *trace.Event) bool { return functionEventFilter(t, v, keep) }
+	}
 	pos := f.listInOrder(t, l, v, filter, isFE, extra, mem)
 	if withOwners {
 		// the attribution reads owners, never the kernel sums (kdev: 8

@@ -30,6 +30,10 @@ type Options struct {
 	// them (export's per-step tables: on tracegen -shape export at 200 MB
 	// the notes of its 1377 steps were some 25 ms of CPU).
 	NoNotes bool
+	// OneGoroutine keeps Compute on the caller's goroutine, for a caller
+	// that keeps both cores busy already (report, export); otherwise a
+	// large trace's list, tree and memory columns are made on two or three.
+	OneGoroutine bool
 }
 
 // Result is key_averages() of one trace, sorted.
@@ -133,16 +137,17 @@ func Compute(t *trace.Trace, o Options) (*Result, error) {
 		res.Steps = &StepRange{o.StepLo, o.StepHi}
 	}
 	var f *fevents
-	if t.NumEvents() >= listSplitMin {
+	apart := t.NumEvents() >= listSplitMin && !o.OneGoroutine
+	if apart {
 		f = buildBeside(t, rv, keep, keepMem)
 	} else {
-		f = build(t, rv, keep, keepMem)
+		f = buildOn(t, rv, keep, keepMem, false)
 	}
 	// the overlap notes read the device lanes alone: on a large trace
 	// they are counted beside the averaging, which runs on one core
 	overlap := func() []string { return nil }
 	if !o.NoNotes {
-		overlap = concurrently(t.NumEvents() >= listSplitMin, func() []string { return overlapNotes(t) })
+		overlap = concurrently(apart, func() []string { return overlapNotes(t) })
 	}
 	var negEvents int
 	res.Rows, negEvents = f.average(t, v, res.UseDevice != "", o.GroupByShape, o.GroupByStack)
