@@ -212,8 +212,9 @@ func TestEveryCauseHasAColumn(t *testing.T) {
 
 // TestLanesSideBySide exports a generated trace with memory records and
 // modules, whose lanes (the events then the side tables; the per-step
-// tables then the trend and traces rows) read the trace at once: the race
-// stage of make test runs it under -race.
+// tables then the trend and traces rows) read the trace at once, as the
+// gaps report's two writers do (the gap rows; the steps' and queues'):
+// the race stage of make test runs it under -race.
 func TestLanesSideBySide(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "kineto.json")
 	f, err := os.Create(p)
