@@ -10,6 +10,7 @@ import (
 	"github.com/tracetab/tracetab/internal/layout"
 	"github.com/tracetab/tracetab/internal/metricnames"
 	"github.com/tracetab/tracetab/internal/render/tableview"
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -315,10 +316,11 @@ func runTable(e *env, o *tableOptions) error {
 	}
 	// the device ops no call launched are counted beside the table (a
 	// pass over every event; the table's own work leaves a core idle)
-	unlaunched := make(chan []string, 1)
-	go func() { unlaunched <- table.UnlaunchedNotes(t) }()
+	var unlaunched []string
+	wait := safe.Go(func() { unlaunched = table.UnlaunchedNotes(t) }) // a panic there is raised again by wait
 	res, err := table.Compute(t, opts)
-	notes = append(notes, <-unlaunched...)
+	wait()
+	notes = append(notes, unlaunched...)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

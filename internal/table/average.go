@@ -69,7 +69,7 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 	// device_time_total of CPU events, made bottom-up by buildTree.
 	if !useDevice {
 		for ready < f.n() {
-			ready = <-f.ready
+			ready = f.nextReady()
 		}
 		clear(a.devTotal)
 	}
@@ -83,7 +83,7 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 	}
 	for i := 0; i < f.n(); i++ {
 		for i >= ready {
-			ready = <-f.ready
+			ready = f.nextReady()
 		}
 		a.add(i)
 	}
@@ -91,6 +91,18 @@ func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape boo
 		mp.fill(a.rows)
 	}
 	return a.rows, a.negEvents
+}
+
+// nextReady is the next position the tree sends (buildBeside); should
+// its goroutine have ended without sending the last, its panic is raised
+// again here.
+func (f *fevents) nextReady() int {
+	w, ok := <-f.ready
+	if !ok {
+		f.treeWait()
+		panic("table: the tree ended before its last position")
+	}
+	return w
 }
 
 // averager is average under way.

@@ -3,6 +3,7 @@ package table
 import (
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -31,9 +32,24 @@ func buildBeside(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 	f.treeDone = make(chan struct{})
 	tk := newKeyer(t)
 	f.treeKeys = &tk
-	go f.buildTree(f.firstChild, f.ready)
+	// should the tree panic, ready and treeDone are closed all the same
+	// (the averaging, waiting on ready, raises the panic again by
+	// treeWait; the memory columns, waiting on treeDone, see treeBuilt
+	// false)
+	f.treeWait = safe.Go(func() {
+		defer close(f.treeDone)
+		defer close(f.ready)
+		if beforeTree != nil {
+			beforeTree()
+		}
+		f.buildTree(f.firstChild, f.ready)
+		f.treeBuilt = true
+	})
 	return f
 }
+
+// beforeTree, when set (by tests), runs on the tree's goroutine first.
+var beforeTree func()
 
 // readyEvery is how many positions the tree goes between two sends on
 // f.ready.
@@ -162,13 +178,9 @@ func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, filter 
 	}
 	lo, hi, xlo, xhi, bound := splitOrders(t, ords, extra)
 	var upper int
-	done := make(chan struct{})
-	go func() {
-		upper = ls.list(filter(), hi, xhi, nil, bound)
-		close(done)
-	}()
+	wait := safe.Go(func() { upper = ls.list(filter(), hi, xhi, nil, bound) }) // a panic there is raised again by wait
 	lower := ls.list(isFE, lo, xlo, pos, 0)
-	<-done
+	wait()
 	copy(f.ev[lower:], f.ev[bound:bound+upper])
 	copy(f.thread[lower:], f.thread[bound:bound+upper])
 	copy(f.flags[lower:], f.flags[bound:bound+upper])
@@ -440,7 +452,6 @@ func (f *fevents) buildTree(firstChild []int32, ready chan<- int) {
 	f.thread = nil
 	if ready != nil {
 		ready <- m
-		close(f.treeDone)
 	}
 }
 

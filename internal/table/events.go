@@ -36,8 +36,11 @@ type fevents struct {
 	// one the list's length.
 	ready chan int
 	// treeDone, when the tree is built beside the averaging, is closed
-	// once it is built
-	treeDone chan struct{}
+	// once its goroutine ends (treeBuilt: it built the tree; treeWait
+	// raises its panic again)
+	treeDone  chan struct{}
+	treeBuilt bool
+	treeWait  func()
 
 	thread []int32 // thread group (a track index, or -1 for torch's thread "0"); nil after the tree is built (nextSib has its memory)
 

@@ -5,9 +5,11 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tracetab/tracetab/internal/gen"
 	"github.com/tracetab/tracetab/internal/parse"
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -98,5 +100,39 @@ func TestListSideBySideIsOneMerge(t *testing.T) {
 	t.Logf("%d traces", n)
 	if n < 4 {
 		t.Fatalf("only %d traces checked", n)
+	}
+}
+
+// TestTreePanicIsRaised: a panic on the goroutine that builds the tree
+// beside the averaging is raised again by Compute, as the internal error
+// it is, and neither the averaging nor the memory columns wait for the
+// tree for ever.
+func TestTreePanicIsRaised(t *testing.T) {
+	c := gen.BenchShapes()[1].Cfg // Kineto's: memory records, so the memory columns wait too
+	c.Steps = 4
+	var buf bytes.Buffer
+	if _, err := gen.Write(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "kineto", parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := listSplitMin
+	listSplitMin, beforeTree = 0, func() { panic("planted") }
+	defer func() { listSplitMin, beforeTree = old, nil }()
+	got := make(chan any, 1)
+	go func() {
+		defer func() { got <- recover() }()
+		Compute(tr, Options{SortBy: "self_cpu_time_total"})
+	}()
+	select {
+	case r := <-got:
+		pe, ok := r.(*safe.PanicError)
+		if !ok || pe.Value != "planted" {
+			t.Errorf("Compute raised %v (%T), want the planted panic as a *safe.PanicError", r, r)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Compute waits for ever on a tree that panicked")
 	}
 }

@@ -1,6 +1,9 @@
 package table
 
-import "github.com/tracetab/tracetab/internal/trace"
+import (
+	"github.com/tracetab/tracetab/internal/safe"
+	"github.com/tracetab/tracetab/internal/trace"
+)
 
 // memPass is the averaging's memory columns made on a goroutine of their
 // own once the tree is built (buildBeside), while the averaging makes the
@@ -16,7 +19,7 @@ type memPass struct {
 	v      Version
 	annKey bool
 	acc    []memAcc // by slot: tree key * 2 + annotation
-	done   chan struct{}
+	wait   func()   // for the pass (a panic there is raised again)
 }
 
 type memAcc struct{ cpu, dev, selfCPU, selfDev int64 }
@@ -24,12 +27,12 @@ type memAcc struct{ cpu, dev, selfCPU, selfDev int64 }
 // startMemPass starts the pass; it waits for the tree, whose keys it then
 // uses (the averaging numbers its own).
 func startMemPass(f *fevents, v Version) *memPass {
-	m := &memPass{f: f, v: v, annKey: v.keyHasUserAnnotation(), done: make(chan struct{})}
-	go func() {
-		defer close(m.done)
-		<-f.treeDone
-		m.run()
-	}()
+	m := &memPass{f: f, v: v, annKey: v.keyHasUserAnnotation()}
+	m.wait = safe.Go(func() {
+		if <-f.treeDone; f.treeBuilt {
+			m.run()
+		}
+	})
 	return m
 }
 
@@ -68,7 +71,7 @@ func (m *memPass) run() {
 
 // fill waits for the pass and gives each row its memory.
 func (m *memPass) fill(rows []Row) {
-	<-m.done
+	m.wait()
 	keys := m.f.treeKeys
 	for i := range rows {
 		r := &rows[i]

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
 )
 
@@ -199,9 +200,9 @@ func concurrently[T any](apart bool, f func() T) func() T {
 		r := f()
 		return func() T { return r }
 	}
-	done := make(chan T, 1)
-	go func() { done <- f() }()
-	return sync.OnceValue(func() T { return <-done })
+	var r T
+	wait := safe.Go(func() { r = f() }) // a panic there is raised again by wait
+	return sync.OnceValue(func() T { wait(); return r })
 }
 
 func hasDevice(t *trace.Trace) bool {
