@@ -8,8 +8,9 @@
 # gzip), the largest peak RSS (GNU time) and its ratio to the JSON, the
 # ratio of the median time to the baseline's, the median of the wall-time
 # ratios to info and their spread (the least and the largest of the runs),
-# and the median of the CPU-time ratios to info (user + sys: on a machine
-# shared with other work, the steadier of the two).
+# the least time over info's least (best: the runs a busy neighbour
+# disturbed least), and the median of the CPU-time ratios to info (user +
+# sys: on a machine shared with other work, the steadier of the two).
 #
 # BENCH_COMMANDS replaces the command list below (one command a line).
 set -eu
@@ -67,13 +68,14 @@ median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print ""; else if (N
 run() {
   col=$1 label=$2 paired=$3
   shift 3
-  times="" ratios="" cpus="" rss=0
+  times="" itimes="" ratios="" cpus="" rss=0
   i=0
   while [ "$i" -lt "$runs" ]; do
     i=$((i + 1))
     if [ "$paired" = 1 ]; then
       iout=$(one "$bin" info "$trace")
       it=$(echo "$iout" | cut -d' ' -f1) ic=$(echo "$iout" | cut -d' ' -f3)
+      itimes="$itimes $it"
     fi
     out=$(one "$@")
     t=$(echo "$out" | cut -d' ' -f1) r=$(echo "$out" | cut -d' ' -f2) c=$(echo "$out" | cut -d' ' -f3)
@@ -85,14 +87,15 @@ run() {
     [ "$r" -gt "$rss" ] && rss=$r
   done
   med=$(printf '%s\n' $times | median)
-  vs="" lo="" hi="" vc=""
+  vs="" lo="" hi="" vc="" best=""
   if [ -n "$ratios" ]; then
     vs=$(printf '%s\n' $ratios | median)
     lo=$(printf '%s\n' $ratios | sort -n | head -n 1)
     hi=$(printf '%s\n' $ratios | sort -n | tail -n 1)
     vc=$(printf '%s\n' $cpus | median)
+    best=$(awk -v a="$(printf '%s\n' $times | sort -n | head -n 1)" -v b="$(printf '%s\n' $itimes | sort -n | head -n 1)" 'BEGIN { if (b <= 0) b = 0.01; printf "%.4f", a/b }')
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$col" "$label" "$med" "$rss" "$vs" "$lo" "$hi" "$vc" >>"$res"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$col" "$label" "$med" "$rss" "$vs" "$lo" "$hi" "$vc" "$best" >>"$res"
 }
 
 col=0
@@ -139,21 +142,21 @@ $1 == "B" { bname[$2] = $3; next }
 $1 == "R" {
   c = $2; l = $3
   if (!(l in seen)) { seen[l] = 1; order[++rows] = l }
-  t[c, l] = $4; rss[c, l] = $5; vi[c, l] = $6; lo[c, l] = $7; hi[c, l] = $8; vc[c, l] = $9
+  t[c, l] = $4; rss[c, l] = $5; vi[c, l] = $6; lo[c, l] = $7; hi[c, l] = $8; vc[c, l] = $9; bx[c, l] = $10
   if (l == "(baseline)") base[c] = $4
 }
 END {
-  printf "medians of %d runs; x base: median time over the baseline'"'"'s; x info: median of the wall-time ratios to a run of info just before each run, with their spread (least-largest); CPU: median of the CPU-time (user+sys) ratios to the same runs\n", runs
+  printf "medians of %d runs; x base: median time over the baseline'"'"'s; x info: median of the wall-time ratios to a run of info just before each run, with their spread (least-largest); best: the least time over info'"'"'s least (on a machine shared with other work, the runs least disturbed); CPU: median of the CPU-time (user+sys) ratios to the same runs\n", runs
   for (c = 1; c <= n; c++)
     printf "%d: %s, %.0f MB of JSON (%.0f MB file); baseline: %s\n", c, name[c], text[c] / 1e6, size[c] / 1e6, bname[c]
   line = sprintf("%-44s", "command")
-  for (c = 1; c <= n; c++) line = line sprintf(" | %d: %7s %6s %19s %6s %6s %11s %5s", c, "time", "MB/s", "peak RSS (x JSON)", "x base", "x info", "spread", "CPU")
+  for (c = 1; c <= n; c++) line = line sprintf(" | %d: %7s %6s %19s %6s %6s %11s %5s %5s", c, "time", "MB/s", "peak RSS (x JSON)", "x base", "x info", "spread", "best", "CPU")
   print line
   for (r = 1; r <= rows; r++) {
     l = order[r]
     line = sprintf("%-44s", l == "(baseline)" ? "baseline" : l)
     for (c = 1; c <= n; c++) {
-      if (!((c, l) in t)) { line = line sprintf(" | %2s %7s %6s %19s %6s %6s %11s %5s", "", "-", "-", "-", "-", "-", "-", "-"); continue }
+      if (!((c, l) in t)) { line = line sprintf(" | %2s %7s %6s %19s %6s %6s %11s %5s %5s", "", "-", "-", "-", "-", "-", "-", "-", "-"); continue }
       tt = t[c, l]; if (tt <= 0) tt = 0.01
       b = base[c]; if (b <= 0) b = 0.01
       if (l == "(baseline)") mem = "(maps/streams)"
@@ -161,8 +164,9 @@ END {
       xi = vi[c, l] == "" ? "" : sprintf("%.2f", vi[c, l])
       sp = lo[c, l] == "" ? "" : sprintf("%.2f-%.2f", lo[c, l], hi[c, l])
       xc = vc[c, l] == "" ? "" : sprintf("%.2f", vc[c, l])
+      xx = bx[c, l] == "" ? "" : sprintf("%.2f", bx[c, l])
       xb = l == "(baseline)" ? "" : sprintf("%.2f", tt / b)
-      line = line sprintf(" | %2s %6.3fs %6.0f %19s %6s %6s %11s %5s", "", tt, text[c] / tt / 1e6, mem, xb, xi, sp, xc)
+      line = line sprintf(" | %2s %6.3fs %6.0f %19s %6s %6s %11s %5s %5s", "", tt, text[c] / tt / 1e6, mem, xb, xi, sp, xx, xc)
     }
     print line
   }
