@@ -72,7 +72,11 @@ func prepare(t *trace.Trace, v Version, keep, keepMem []bool, withOwners, split 
 	f := &fevents{t: t, start0: t.TraceStart, keyer: newKeyer(t)}
 	isFE := functionEventFilter(t, v, keep)
 	extra := f.gpuAnnotationItems(t, l, isFE) // GPU annotation spans, sorted on their own
-	mem := f.unusedMemory(t, l, v, isFE, keepMem)
+	var isFE2 func(int, *trace.Event) bool
+	if split {
+		isFE2 = functionEventFilter(t, v, keep) // a cache of its own
+	}
+	mem := f.unusedMemory(t, l, v, isFE, isFE2, keepMem)
 	extra = sortedExtras(extra, mem, t)
 	var filter func() func(int, *trace.Event) bool
 	if split {

@@ -28,11 +28,47 @@ func listed(t *trace.Trace, v Version, split bool) (ev, thread []int32, flags []
 	f := &fevents{t: t, start0: t.TraceStart, keyer: newKeyer(t)}
 	isFE := functionEventFilter(t, v, nil)
 	extra := f.gpuAnnotationItems(t, l, isFE)
-	mem := f.unusedMemory(t, l, v, isFE, nil)
+	mem := f.unusedMemory(t, l, v, isFE, nil, nil)
 	extra = sortedExtras(extra, mem, t)
 	filter := func() func(int, *trace.Event) bool { return functionEventFilter(t, v, nil) }
 	pos = f.listInOrder(t, l, v, filter, isFE, extra, mem)
 	return f.ev, f.thread, f.flags, pos
+}
+
+// unclaimed is unusedMemory's list of t, its marking on two goroutines
+// (every trace) or on one.
+func unclaimed(tr *trace.Trace, v Version, split bool) []int {
+	old := listSplitMin
+	defer func() { listSplitMin = old }()
+	listSplitMin = 0
+	f := &fevents{t: tr, start0: tr.TraceStart, keyer: newKeyer(tr)}
+	var isFE2 func(int, *trace.Event) bool
+	if split {
+		isFE2 = functionEventFilter(tr, v, nil)
+	}
+	return f.unusedMemory(tr, tr.Links(), v, functionEventFilter(tr, v, nil), isFE2, nil)
+}
+
+// TestCutRuns: runs cut after k elements, at a run's end, inside a run,
+// at 0 and past the end.
+func TestCutRuns(t *testing.T) {
+	runs := [][]int32{{1, 2, 3}, {4, 5}, {6}}
+	for _, c := range []struct {
+		k      int
+		lo, hi [][]int32
+	}{
+		{0, nil, [][]int32{{1, 2, 3}, {4, 5}, {6}}},
+		{2, [][]int32{{1, 2}}, [][]int32{{3}, {4, 5}, {6}}},
+		{3, [][]int32{{1, 2, 3}}, [][]int32{{4, 5}, {6}}},
+		{4, [][]int32{{1, 2, 3}, {4}}, [][]int32{{5}, {6}}},
+		{6, [][]int32{{1, 2, 3}, {4, 5}, {6}}, nil},
+		{9, [][]int32{{1, 2, 3}, {4, 5}, {6}}, nil},
+	} {
+		lo, hi := cutRuns(runs, c.k)
+		if !reflect.DeepEqual(lo, c.lo) || !reflect.DeepEqual(hi, c.hi) {
+			t.Errorf("cut after %d: %v and %v, want %v and %v", c.k, lo, hi, c.lo, c.hi)
+		}
+	}
 }
 
 // computed is Compute's result on t with the split forced on or off.
@@ -67,6 +103,9 @@ func TestListSideBySideIsOneMerge(t *testing.T) {
 		ev2, th2, fl2, pos2 := listed(tr, v, true)
 		if !slices.Equal(ev1, ev2) || !slices.Equal(th1, th2) || !slices.Equal(fl1, fl2) || !slices.Equal(pos1, pos2) {
 			t.Errorf("%s: the split list differs from the one merge (%d and %d FunctionEvents)", name, len(ev1), len(ev2))
+		}
+		if m1, m2 := unclaimed(tr, v, false), unclaimed(tr, v, true); !slices.Equal(m1, m2) {
+			t.Errorf("%s: the [memory] records no op claims, marked on two goroutines: %d, on one: %d", name, len(m2), len(m1))
 		}
 		r1, r2 := computed(t, tr, false), computed(t, tr, true)
 		if !reflect.DeepEqual(r1, r2) {
