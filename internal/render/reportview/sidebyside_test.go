@@ -16,7 +16,8 @@ import (
 // afresh, on a generated trace of the deep export shape and at limits
 // that band and hold a step in detail; run with -race (make test's
 // race-sides stage), it also checks that the layout and the models only
-// read the trace.
+// read the trace, and that the page's data and markup, written side by
+// side, only read the page.
 func TestTimelineSideBySide(t *testing.T) {
 	var buf bytes.Buffer
 	if _, err := gen.Write(&buf, gen.Config{Steps: 8, Layers: 2, Modules: true, Kineto: gen.ExportStyle()}); err != nil {
