@@ -19,15 +19,15 @@ func buildOn(t *trace.Trace, v Version, keep, keepMem []bool, split bool) *feven
 	return f
 }
 
-// buildBeside is buildOn with the list split and the tree made on a goroutine of its own while
-// the caller goes on: the caller reads position i only once f.ready has
-// sent a position above i (the averaging, which reads the positions in
-// order: it follows the tree a step behind on the other core; the tree
-// was 5 of table's 37 ms after the parse on the 200 MB default bench
-// trace, the averaging 13).
+// buildBeside is buildOn with the list split and the tree made on a
+// goroutine of its own while the caller goes on: the caller reads
+// position i only once f.ready has sent a position above i (the
+// averaging, which reads the positions in order: it follows the tree a
+// step behind on the other core; the tree was 5 of table's 37 ms after
+// the parse on the 200 MB default bench trace, the averaging 13).
 func buildBeside(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 	f := prepare(t, v, keep, keepMem, false, true)
-	// a send a position batch, and the last: never blocks
+	// one send per readyEvery positions, and the last: never blocks
 	f.ready = make(chan int, f.n()/readyEvery+2)
 	f.treeDone = make(chan struct{})
 	tk := newKeyer(t)
