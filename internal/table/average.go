@@ -55,11 +55,11 @@ type rowKey struct {
 // is negative: children that overhang their parent.
 func (f *fevents) average(t *trace.Trace, v Version, useDevice bool, byShape bool, stackN int) (rows []Row, negEvents int) {
 	a := &averager{f: f, t: t, v: v, useDevice: useDevice, byShape: byShape, stackN: stackN, devTotal: f.kdev, index: map[rowKey]int{}}
-	// about a row per name: a trace's string table holds its names and
-	// little else when it is small, as export's per-step traces are
-	// (their 1377 tables on tracegen -shape export at 200 MB grew their
-	// rows 7 times each); a large one is only a bound
-	a.rows = make([]Row, 0, max(len(f.keys), min(len(t.Strings), 256)))
+	// a row per name listed, about (export's per-step tables on tracegen
+	// -shape export at 200 MB grew their rows 7 times each from a few;
+	// a table of a million names, each row copied as the rows grew, took
+	// 0.8 s and 250 MB more)
+	a.rows = make([]Row, 0, max(len(f.keys), f.rowsHint))
 	// the positions the tree has made final (all of them unless it is
 	// built beside: buildBeside)
 	ready := f.n()

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/tracetab/tracetab/internal/safe"
@@ -30,8 +31,6 @@ func buildBeside(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 	// one send per readyEvery positions, and the last: never blocks
 	f.ready = make(chan int, f.n()/readyEvery+2)
 	f.treeDone = make(chan struct{})
-	tk := newKeyer(t)
-	f.treeKeys = &tk
 	// should the tree panic, ready and treeDone are closed all the same
 	// (the averaging, waiting on ready, raises the panic again by
 	// treeWait; the memory columns, waiting on treeDone, see treeBuilt
@@ -52,8 +51,11 @@ func buildBeside(t *trace.Trace, v Version, keep, keepMem []bool) *fevents {
 var beforeTree func()
 
 // readyEvery is how many positions the tree goes between two sends on
-// f.ready.
+// f.ready; readyThreads the most threads whose stacks it reads for them
+// (a trace of 200,000 threads read them all every 4,096 positions).
 var readyEvery = 4096
+
+const readyThreads = 64
 
 // buildWith is buildOn with the list split; withOwners also records, for
 // each device op, the event its time is attached to (Attribute).
@@ -165,7 +167,10 @@ func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, filter 
 	n := t.NumEvents()
 	pos := fill32(n, -1)
 	m := n + len(mem)
-	split := n >= listSplitMin && filter != nil
+	ords := trackOrders(t, l)
+	// (a trace of very many tracks keeps one merge: each half's heap of
+	// heads was as large as the one's, 200,000 threads +9% in all)
+	split := n >= listSplitMin && filter != nil && len(ords) <= listSplitTracks
 	if split {
 		// the bound counts a GPU annotation twice (its track's event and
 		// its extra item): room for both
@@ -174,17 +179,23 @@ func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, filter 
 	f.ev = make([]int32, m)
 	f.thread = make([]int32, m)
 	f.flags = make([]uint8, m)
-	ls := &lister{f: f, t: t, l: l, v: v, mem: mem, main: mainThread(t)}
-	ords := trackOrders(t, l)
+	ls := &lister{f: f, t: t, l: l, v: v, mem: mem, main: mainThread(t), names: make([]uint64, (len(t.Strings)+63)/64)}
 	if !split {
 		f.cut(ls.list(isFE, ords, extra, pos, 0))
+		f.rowsHint = ls.rowsHint()
 		return pos
 	}
 	lo, hi, xlo, xhi, bound := splitOrders(t, ords, extra)
 	var upper int
-	wait := safe.Go(func() { upper = ls.list(filter(), hi, xhi, nil, bound) }) // a panic there is raised again by wait
+	ls2 := *ls
+	ls2.names = make([]uint64, len(ls.names))
+	wait := safe.Go(func() { upper = ls2.list(filter(), hi, xhi, nil, bound) }) // a panic there is raised again by wait
 	lower := ls.list(isFE, lo, xlo, pos, 0)
 	wait()
+	for w := range ls.names {
+		ls.names[w] |= ls2.names[w]
+	}
+	f.rowsHint = ls.rowsHint()
 	copy(f.ev[lower:], f.ev[bound:bound+upper])
 	copy(f.thread[lower:], f.thread[bound:bound+upper])
 	copy(f.flags[lower:], f.flags[bound:bound+upper])
@@ -202,19 +213,34 @@ func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, filter 
 // per-step tables, made on both cores already).
 var listSplitMin = 1 << 16
 
+// listSplitTracks is the most tracks whose list is split.
+const listSplitTracks = 4096
+
 // cut ends the list's columns at its length.
 func (f *fevents) cut(k int) {
 	f.ev, f.thread, f.flags = f.ev[:k], f.thread[:k], f.flags[:k]
 }
 
-// lister lists FunctionEvents into the columns from a base position.
+// lister lists FunctionEvents into the columns from a base position, and
+// marks their names.
 type lister struct {
-	f    *fevents
-	t    *trace.Trace
-	l    *trace.Links
-	v    Version
-	mem  []int
-	main int32
+	f     *fevents
+	t     *trace.Trace
+	l     *trace.Links
+	v     Version
+	mem   []int
+	main  int32
+	names []uint64 // a bit per string id: a FunctionEvent's name
+}
+
+// rowsHint is a bound, near, on the rows of a table keyed by name: the
+// names listed, and the two of [memory] records.
+func (ls *lister) rowsHint() int {
+	n := 2
+	for _, w := range ls.names {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }
 
 // list writes, from position base, the merge of ords and extra, and
@@ -240,6 +266,7 @@ func (ls *lister) list(isFE func(int, *trace.Event) bool, ords [][]int32, extra 
 		if pos != nil {
 			pos[it.idx] = int32(j)
 		}
+		ls.names[e.Name>>6] |= 1 << (e.Name & 63)
 		unlinked := e.Kind.IsLaunch() && linkOf(t, ls.l, int(it.idx)) == 0
 		var fl uint8
 		if unlinked {
@@ -403,7 +430,9 @@ func (f *fevents) buildTree(firstChild []int32, ready chan<- int) {
 	var st *[]frame
 	next := readyEvery
 	for i := 0; i < m; i++ {
-		if ready != nil && i == next {
+		// (with more threads than readyThreads, the stacks are not read
+		// every readyEvery positions: only the last position is sent)
+		if ready != nil && i == next && len(stacks) <= readyThreads {
 			next += readyEvery
 			w := i
 			for _, st := range stacks {
@@ -469,11 +498,7 @@ func (f *fevents) buildTree(firstChild []int32, ready chan<- int) {
 // child order (for a merged child, the child's own total).
 func (f *fevents) finish(p int32) {
 	c := f.firstChild[p]
-	keys := &f.keyer
-	if f.treeKeys != nil {
-		keys = f.treeKeys
-	}
-	if c >= 0 && f.nextSib[c] < 0 && keys.at(f, int(c)) == keys.at(f, int(p)) {
+	if c >= 0 && f.nextSib[c] < 0 && f.sameKey(int(c), int(p)) {
 		f.firstChild[p] = f.firstChild[c]
 		if f.kdev != nil {
 			f.kdev[p] = f.kdev[c]

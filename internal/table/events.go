@@ -26,10 +26,7 @@ type fevents struct {
 	gpuAnn map[int32][2]int64
 
 	keyer
-	// treeKeys, when the tree is built beside the averaging, are the
-	// tree's own keys (finish compares two; the averaging numbers its
-	// rows' keys as it goes)
-	treeKeys *keyer
+	rowsHint int // a bound, near, on the rows keyed by name (lister.rowsHint)
 	// ready, when the tree is built beside the averaging, receives
 	// positions w: every position before w is final in the tree (left
 	// every stack, so its subtree and its flags are final too), the last
@@ -135,6 +132,32 @@ func (f *fevents) kindAt(i int) trace.Kind {
 		return f.t.Ev(int(x)).Kind
 	}
 	return trace.KindCPUOp
+}
+
+// sameKey reports whether positions i and j have one row key name
+// (keyAt(i) == keyAt(j)) without numbering either: the tree compares a
+// parent with its only child, beside the averaging, which numbers the
+// keys as it goes (a keyer of the tree's own doubled the keys of a trace
+// of a million distinct names: +1.9 s and +300 MB on 1e6 nested ops).
+func (f *fevents) sameKey(i, j int) bool {
+	x, y := f.ev[i], f.ev[j]
+	if x >= 0 && y >= 0 {
+		a, b := f.t.Ev(int(x)).Name, f.t.Ev(int(y)).Name
+		return a == b || rewriteName(f.t.Str(a)) == rewriteName(f.t.Str(b))
+	}
+	return f.keyName(i) == f.keyName(j)
+}
+
+// keyName is the row key name of position i (keys[keyAt(i)]).
+func (f *fevents) keyName(i int) string {
+	x := f.ev[i]
+	if x < 0 {
+		if f.t.Mem[^x].OOM {
+			return "[OutOfMemory]"
+		}
+		return "[memory]"
+	}
+	return rewriteName(f.t.Str(f.t.Ev(int(x)).Name))
 }
 
 // keyAt is the index into keys of event i's name.

@@ -18,16 +18,16 @@ type memPass struct {
 	f      *fevents
 	v      Version
 	annKey bool
-	acc    []memAcc // by slot: tree key * 2 + annotation
+	keys   keyer    // the pass's own (the averaging numbers its keys as it goes)
+	acc    []memAcc // by slot: key * 2 + annotation
 	wait   func()   // for the pass (a panic there is raised again)
 }
 
 type memAcc struct{ cpu, dev, selfCPU, selfDev int64 }
 
-// startMemPass starts the pass; it waits for the tree, whose keys it then
-// uses (the averaging numbers its own).
+// startMemPass starts the pass; it waits for the tree.
 func startMemPass(f *fevents, v Version) *memPass {
-	m := &memPass{f: f, v: v, annKey: v.keyHasUserAnnotation()}
+	m := &memPass{f: f, v: v, annKey: v.keyHasUserAnnotation(), keys: newKeyer(f.t)}
 	m.wait = safe.Go(func() {
 		if <-f.treeDone; f.treeBuilt {
 			m.run()
@@ -39,7 +39,7 @@ func startMemPass(f *fevents, v Version) *memPass {
 func (m *memPass) run() {
 	f := m.f
 	mt := newMemTotals(f, m.v)
-	keys := f.treeKeys
+	keys := &m.keys
 	for i := 0; i < f.n(); i++ {
 		// every position's usage, kept or not, leaves its parent's self
 		cpu, dev := mt.at(i)
@@ -72,7 +72,7 @@ func (m *memPass) run() {
 // fill waits for the pass and gives each row its memory.
 func (m *memPass) fill(rows []Row) {
 	m.wait()
-	keys := m.f.treeKeys
+	keys := &m.keys
 	for i := range rows {
 		r := &rows[i]
 		if r.Device {
