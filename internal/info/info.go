@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/tracetab/tracetab/internal/bitset"
 	"github.com/tracetab/tracetab/internal/compile"
 	"github.com/tracetab/tracetab/internal/names"
 	"github.com/tracetab/tracetab/internal/trace"
@@ -245,14 +246,14 @@ func categories(t *trace.Trace) []CatCount {
 // launch API (a launch whose work is missing still counts); of the launch
 // calls, those with work, those inside an op, and the graph launches that
 // launched more than one device op.
-func countLaunchCalls(in *Info, t *trace.Trace, l *trace.Links, launchedWork bitSet) {
+func countLaunchCalls(in *Info, t *trace.Trace, l *trace.Links, launchedWork bitset.Set) {
 	for i := 0; i < t.NumEvents(); i++ {
 		e := t.Ev(i)
 		if !e.Kind.IsLaunch() {
 			continue
 		}
 		in.RuntimeCalls++
-		work := launchedWork.has(i)
+		work := launchedWork.Has(i)
 		if !work && !trace.IsLaunchAPI(t.NameOf(i)) {
 			continue
 		}

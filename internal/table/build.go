@@ -1,9 +1,9 @@
 package table
 
 import (
-	"math/bits"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/bitset"
 	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -74,17 +74,15 @@ func prepare(t *trace.Trace, v Version, keep, keepMem []bool, withOwners, split 
 	f := &fevents{t: t, start0: t.TraceStart, keyer: newKeyer(t)}
 	isFE := functionEventFilter(t, v, keep)
 	extra := f.gpuAnnotationItems(t, l, isFE) // GPU annotation spans, sorted on their own
+	// the second goroutine's filter, with a cache of its own (the marking
+	// and the list use it one after the other)
 	var isFE2 func(int, *trace.Event) bool
 	if split {
-		isFE2 = functionEventFilter(t, v, keep) // a cache of its own
+		isFE2 = functionEventFilter(t, v, keep)
 	}
 	mem := f.unusedMemory(t, l, v, isFE, isFE2, keepMem)
 	extra = sortedExtras(extra, mem, t)
-	var filter func() func(int, *trace.Event) bool
-	if split {
-		filter = func() func(int, *trace.Event) bool { return functionEventFilter(t, v, keep) }
-	}
-	pos := f.listInOrder(t, l, v, filter, isFE, extra, mem)
+	pos := f.listInOrder(t, l, v, isFE, isFE2, extra, mem)
 	if withOwners {
 		// the attribution reads owners, never the kernel sums (kdev: 8
 		// bytes a FunctionEvent, 3.9 MB of roofline's peak on the 200 MB
@@ -163,14 +161,16 @@ func sortedExtras(extra []feItem, mem []int, t *trace.Trace) []feItem {
 // upper half is written from a bound on the lower half's length and moved
 // down after (table: the merge was 12 of its 37 ms after the parse on the
 // 200 MB default bench trace, with the other core idle).
-func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, filter func() func(int, *trace.Event) bool, isFE func(int, *trace.Event) bool, extra []feItem, mem []int) []int32 {
+//
+// isFE2 (nil: one goroutine) is the second goroutine's isFE.
+func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, isFE, isFE2 func(int, *trace.Event) bool, extra []feItem, mem []int) []int32 {
 	n := t.NumEvents()
 	pos := fill32(n, -1)
 	m := n + len(mem)
 	ords := trackOrders(t, l)
 	// (a trace of very many tracks keeps one merge: each half's heap of
 	// heads was as large as the one's, 200,000 threads +9% in all)
-	split := n >= listSplitMin && filter != nil && len(ords) <= listSplitTracks
+	split := n >= listSplitMin && isFE2 != nil && len(ords) <= listSplitTracks
 	if split {
 		// the bound counts a GPU annotation twice (its track's event and
 		// its extra item): room for both
@@ -179,7 +179,7 @@ func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, filter 
 	f.ev = make([]int32, m)
 	f.thread = make([]int32, m)
 	f.flags = make([]uint8, m)
-	ls := &lister{f: f, t: t, l: l, v: v, mem: mem, main: mainThread(t), names: make([]uint64, (len(t.Strings)+63)/64)}
+	ls := &lister{f: f, t: t, l: l, v: v, mem: mem, main: mainThread(t), names: bitset.New(len(t.Strings))}
 	if !split {
 		f.cut(ls.list(isFE, ords, extra, pos, 0))
 		f.rowsHint = ls.rowsHint()
@@ -188,13 +188,11 @@ func (f *fevents) listInOrder(t *trace.Trace, l *trace.Links, v Version, filter 
 	lo, hi, xlo, xhi, bound := splitOrders(t, ords, extra)
 	var upper int
 	ls2 := *ls
-	ls2.names = make([]uint64, len(ls.names))
-	wait := safe.Go(func() { upper = ls2.list(filter(), hi, xhi, nil, bound) }) // a panic there is raised again by wait
+	ls2.names = bitset.New(len(t.Strings))
+	wait := safe.Go(func() { upper = ls2.list(isFE2, hi, xhi, nil, bound) }) // a panic there is raised again by wait
 	lower := ls.list(isFE, lo, xlo, pos, 0)
 	wait()
-	for w := range ls.names {
-		ls.names[w] |= ls2.names[w]
-	}
+	ls.names.Union(ls2.names)
 	f.rowsHint = ls.rowsHint()
 	copy(f.ev[lower:], f.ev[bound:bound+upper])
 	copy(f.thread[lower:], f.thread[bound:bound+upper])
@@ -230,18 +228,12 @@ type lister struct {
 	v     Version
 	mem   []int
 	main  int32
-	names []uint64 // a bit per string id: a FunctionEvent's name
+	names bitset.Set // the string ids of the FunctionEvents' names
 }
 
 // rowsHint is a bound, near, on the rows of a table keyed by name: the
 // names listed, and the two of [memory] records.
-func (ls *lister) rowsHint() int {
-	n := 2
-	for _, w := range ls.names {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
+func (ls *lister) rowsHint() int { return ls.names.Len() + 2 }
 
 // list writes, from position base, the merge of ords and extra, and
 // returns how many it wrote; pos (nil: not written) gets each trace
@@ -266,7 +258,7 @@ func (ls *lister) list(isFE func(int, *trace.Event) bool, ords [][]int32, extra 
 		if pos != nil {
 			pos[it.idx] = int32(j)
 		}
-		ls.names[e.Name>>6] |= 1 << (e.Name & 63)
+		ls.names.Add(int(e.Name))
 		unlinked := e.Kind.IsLaunch() && linkOf(t, ls.l, int(it.idx)) == 0
 		var fl uint8
 		if unlinked {

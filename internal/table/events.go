@@ -140,10 +140,8 @@ func (f *fevents) kindAt(i int) trace.Kind {
 // keys as it goes (a keyer of the tree's own doubled the keys of a trace
 // of a million distinct names: +1.9 s and +300 MB on 1e6 nested ops).
 func (f *fevents) sameKey(i, j int) bool {
-	x, y := f.ev[i], f.ev[j]
-	if x >= 0 && y >= 0 {
-		a, b := f.t.Ev(int(x)).Name, f.t.Ev(int(y)).Name
-		return a == b || rewriteName(f.t.Str(a)) == rewriteName(f.t.Str(b))
+	if x, y := f.ev[i], f.ev[j]; x >= 0 && y >= 0 && f.t.Ev(int(x)).Name == f.t.Ev(int(y)).Name {
+		return true // one string id: the rewrite need not be read
 	}
 	return f.keyName(i) == f.keyName(j)
 }
@@ -169,14 +167,10 @@ func (f *fevents) keyOf(name trace.StrID) int32 { return f.keyer.of(f.t, name) }
 
 // at is the key of list position i of f.
 func (k *keyer) at(f *fevents, i int) int32 {
-	x := f.ev[i]
-	if x < 0 {
-		if f.t.Mem[^x].OOM {
-			return k.byName("[OutOfMemory]")
-		}
-		return k.byName("[memory]")
+	if x := f.ev[i]; x >= 0 {
+		return k.of(f.t, f.t.Ev(int(x)).Name) // once per string id
 	}
-	return k.of(f.t, f.t.Ev(int(x)).Name)
+	return k.byName(f.keyName(i))
 }
 
 func (k *keyer) byName(s string) int32 {

@@ -12,8 +12,23 @@ import (
 	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/testcache"
 	"github.com/tracetab/tracetab/internal/testenv"
+	"github.com/tracetab/tracetab/internal/testtrace"
 	"github.com/tracetab/tracetab/internal/trace"
 )
+
+// generated is the trace the generator writes with c, read.
+func generated(t *testing.T, c gen.Config) *trace.Trace {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := gen.Write(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "gen.json", parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
 
 // listed is the FunctionEvent list of t as build makes it, with split
 // forced on (every trace on two goroutines) or off (one merge).
@@ -30,8 +45,7 @@ func listed(t *trace.Trace, v Version, split bool) (ev, thread []int32, flags []
 	extra := f.gpuAnnotationItems(t, l, isFE)
 	mem := f.unusedMemory(t, l, v, isFE, nil, nil)
 	extra = sortedExtras(extra, mem, t)
-	filter := func() func(int, *trace.Event) bool { return functionEventFilter(t, v, nil) }
-	pos = f.listInOrder(t, l, v, filter, isFE, extra, mem)
+	pos = f.listInOrder(t, l, v, isFE, functionEventFilter(t, v, nil), extra, mem)
 	return f.ev, f.thread, f.flags, pos
 }
 
@@ -125,15 +139,7 @@ func TestListSideBySideIsOneMerge(t *testing.T) {
 	for _, s := range gen.BenchShapes() {
 		c := s.Cfg
 		c.Steps = 20
-		var buf bytes.Buffer
-		if _, err := gen.Write(&buf, c); err != nil {
-			t.Fatal(err)
-		}
-		tr, err := parse.Read(bytes.NewReader(buf.Bytes()), s.Name, parse.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(s.Name, tr)
+		check(s.Name, generated(t, c))
 		n++
 	}
 	t.Logf("%d traces", n)
@@ -149,14 +155,7 @@ func TestListSideBySideIsOneMerge(t *testing.T) {
 func TestTreePanicIsRaised(t *testing.T) {
 	c := gen.BenchShapes()[1].Cfg // Kineto's: memory records, so the memory columns wait too
 	c.Steps = 4
-	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, c); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := parse.Read(bytes.NewReader(buf.Bytes()), "kineto", parse.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := generated(t, c)
 	old := listSplitMin
 	listSplitMin, beforeTree = 0, func() { panic("planted") }
 	defer func() { listSplitMin, beforeTree = old, nil }()
@@ -173,5 +172,29 @@ func TestTreePanicIsRaised(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("Compute waits for ever on a tree that panicked")
+	}
+}
+
+// TestDupNodesByRewrittenName: torch's _remove_dup_nodes merges an only
+// child into its parent when their names are one once rewritten
+// (ProfilerStep#N reads ProfilerStep*), different string ids or not; a
+// child of another name stays its own row. On one goroutine and with the
+// tree beside the averaging (sameKey).
+func TestDupNodesByRewrittenName(t *testing.T) {
+	tr := testtrace.Mini(t,
+		"user_annotation|ProfilerStep#1|1|0|100",
+		"user_annotation|ProfilerStep#2|1|10|50",
+		"cpu_op|aten::mm|1|200|100",
+		"cpu_op|aten::matmul|1|210|50",
+	)
+	for _, split := range []bool{false, true} {
+		count := map[string]int64{}
+		for _, r := range computed(t, tr, split).Rows {
+			count[r.Name] = r.Count
+		}
+		want := map[string]int64{"ProfilerStep*": 1, "aten::mm": 1, "aten::matmul": 1}
+		if !reflect.DeepEqual(count, want) {
+			t.Errorf("tree beside %v: rows %v, want %v", split, count, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/tracetab/tracetab/internal/bitset"
 	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/trace"
 )
@@ -126,7 +127,7 @@ func (f *fevents) unusedMemory(t *trace.Trace, l *trace.Links, v Version, isFE, 
 			total += len(ord)
 		}
 	}
-	used := make([]uint64, (len(t.Mem)+63)/64)
+	used := bitset.New(len(t.Mem))
 	if isFE2 == nil || total < listSplitMin {
 		f.markUsed(t, v, isFE, append(runs, devRuns...), used)
 	} else {
@@ -136,17 +137,15 @@ func (f *fevents) unusedMemory(t *trace.Trace, l *trace.Links, v Version, isFE, 
 		// (the Kineto bench shape at 200 MB: 5 of the 6 ms here).
 		lo, hi := cutRuns(runs, total/2)
 		lo = append(lo, devRuns...)
-		used2 := make([]uint64, len(used))
+		used2 := bitset.New(len(t.Mem))
 		wait := safe.Go(func() { f.markUsed(t, v, isFE2, hi, used2) }) // a panic there is raised again by wait
 		f.markUsed(t, v, isFE, lo, used)
 		wait()
-		for w := range used {
-			used[w] |= used2[w]
-		}
+		used.Union(used2)
 	}
 	var out []int
 	for _, r := range mi.idx {
-		if (used[r/64]&(1<<(r%64)) == 0 || t.Mem[r].OOM) && (keepMem == nil || keepMem[r]) {
+		if (!used.Has(int(r)) || t.Mem[r].OOM) && (keepMem == nil || keepMem[r]) {
 			out = append(out, int(r))
 		}
 	}
@@ -155,7 +154,7 @@ func (f *fevents) unusedMemory(t *trace.Trace, l *trace.Links, v Version, isFE, 
 
 // markUsed marks in used the records inside the window of each CPU
 // FunctionEvent of runs (each in time order, CompareInTrack).
-func (f *fevents) markUsed(t *trace.Trace, v Version, isFE func(int, *trace.Event) bool, runs [][]int32, used []uint64) {
+func (f *fevents) markUsed(t *trace.Trace, v Version, isFE func(int, *trace.Event) bool, runs [][]int32, used bitset.Set) {
 	mi := f.mem
 	n := len(mi.idx)
 	for _, ord := range runs {
@@ -180,8 +179,7 @@ func (f *fevents) markUsed(t *trace.Trace, v Version, isFE func(int, *trace.Even
 			}
 			q := max(j, done)
 			for ; q < n && mi.ns(q) <= hi; q++ {
-				r := mi.idx[q]
-				used[r/64] |= 1 << (r % 64)
+				used.Add(int(mi.idx[q]))
 			}
 			done = max(done, q)
 		}

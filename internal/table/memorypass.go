@@ -38,7 +38,7 @@ func startMemPass(f *fevents, v Version) *memPass {
 
 func (m *memPass) run() {
 	f := m.f
-	mt := newMemTotals(f, m.v)
+	mt := newMemTotals(f, m.v) // its parentRow holds the parent's slot + 1 here
 	keys := &m.keys
 	for i := 0; i < f.n(); i++ {
 		// every position's usage, kept or not, leaves its parent's self
