@@ -1,6 +1,9 @@
 package ranks
 
 import (
+	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,5 +87,63 @@ func TestSizes(t *testing.T) {
 	// 4000 bytes in 4 us: 1 GB/s, times 2(2-1)/2; 160 bytes in 2 us, times 7/8
 	if len(r.Bandwidth) != 2 || r.Bandwidth[0].AlgBW != 1 || r.Bandwidth[0].BusBW != 1 || r.Bandwidth[1].AlgBW != 0.08 || r.Bandwidth[1].BusBW != 0.08*0.875 {
 		t.Errorf("bandwidth %+v", r.Bandwidth)
+	}
+}
+
+// TestDeviceFiguresAsMerged: the figures from one sort of the compute ops
+// (their union, their kernels' union, the union with communication from
+// the two merged lists) equal those from merging each list on its own, as
+// the definitions read, on random intervals: touching, nested, empty and
+// reversed ones among them.
+func TestDeviceFiguresAsMerged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	iv := func() [2]int64 {
+		s := rng.Int64N(200)
+		return [2]int64{s, s + rng.Int64N(30) - 5}
+	}
+	for round := range 2000 {
+		var compute []devIv
+		var comm, kernels, plain, steps [][2]int64
+		for range rng.IntN(40) {
+			x, k := iv(), rng.IntN(2) == 0
+			compute = append(compute, devIv{x, k})
+			plain = append(plain, x)
+			if k {
+				kernels = append(kernels, x)
+			}
+		}
+		for range rng.IntN(10) {
+			comm = append(comm, iv())
+		}
+		for range rng.IntN(4) {
+			steps = append(steps, iv())
+		}
+		var got Summary
+		deviceFigures(&got, slices.Clone(steps), compute, slices.Clone(comm))
+		// the definitions, each list merged on its own
+		want := Summary{Window: WindowSteps}
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for _, x := range append(slices.Clone(plain), comm...) {
+			lo, hi = min(lo, x[0]), max(hi, x[1])
+		}
+		all := merge(append(slices.Clone(plain), comm...))
+		w := merge(slices.Clone(steps))
+		if len(w) == 0 {
+			want.Window = WindowDevice
+			if hi > lo {
+				w = [][2]int64{{lo, hi}}
+			}
+		}
+		c, m := merge(plain), merge(slices.Clone(comm))
+		want.WindowNs = length(w)
+		want.ComputeNs = overlap(c, w)
+		want.CommNs = overlap(m, w)
+		want.ExposedCommNs = overlap(all, w) - want.ComputeNs
+		want.IdleNs = want.WindowNs - overlap(all, w)
+		want.OverlapNs = overlap(intersect(merge(kernels), m), w)
+		if got.Window != want.Window || got.WindowNs != want.WindowNs || got.ComputeNs != want.ComputeNs || got.CommNs != want.CommNs ||
+			got.ExposedCommNs != want.ExposedCommNs || got.IdleNs != want.IdleNs || got.OverlapNs != want.OverlapNs {
+			t.Fatalf("round %d: got %+v, want %+v", round, got, want)
+		}
 	}
 }
