@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/parquet-go/parquet-go/compress"
@@ -320,14 +321,16 @@ func exportOne(ctx context.Context, path string, o *Options, codec compress.Code
 	var wg sync.WaitGroup
 	wg.Add(2)
 	ranks := make(chan struct{}) // reuse.Ranks is set
+	side := sideTables(ctx, spec, c, t, memOf, path, reuse, ranks, record)
 	go func() {
 		defer wg.Done()
 		writeEvents(ctx, spec, c, t, of, record)
-		writeSideTables(ctx, spec, c, t, memOf, path, reuse, ranks, record)
+		side.take()
 	}()
 	go func() {
 		defer wg.Done()
 		all, err := writeStepTables(ctx, spec, c, t, of, memOf, record)
+		side.take()
 		<-ranks
 		if err == nil {
 			reuse.Diff.Table = all
@@ -433,28 +436,59 @@ func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Tra
 	return &gaps.Report{Verdict: rep.Verdict, Devices: rep.Devices}
 }
 
-// writeSideTables writes the datasets that need neither the gaps report
-// nor the whole trace's op table (memory, collectives, ranks, modules,
-// categories, sequences), on the events' lane once the events are written:
-// the events became the shorter lane when they were written by columns
-// (0.16 s against the per-step tables' 0.29 s on the 200 MB export-shape
-// trace). ranks is closed once reuse.Ranks is set.
-func writeSideTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, memOf []int32, path string, reuse *trend.Reuse, ranks chan struct{}, record recordFunc) {
-	f, rows, size, err := writeFile(ctx, spec, DatasetMemory, func(emit func([]MemoryRow) error) error { return memoryRows(c, t, memOf, emit) })
-	record(DatasetMemory, f, rows, size, err)
-	rr, cr, rs := rankTables(c, t, path)
-	reuse.Ranks = rs
-	close(ranks)
-	f, rows, size, err = writeRows(ctx, spec, DatasetCollectives, cr)
-	record(DatasetCollectives, f, rows, size, err)
-	f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
-	record(DatasetRanks, f, rows, size, err)
-	f, rows, size, err = writeRows(ctx, spec, DatasetModules, moduleRows(c, t))
-	record(DatasetModules, f, rows, size, err)
-	f, rows, size, err = writeRows(ctx, spec, DatasetCategories, categoryRows(c, t))
-	record(DatasetCategories, f, rows, size, err)
-	f, rows, size, err = writeRows(ctx, spec, DatasetSequences, sequenceRows(c, t))
-	record(DatasetSequences, f, rows, size, err)
+// sideTables are the datasets that need neither the gaps report nor the
+// whole trace's op table (memory, collectives, ranks, modules, categories,
+// sequences), written by whichever lane is free: the events' lane once
+// the events are written, the per-step tables' lane once those are. Which
+// lane finishes first depends on the trace (on the 200 MB bench traces the
+// events and these tables took 20-60 ms longer than the per-step tables
+// when the events' lane wrote them all). ranks is closed once reuse.Ranks
+// is set.
+func sideTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, memOf []int32, path string, reuse *trend.Reuse, ranks chan struct{}, record recordFunc) *taskList {
+	return &taskList{tasks: []func(){
+		func() { // first: the trend and traces rows wait for it
+			rr, cr, rs := rankTables(c, t, path)
+			reuse.Ranks = rs
+			close(ranks)
+			f, rows, size, err := writeRows(ctx, spec, DatasetCollectives, cr)
+			record(DatasetCollectives, f, rows, size, err)
+			f, rows, size, err = writeRows(ctx, spec, DatasetRanks, []RankRow{rr})
+			record(DatasetRanks, f, rows, size, err)
+		},
+		func() {
+			f, rows, size, err := writeFile(ctx, spec, DatasetMemory, func(emit func([]MemoryRow) error) error { return memoryRows(c, t, memOf, emit) })
+			record(DatasetMemory, f, rows, size, err)
+		},
+		func() {
+			f, rows, size, err := writeRows(ctx, spec, DatasetModules, moduleRows(c, t))
+			record(DatasetModules, f, rows, size, err)
+		},
+		func() {
+			f, rows, size, err := writeRows(ctx, spec, DatasetCategories, categoryRows(c, t))
+			record(DatasetCategories, f, rows, size, err)
+		},
+		func() {
+			f, rows, size, err := writeRows(ctx, spec, DatasetSequences, sequenceRows(c, t))
+			record(DatasetSequences, f, rows, size, err)
+		},
+	}}
+}
+
+// taskList runs each of its tasks once, on whichever goroutines call take.
+type taskList struct {
+	tasks []func()
+	next  atomic.Int32
+}
+
+// take runs tasks not yet taken until none is left.
+func (l *taskList) take() {
+	for {
+		k := int(l.next.Add(1)) - 1
+		if k >= len(l.tasks) {
+			return
+		}
+		l.tasks[k]()
+	}
 }
 
 // writeTraceTables writes the trace's trend row (from what the other
