@@ -19,7 +19,6 @@ import (
 	"github.com/tracetab/tracetab/internal/atomicfile"
 	"github.com/tracetab/tracetab/internal/fanout"
 	"github.com/tracetab/tracetab/internal/gaps"
-	"github.com/tracetab/tracetab/internal/safe"
 	"github.com/tracetab/tracetab/internal/table"
 	"github.com/tracetab/tracetab/internal/trace"
 	"github.com/tracetab/tracetab/internal/trend"
@@ -419,20 +418,22 @@ func writeEvents(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace,
 // verdict and device lanes), which is returned.
 func writeGapTables(ctx context.Context, spec *fileSpec, c *common, t *trace.Trace, record recordFunc) *gaps.Report {
 	rep := analyzeGaps(t)
-	// The gap rows (every gap, one at a time from the report's compact
-	// records) are made and written on one core: the steps' and queues'
-	// rows are made and written on the other meanwhile (they read other
-	// parts of the report; the 200 MB default bench trace: 23 ms of the
-	// phase's 90 after the analysis, with the other core idle).
-	steps := safe.Go(func() {
-		f, rows, size, err := writeRows(ctx, spec, DatasetSteps, stepRows(c, t, rep))
-		record(DatasetSteps, f, rows, size, err)
-		f, rows, size, err = writeRows(ctx, spec, DatasetQueues, queueRows(c, rep))
-		record(DatasetQueues, f, rows, size, err)
-	})
-	f, rows, size, err := writeFile(ctx, spec, DatasetGaps, func(emit func([]GapRow) error) error { return gapRows(c, rep, emit) })
+	// The gap rows (every gap, from the report's compact records) are made
+	// by two goroutines and written by this one; the other writes the
+	// steps' and queues' rows when its share is made (they read other
+	// parts of the report).
+	var once sync.Once
+	steps := func() {
+		once.Do(func() {
+			f, rows, size, err := writeRows(ctx, spec, DatasetSteps, stepRows(c, t, rep))
+			record(DatasetSteps, f, rows, size, err)
+			f, rows, size, err = writeRows(ctx, spec, DatasetQueues, queueRows(c, rep))
+			record(DatasetQueues, f, rows, size, err)
+		})
+	}
+	f, rows, size, err := writeFile(ctx, spec, DatasetGaps, func(emit func([]GapRow) error) error { return gapRowsBeside(c, rep, emit, steps) })
 	record(DatasetGaps, f, rows, size, err)
-	steps()
+	steps() // when the gaps' file could not be made, its rows never were
 	return &gaps.Report{Verdict: rep.Verdict, Devices: rep.Devices}
 }
 

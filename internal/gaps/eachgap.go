@@ -142,9 +142,14 @@ func (r *Report) NumGaps() int {
 // first), stopping at f's first error. With Options.LazyGaps each Gap is
 // made for the call only (f must not keep the pointer), so a report that
 // lists every gap of a large trace does not hold them all resolved.
-func (r *Report) EachGap(f func(*Gap) error) error {
+func (r *Report) EachGap(f func(*Gap) error) error { return r.EachGapIn(0, r.NumGaps(), f) }
+
+// EachGapIn is EachGap over the listed gaps lo..hi-1 (in the list's
+// order). It only reads the report: goroutines may call it at once, each
+// on its own range.
+func (r *Report) EachGapIn(lo, hi int, f func(*Gap) error) error {
 	if r.lazy == nil {
-		for k := range r.Gaps {
+		for k := lo; k < hi; k++ {
 			if err := f(&r.Gaps[k]); err != nil {
 				return err
 			}
@@ -153,7 +158,7 @@ func (r *Report) EachGap(f func(*Gap) error) error {
 	}
 	z := r.lazy
 	var g Gap
-	for k := range r.NumGaps() {
+	for k := lo; k < hi; k++ {
 		if z.all != nil {
 			rec := z.all.at(z.all.order[k].k)
 			g = rec.gap(z.t, z.steps)
