@@ -4,7 +4,7 @@ BIN      := bin/tracetab
 CACHE    := .cache
 FUZZTIME ?= 10s
 
-.PHONY: build test check golden fuzz bench bench-ranks bench-gzip bench-go lint sample clean stress
+.PHONY: build test check golden fuzz bench bench-ranks bench-gzip bench-go lint sample clean stress pgo
 
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
@@ -90,6 +90,20 @@ bench-gzip: build
 	@test -f $(BENCH_KINETO).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules -kineto | gzip -9 > $(BENCH_KINETO).gz.tmp && mv $(BENCH_KINETO).gz.tmp $(BENCH_KINETO).gz; }
 	@test -f $(BENCH_EXPORT).gz || { $(GO) run ./cmd/tracegen -size 512MB -layers 8 -modules -shape export | gzip -9 > $(BENCH_EXPORT).gz.tmp && mv $(BENCH_EXPORT).gz.tmp $(BENCH_EXPORT).gz; }
 	@sh scripts/bench.sh $(BIN) bin/scanbase $(BENCH_512).gz $(BENCH_KINETO).gz $(BENCH_EXPORT).gz
+
+# pgo: the CPU profile go build applies to tracetab (cmd/tracetab/default.pgo,
+# profile-guided optimization), remade from tracetab's commands on the three
+# benchmark shapes at 200 MB and the default one gzipped (made once, cached
+# in BENCH_DIR). The binary that runs them is built without the profile.
+PGO_TRACES := $(BENCH_DIR)/pgo-200m.json $(BENCH_DIR)/pgo-kineto-200m.json $(BENCH_DIR)/pgo-export-200m.json $(BENCH_DIR)/pgo-200m.json.gz
+pgo:
+	@mkdir -p $(BENCH_DIR) bin
+	CGO_ENABLED=0 $(GO) build -pgo=off -o bin/tracetab-nopgo ./cmd/tracetab
+	@test -f $(BENCH_DIR)/pgo-200m.json || $(GO) run ./cmd/tracegen -size 200MB -layers 8 -modules -o $(BENCH_DIR)/pgo-200m.json
+	@test -f $(BENCH_DIR)/pgo-kineto-200m.json || $(GO) run ./cmd/tracegen -size 200MB -layers 8 -modules -kineto -o $(BENCH_DIR)/pgo-kineto-200m.json
+	@test -f $(BENCH_DIR)/pgo-export-200m.json || $(GO) run ./cmd/tracegen -size 200MB -layers 8 -modules -shape export -o $(BENCH_DIR)/pgo-export-200m.json
+	@test -f $(BENCH_DIR)/pgo-200m.json.gz || gzip -6 -k $(BENCH_DIR)/pgo-200m.json
+	sh scripts/pgo.sh bin/tracetab-nopgo $(PGO_TRACES)
 
 # Parser micro-benchmarks (go test -bench).
 bench-go:
