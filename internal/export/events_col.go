@@ -27,7 +27,14 @@ type opt[T any] struct {
 	d []byte
 }
 
-func (o *opt[T]) put(x T) { o.v, o.d = append(o.v, x), append(o.d, 1) }
+// put appends x. (Two appends, not one assignment of both: each slice is
+// then stored back only when it grows; the pair assigned at once stored
+// both slice headers, paying the write barrier for each value while the
+// collector marks.)
+func (o *opt[T]) put(x T) {
+	o.v = append(o.v, x)
+	o.d = append(o.d, 1)
+}
 func (o *opt[T]) null()   { o.d = append(o.d, 0) }
 func (o *opt[T]) reset()  { o.v, o.d = o.v[:0], o.d[:0] }
 

@@ -68,18 +68,31 @@ func splitSteps(t *trace.Trace, of, memOf []int32) *stepSplit {
 			count[k]++
 		}
 	}
-	// one flat array cut into the steps' lists
-	flat := make([]int32, 0, t.NumEvents())
-	s.ev = make([][]int32, n)
-	at := 0
-	for k := range s.ev {
-		s.ev[k] = flat[at : at : at+int(count[k])]
-		at += int(count[k])
+	// one flat array cut into the steps' lists, filled by index (an
+	// append stored a slice header into s.ev per event, which paid the
+	// write barrier while the collector marked)
+	total := 0
+	for _, c := range count {
+		total += int(c)
+	}
+	flat := make([]int32, total)
+	next := make([]int32, n) // where step k's next event goes
+	at := int32(0)
+	for k, c := range count {
+		next[k] = at
+		at += c
 	}
 	for i, k := range of {
 		if k >= 0 {
-			s.ev[k] = append(s.ev[k], int32(i))
+			flat[next[k]] = int32(i)
+			next[k]++
 		}
+	}
+	s.ev = make([][]int32, n)
+	at = 0
+	for k, c := range count {
+		s.ev[k] = flat[at : at+c : at+c]
+		at += c
 	}
 	s.mem = make([][]int32, n)
 	for j, k := range memOf {

@@ -223,11 +223,12 @@ func (w *Writer) Float64(vals []float64, defs []byte) {
 		c.statF(hi)
 		st = pageStat{true, binary.LittleEndian.AppendUint64(nil, math.Float64bits(lo)), binary.LittleEndian.AppendUint64(nil, math.Float64bits(hi))}
 	}
-	w.scratch = w.scratch[:0]
+	b := w.scratch[:0] // a local slice, stored back once (as plainInts)
 	for _, v := range vals {
-		w.scratch = binary.LittleEndian.AppendUint64(w.scratch, math.Float64bits(v))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 	}
-	w.page(c, defs, w.scratch, format.Plain, st)
+	w.scratch = b
+	w.page(c, defs, b, format.Plain, st)
 }
 
 // Indexes gives a BYTE_ARRAY column's block as indices into the column

@@ -195,11 +195,15 @@ func plainInts[T int32 | int64](w *Writer, typ format.Type, vals []T, defs []byt
 		return
 	}
 	st := intStat(c, vals)
-	w.scratch = w.scratch[:0]
+	// appended to a local slice, stored back once: a slice header stored
+	// into the Writer per value paid the write barrier while the collector
+	// marked
+	b := w.scratch[:0]
 	for _, v := range vals {
-		w.scratch = appendLE(w.scratch, v)
+		b = appendLE(b, v)
 	}
-	w.page(c, defs, w.scratch, format.Plain, st)
+	w.scratch = b
+	w.page(c, defs, b, format.Plain, st)
 }
 
 // appendLE appends v little-endian in its own width.
