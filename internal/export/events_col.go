@@ -35,8 +35,8 @@ func (o *opt[T]) put(x T) {
 	o.v = append(o.v, x)
 	o.d = append(o.d, 1)
 }
-func (o *opt[T]) null()   { o.d = append(o.d, 0) }
-func (o *opt[T]) reset()  { o.v, o.d = o.v[:0], o.d[:0] }
+func (o *opt[T]) null()  { o.d = append(o.d, 0) }
+func (o *opt[T]) reset() { o.v, o.d = o.v[:0], o.d[:0] }
 
 // putPtr puts *p, or a null for nil.
 func (o *opt[T]) putPtr(p *T) {
