@@ -83,6 +83,13 @@ func prepare(t *trace.Trace, v Version, keep, keepMem []bool, withOwners, split 
 	mem := f.unusedMemory(t, l, v, isFE, isFE2, keepMem)
 	extra = sortedExtras(extra, mem, t)
 	pos := f.listInOrder(t, l, v, isFE, isFE2, extra, mem)
+	if len(f.keyIndex) == 0 {
+		// the keys are numbered in the averaging: room for the names
+		// listed (export's per-step tables grew the map from empty for
+		// every step: a sixth of their averaging)
+		f.keyIndex = make(map[string]int32, f.rowsHint)
+		f.keys = make([]string, 0, f.rowsHint)
+	}
 	if withOwners {
 		// the attribution reads owners, never the kernel sums (kdev: 8
 		// bytes a FunctionEvent, 3.9 MB of roofline's peak on the 200 MB
