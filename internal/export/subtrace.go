@@ -120,6 +120,9 @@ func (s *stepSplit) subTrace(t *trace.Trace, k int) *trace.Trace {
 		ProcessNames: t.ProcessNames, CatCounts: t.CatCounts,
 		BigIDs: t.BigIDs, // the events' ids beyond an Event's own, as t's events refer to them
 	}
+	// the op and kernel tables never read the parents or the launch
+	// counts (as tracetab table leaves them out)
+	u.OmitFromLinks(true, true)
 	var used []trace.StrID
 	str := func(id trace.StrID) trace.StrID {
 		if id == 0 {
