@@ -237,15 +237,9 @@ type devIv struct {
 func mergeSorted(ivs []devIv, kernels bool) [][2]int64 {
 	out := make([][2]int64, 0, len(ivs))
 	for _, d := range ivs {
-		x := d.iv
-		if (kernels && !d.kernel) || x[1] <= x[0] {
-			continue
+		if !kernels || d.kernel {
+			out = extend(out, d.iv)
 		}
-		if n := len(out); n > 0 && x[0] <= out[n-1][1] {
-			out[n-1][1] = max(out[n-1][1], x[1])
-			continue
-		}
-		out = append(out, x)
 	}
 	return out
 }
@@ -261,11 +255,7 @@ func union(a, b [][2]int64) [][2]int64 {
 		} else {
 			x, j = b[j], j+1
 		}
-		if n := len(out); n > 0 && x[0] <= out[n-1][1] {
-			out[n-1][1] = max(out[n-1][1], x[1])
-			continue
-		}
-		out = append(out, x)
+		out = extend(out, x)
 	}
 	return out
 }
@@ -294,16 +284,23 @@ func merge(ivs [][2]int64) [][2]int64 {
 	slices.SortFunc(ivs, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
 	var out [][2]int64
 	for _, x := range ivs {
-		if x[1] <= x[0] {
-			continue
-		}
-		if n := len(out); n > 0 && x[0] <= out[n-1][1] {
-			out[n-1][1] = max(out[n-1][1], x[1])
-			continue
-		}
-		out = append(out, x)
+		out = extend(out, x)
 	}
 	return out
+}
+
+// extend adds x, the next interval by start, to out, a merged list: an
+// empty or reversed x is left out, one that overlaps or touches the last
+// interval lengthens it.
+func extend(out [][2]int64, x [2]int64) [][2]int64 {
+	if x[1] <= x[0] {
+		return out
+	}
+	if n := len(out); n > 0 && x[0] <= out[n-1][1] {
+		out[n-1][1] = max(out[n-1][1], x[1])
+		return out
+	}
+	return append(out, x)
 }
 
 func length(a [][2]int64) (n int64) {
