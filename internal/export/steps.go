@@ -86,19 +86,6 @@ func gapRows(c *common, rep *gaps.Report, emit func([]GapRow) error) error {
 func gapRowsBeside(c *common, rep *gaps.Report, emit func([]GapRow) error, after func()) error {
 	n := rep.NumGaps()
 	batches := (n + batchRows - 1) / batchRows
-	if batches < 2 {
-		var err error
-		if n > 0 {
-			var b *gapBatch
-			if b, err = makeGapRows(c, rep, 0, n, nil); err == nil {
-				err = emit(b.rows)
-			}
-		}
-		if after != nil {
-			after()
-		}
-		return err
-	}
 	// one batch for each goroutine: the other makes its next batch while
 	// this one makes its own, and waits while this one writes both (a
 	// second batch for it gained no time and held 8 MB more)
@@ -107,22 +94,14 @@ func gapRowsBeside(c *common, rep *gaps.Report, emit func([]GapRow) error, after
 	free <- nil
 	quit := make(chan struct{})
 	wait := safe.Go(func() {
-		defer func() {
-			if after != nil {
-				after()
-			}
-		}()
+		if after != nil {
+			defer after()
+		}
 		for k := 1; k < batches; k += 2 {
-			var b *gapBatch
 			select {
-			case b = <-free:
+			case b := <-free:
+				ready <- makeGapRows(c, rep, k*batchRows, min(n, (k+1)*batchRows), b)
 			case <-quit:
-				return
-			}
-			b, err := makeGapRows(c, rep, k*batchRows, min(n, (k+1)*batchRows), b)
-			b.err = err
-			ready <- b
-			if err != nil {
 				return
 			}
 		}
@@ -131,15 +110,12 @@ func gapRowsBeside(c *common, rep *gaps.Report, emit func([]GapRow) error, after
 	var err error
 	for k := 0; k < batches && err == nil; k++ {
 		if k%2 == 0 {
-			if own, err = makeGapRows(c, rep, k*batchRows, min(n, (k+1)*batchRows), own); err == nil {
-				err = emit(own.rows)
-			}
+			own = makeGapRows(c, rep, k*batchRows, min(n, (k+1)*batchRows), own)
+			err = emit(own.rows)
 			continue
 		}
 		b := <-ready
-		if err = b.err; err == nil {
-			err = emit(b.rows)
-		}
+		err = emit(b.rows)
 		free <- b
 	}
 	close(quit)
@@ -151,12 +127,11 @@ func gapRowsBeside(c *common, rep *gaps.Report, emit func([]GapRow) error, after
 type gapBatch struct {
 	rows []GapRow
 	sl   *slab
-	err  error
 }
 
 // makeGapRows makes the rows of the listed gaps lo..hi-1 (at most
 // batchRows) into b (a new batch when nil), which it returns.
-func makeGapRows(c *common, rep *gaps.Report, lo, hi int, b *gapBatch) (*gapBatch, error) {
+func makeGapRows(c *common, rep *gaps.Report, lo, hi int, b *gapBatch) *gapBatch {
 	if b == nil {
 		// room for a batch's rows and their optional values (a slab's
 		// values are never moved: the rows point to them)
@@ -166,7 +141,8 @@ func makeGapRows(c *common, rep *gaps.Report, lo, hi int, b *gapBatch) (*gapBatc
 	rows, sl := b.rows[:0], b.sl
 	sl.reset()
 	causes := gaps.Causes()
-	err := rep.EachGapIn(lo, hi, func(g *gaps.Gap) error {
+	// (the function never fails, so neither does EachGapIn)
+	rep.EachGapIn(lo, hi, func(g *gaps.Gap) error {
 		// the row is made in its place in the batch: a row of its own
 		// escaped to the heap (gapShare takes its address), one
 		// allocation of 250 bytes per gap
@@ -196,7 +172,7 @@ func makeGapRows(c *common, rep *gaps.Report, lo, hi int, b *gapBatch) (*gapBatc
 		return nil
 	})
 	b.rows = rows
-	return b, err
+	return b
 }
 
 func optStr(s string) *string {
